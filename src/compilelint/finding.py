@@ -1,0 +1,42 @@
+"""The one record every pass produces and every report consumes."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SEVERITIES = ("error", "warning", "note")
+
+
+@dataclass(slots=True)
+class Finding:
+    """A diagnostic at a place in a file.
+
+    Lines and columns are 1-based (columns count characters, like ruff and SARIF's
+    ``unicodeCodePoints``). ``path`` is the path as displayed: relative to the working
+    directory when it is inside it.
+    """
+
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    severity: str = "warning"
+    end_line: int | None = None
+    end_col: int | None = None
+    name: str = ""  # the rule's kebab-case name
+    fix: str | None = None  # what to do instead, one sentence
+    scope: str | None = None  # qualified name of the enclosing function, None at module level
+    # Filled by `probe`: {"status": "confirmed" | "not-reproduced" | "not-reached", ...}
+    evidence: dict[str, Any] | None = field(default=None)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.col, self.code)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Finding":
+        return cls(**data)
