@@ -1,0 +1,706 @@
+"""One walk over one file: the file's summary for the project index, and the candidate
+findings of every rule, each tagged with the function it sits in.
+
+Which functions are compiled depends on other files, so the walk reports candidates in
+every function; the engine keeps those in compiled regions. That keeps a file's analysis
+a pure function of its content (cacheable) and the cross-file part cheap.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from compilelint.finding import Finding
+from compilelint.inference import Kind, annotation_kind, dotted, infer, literal_kind, torch_call_kind
+from compilelint.rules.base import Rule
+
+BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+COMPILE_NAMES = frozenset({"torch.compile"})
+DISABLE_NAMES = frozenset({
+    "torch.compiler.disable", "torch._dynamo.disable", "torch.compiler.allow_in_graph",
+    "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
+    "torch.compiler.assume_constant_result", "torch._disable_dynamo",
+})
+# Guards that are true while Dynamo traces: the other branch never runs compiled.
+COMPILING_GUARDS = frozenset({
+    "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
+})
+NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+\d+(?:[\s,]+[A-Za-z]+\d+)*))?", re.IGNORECASE)
+FILE_NOQA = re.compile(r"#\s*compilelint:\s*noqa\b", re.IGNORECASE)
+
+
+@dataclass
+class FunctionScope:
+    qualname: str
+    class_name: str | None
+    params: list[str]
+    env: dict[str, Kind] = field(default_factory=dict)
+    var_class: dict[str, str] = field(default_factory=dict)  # local name -> class it instantiates
+    loops: list[cst.CSTNode] = field(default_factory=list)
+    is_forward: bool = False
+    node: cst.CSTNode | None = None
+
+
+@dataclass
+class ClassInfo:
+    qualname: str
+    bases: list[str]
+    attr_kinds: dict[str, Kind] = field(default_factory=dict)
+    attr_classes: dict[str, str] = field(default_factory=dict)  # self.x = Foo(...) -> Foo
+
+
+@dataclass
+class FileAnalysis:
+    """A file's analysis: plain data, picklable and JSON-able for the cache."""
+
+    path: str
+    module: str
+    summary: dict[str, Any]
+    candidates: list[Finding]
+    diagnostics: list[Finding]  # CL000 and CL001: always reported
+    noqa: dict[int, list[str] | None]  # line -> codes, None for all
+    file_noqa: bool = False
+
+
+class Walker(cst.CSTVisitor):
+    """The walk: keeps scope, types and regions-to-be, and dispatches to rules."""
+
+    def __init__(self, path: str, module: str, rule_classes: list[type[Rule]], settings) -> None:
+        super().__init__()
+        self.path = path
+        self.module = module
+        self.settings = settings
+        self.imports: dict[str, str] = {}
+        self.module_env: dict[str, Kind] = {}
+        self.module_var_class: dict[str, str] = {}
+        self.module_defs: set[str] = set()
+        self.classes: list[ClassInfo] = []
+        self.class_table: dict[str, ClassInfo] = {}
+        self.scopes: list[FunctionScope] = []
+        self.functions: dict[str, dict[str, Any]] = {}
+        self.compile_targets: list[list[str]] = []
+        self.escaped_nodes: set[int] = set()
+        self.escaped = 0
+        # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
+        self.compiled: dict[str, dict[str, str]] = {}
+        self.pending: list[tuple[Rule, cst.CSTNode, str, str | None, str, str | None, cst.CSTNode | None]] = []
+        self.crashes: list[tuple[str, str]] = []
+        self.rules = [cls(self) for cls in rule_classes]
+        self.loop_rule = next((r for r in self.rules if r.code == "CL150"), None)
+        self._loops_reported: set[int] = set()
+        self._visit: dict[str, list] = {}
+        self._leave: dict[str, list] = {}
+        for rule in self.rules:
+            for attr in dir(type(rule)):
+                if attr.startswith("visit_"):
+                    self._visit.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
+                elif attr.startswith("leave_"):
+                    self._leave.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
+        self._dead: set[str] = set()
+
+    # ---- queries rules use -------------------------------------------------------------
+
+    @property
+    def function(self) -> FunctionScope | None:
+        return self.scopes[-1] if self.scopes else None
+
+    @property
+    def current_class(self) -> ClassInfo | None:
+        return self.classes[-1] if self.classes else None
+
+    @property
+    def in_function(self) -> bool:
+        return bool(self.scopes)
+
+    def is_import(self, name: str) -> bool:
+        return name in self.imports and not self._locally_bound(name)
+
+    def _locally_bound(self, name: str) -> bool:
+        return any(name in scope.env for scope in self.scopes)
+
+    def qualify_name(self, name: str) -> str | None:
+        if self._locally_bound(name):
+            return None
+        if name in self.imports:
+            return self.imports[name]
+        if name in self.module_defs or name in self.module_env:
+            return f"{self.module}.{name}" if self.module else name
+        if name in BUILTIN_NAMES:
+            return f"builtins.{name}"
+        return None
+
+    def qualify(self, node: cst.CSTNode) -> str | None:
+        """The qualified name an expression refers to: `F.relu` -> `torch.nn.functional.relu`."""
+        name = dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        base = self.qualify_name(head)
+        if base is None:
+            return None
+        return f"{base}.{rest}" if rest else base
+
+    def name_kind(self, name: str) -> Kind:
+        for scope in reversed(self.scopes):
+            if name in scope.env:
+                return scope.env[name]
+        if name in self.module_env:
+            return self.module_env[name]
+        return Kind.UNKNOWN
+
+    def self_attr_kind(self, attr: str) -> Kind:
+        scope = self.function
+        if scope is None or scope.class_name is None:
+            return Kind.UNKNOWN
+        if attr in ("training",):
+            return Kind.VALUE
+        info = self.class_table.get(scope.class_name)
+        if info is None:
+            return Kind.UNKNOWN
+        return info.attr_kinds.get(attr, Kind.UNKNOWN)
+
+    def kind(self, node: cst.BaseExpression) -> Kind:
+        return infer(node, self)
+
+    def is_tensor(self, node: cst.BaseExpression) -> bool:
+        return infer(node, self).tensorish
+
+    def _compiled_key(self, node: cst.BaseExpression) -> tuple[str, str] | None:
+        if isinstance(node, cst.Name):
+            return (self.function.qualname if self.scopes else "<module>"), node.value
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            owner = self.function.class_name if self.scopes else None
+            if owner:
+                return f"class:{owner}", "self." + node.attr.value
+        return None
+
+    def compiled_state(self, node: cst.BaseExpression) -> str | None:
+        """"optimized" if `node` holds the result of torch.compile(...), "inplace" after
+        `node.compile()`, else None (flow-insensitive within a function, in source order)."""
+        key = self._compiled_key(node)
+        if key is None:
+            return None
+        return self.compiled.get(key[0], {}).get(key[1])
+
+    def _mark_compiled(self, node: cst.BaseExpression, state: str | None) -> None:
+        key = self._compiled_key(node)
+        if key is None:
+            return
+        table = self.compiled.setdefault(key[0], {})
+        if state is None:
+            table.pop(key[1], None)
+        else:
+            table[key[1]] = state
+
+    # ---- reporting ---------------------------------------------------------------------
+
+    def report(self, rule: Rule, node: cst.CSTNode, message: str, *, fix: str | None,
+               severity: str) -> None:
+        if rule.region_only and (self.escaped or not self.scopes):
+            return
+        scope = self.function.qualname if self.scopes else None
+        loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
+        self.pending.append((rule, node, message, fix, severity, scope, loop))
+
+    # ---- dispatch ----------------------------------------------------------------------
+
+    def _dispatch(self, table: dict[str, list], node: cst.CSTNode) -> None:
+        for rule, handler in table.get(type(node).__name__, ()):
+            if rule.code in self._dead:
+                continue
+            try:
+                handler(node)
+            except Exception:  # one rule's bug must not stop the run
+                self._dead.add(rule.code)
+                self.crashes.append((rule.code, traceback.format_exc(limit=4)))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.escaped_nodes:
+            self.escaped += 1
+        enter = getattr(self, "enter_" + type(node).__name__, None)
+        if enter is not None:
+            enter(node)
+        self._dispatch(self._visit, node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self._dispatch(self._leave, original_node)
+        exit_ = getattr(self, "exit_" + type(original_node).__name__, None)
+        if exit_ is not None:
+            exit_(original_node)
+        if id(original_node) in self.escaped_nodes:
+            self.escaped -= 1
+
+    # ---- imports -----------------------------------------------------------------------
+
+    def enter_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports[alias.asname.name.value] = full
+            else:
+                head = full.split(".")[0]
+                self.imports[head] = head
+
+    def _resolve_relative(self, level: int, module: str | None) -> str:
+        parts = self.module.split(".") if self.module else []
+        is_package = self.path.endswith(("__init__.py", "__init__.pyi"))
+        drop = level - 1 if is_package else level
+        base = parts[: len(parts) - drop] if drop <= len(parts) else []
+        if module:
+            base = base + [module]
+        return ".".join(base)
+
+    def enter_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = dotted(node.module) if node.module is not None else None
+        level = len(node.relative)
+        source = self._resolve_relative(level, module) if level else (module or "")
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = dotted(alias.name)
+            if name is None:
+                continue
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            self.imports[local] = f"{source}.{name}" if source else name
+
+    # ---- classes and functions ---------------------------------------------------------
+
+    def _qualname(self, name: str) -> str:
+        if self.scopes:
+            return f"{self.scopes[-1].qualname}.<locals>.{name}"
+        if self.classes:
+            return f"{self.classes[-1].qualname}.{name}"
+        return name
+
+    def enter_ClassDef(self, node: cst.ClassDef) -> None:
+        qualname = self._qualname(node.name.value)
+        if not self.scopes and not self.classes:
+            self.module_defs.add(node.name.value)
+        bases = []
+        for arg in node.bases:
+            if arg.keyword is None:
+                bases.append(self.qualify(arg.value) or dotted(arg.value) or "?")
+        info = ClassInfo(qualname, bases)
+        self._scan_class_attrs(node, info)
+        self.classes.append(info)
+        self.class_table[qualname] = info
+
+    def exit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def _scan_class_attrs(self, node: cst.ClassDef, info: ClassInfo) -> None:
+        """`self.x = ...` in the class's methods: what each attribute holds."""
+        for stmt in node.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            in_init = stmt.name.value in ("__init__", "reset_parameters", "_init_weights", "build", "setup")
+            for assign_target, value in _self_assignments(stmt):
+                kind = self._attr_value_kind(value)
+                if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
+                    continue  # __init__ says what the attribute is; later writes keep its kind
+                if assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
+                    if kind == Kind.UNKNOWN or info.attr_kinds[assign_target] == Kind.UNKNOWN:
+                        info.attr_kinds[assign_target] = Kind.UNKNOWN
+                        continue
+                info.attr_kinds[assign_target] = kind
+                if isinstance(value, cst.Call) and kind == Kind.MODULE:
+                    ref = self.qualify(value.func) or dotted(value.func)
+                    if ref:
+                        info.attr_classes[assign_target] = ref
+            for buffer in _registered(stmt):
+                info.attr_kinds[buffer] = Kind.TENSOR
+
+    def _attr_value_kind(self, value: cst.BaseExpression) -> Kind:
+        lit = literal_kind(value)
+        if lit is not None:
+            if isinstance(value, cst.Name) and value.value == "None":
+                return Kind.UNKNOWN
+            return lit
+        if isinstance(value, cst.Call):
+            qualified = self.qualify(value.func)
+            if qualified:
+                kind = torch_call_kind(qualified)
+                if kind is not None:
+                    return kind
+                if qualified.startswith("builtins.") and qualified[9:] in ("int", "float", "bool", "str", "len"):
+                    return Kind.VALUE
+            name = dotted(value.func)
+            if name and name.split(".")[-1][:1].isupper():
+                return Kind.MODULE  # a class instantiated: a submodule, most likely
+        return Kind.UNKNOWN
+
+    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
+        name = node.name.value
+        qualname = self._qualname(name)
+        if not self.scopes and not self.classes:
+            self.module_defs.add(name)
+        class_name = self.classes[-1].qualname if (self.classes and not self.scopes) else (
+            self.scopes[-1].class_name if self.scopes else None)
+        parent = self.scopes[-1].qualname if self.scopes else None
+        compiled, disabled = False, False
+        for deco in node.decorators:
+            target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            qualified = self.qualify(target) or ""
+            if qualified in COMPILE_NAMES:
+                compiled = True
+            elif qualified in DISABLE_NAMES:
+                disabled = True
+        params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
+                                         *node.params.kwonly_params)]
+        method = class_name is not None and not self.scopes
+        scope = FunctionScope(qualname, class_name, params, node=node,
+                              is_forward=method and name == "forward")
+        self._bind_params(node, scope, method)
+        self.scopes.append(scope)
+        self.functions[qualname] = {
+            "class": class_name if method else None,
+            "calls": [],
+            "compiled": compiled,
+            "disabled": disabled,
+            "parent": parent,
+            "line": None,
+        }
+        if compiled:
+            self.compile_targets.append(["func", qualname])
+
+    def _bind_params(self, node: cst.FunctionDef, scope: FunctionScope, method: bool) -> None:
+        positional = [*node.params.posonly_params, *node.params.params]
+        first_input = 1 if method else 0
+        for index, param in enumerate([*positional, *node.params.kwonly_params]):
+            name = param.name.value
+            kind = Kind.UNKNOWN
+            if param.annotation is not None:
+                kind = annotation_kind(param.annotation.annotation, self.qualify)
+            elif param.default is not None:
+                lit = literal_kind(param.default)
+                if lit is not None and not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+                    kind = Kind.VALUE
+            elif scope.is_forward and index == first_input and index < len(positional):
+                kind = Kind.LIKELY  # forward's first input is a tensor in all but odd code
+            if method and index == 0 and name in ("self", "cls"):
+                kind = Kind.UNKNOWN
+            scope.env[name] = kind
+        for star in (node.params.star_arg, node.params.star_kwarg):
+            if isinstance(star, cst.Param):
+                scope.env[star.name.value] = Kind.VALUE if star is node.params.star_kwarg else Kind.UNKNOWN
+
+    def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        scope = self.scopes.pop()
+        if scope.qualname in self.functions and self.scopes:
+            # a nested function runs when its parent runs, as far as regions go
+            self.functions[self.scopes[-1].qualname]["calls"].append(["local", scope.qualname])
+        if self.scopes:
+            self.scopes[-1].env[node.name.value] = Kind.VALUE
+
+    def enter_Lambda(self, node: cst.Lambda) -> None:
+        if self.scopes:
+            for param in node.params.params:
+                self.scopes[-1].env.setdefault(param.name.value, Kind.UNKNOWN)
+
+    # ---- control flow: escapes and loops -----------------------------------------------
+
+    def _compiling_guard(self, test: cst.BaseExpression) -> bool | None:
+        """True for `is_compiling()`, False for `not is_compiling()`, None otherwise."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated = not negated
+            test = test.expression
+        if isinstance(test, cst.Call):
+            name = dotted(test.func)
+            if name and name.split(".")[-1] in COMPILING_GUARDS:
+                return not negated
+        return None
+
+    def enter_If(self, node: cst.If) -> None:
+        guard = self._compiling_guard(node.test)
+        if guard is True and node.orelse is not None:
+            self.escaped_nodes.add(id(node.orelse))
+        elif guard is False:
+            self.escaped_nodes.add(id(node.body))
+
+    def enter_IfExp(self, node: cst.IfExp) -> None:
+        guard = self._compiling_guard(node.test)
+        if guard is True:
+            self.escaped_nodes.add(id(node.orelse))
+        elif guard is False:
+            self.escaped_nodes.add(id(node.body))
+
+    def enter_For(self, node: cst.For) -> None:
+        if self.scopes:
+            self.scopes[-1].loops.append(node)
+            iter_kind = infer(node.iter, self)
+            for name in _target_names(node.target):
+                self.scopes[-1].env[name] = iter_kind if iter_kind.tensorish else (
+                    Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
+
+    def exit_For(self, node: cst.For) -> None:
+        if self.scopes and self.scopes[-1].loops and self.scopes[-1].loops[-1] is node:
+            self.scopes[-1].loops.pop()
+
+    def enter_While(self, node: cst.While) -> None:
+        if self.scopes:
+            self.scopes[-1].loops.append(node)
+
+    def exit_While(self, node: cst.While) -> None:
+        if self.scopes and self.scopes[-1].loops and self.scopes[-1].loops[-1] is node:
+            self.scopes[-1].loops.pop()
+
+    # ---- bindings (on leave, so rules see the state before the assignment) -------------
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None, kind: Kind) -> None:
+        env = self.scopes[-1].env if self.scopes else self.module_env
+        var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
+        if isinstance(target, cst.Name):
+            env[target.value] = kind
+            var_class.pop(target.value, None)
+            if isinstance(value, cst.Call):
+                ref = self.qualify(value.func) or dotted(value.func)
+                if ref and ref.split(".")[-1][:1].isupper() and not ref.startswith("builtins."):
+                    var_class[target.value] = ref
+                elif ref in COMPILE_NAMES and value.args and isinstance(value.args[0].value, cst.Name):
+                    source = var_class.get(value.args[0].value.value)
+                    if source:
+                        var_class[target.value] = source
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            element = kind if kind.tensorish else Kind.UNKNOWN
+            if isinstance(value, cst.Attribute) and value.attr.value == "shape":
+                element = Kind.VALUE
+            for name in _target_names(target):
+                env[name] = element
+                var_class.pop(name, None)
+
+    def exit_Assign(self, node: cst.Assign) -> None:
+        kind = infer(node.value, self)
+        compiled = isinstance(node.value, cst.Call) and self.qualify(node.value.func) in COMPILE_NAMES
+        for target in node.targets:
+            self._bind(target.target, node.value, kind)
+            self._mark_compiled(target.target, "optimized" if compiled else None)
+
+    def exit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "compile":
+            owner = func.value
+            if isinstance(owner, cst.Name) and owner.value in self.imports:
+                return  # re.compile(...) and friends
+            if self.compiled_state(owner) is None:
+                self._mark_compiled(owner, "inplace")
+
+    def exit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        kind = annotation_kind(node.annotation.annotation, self.qualify)
+        if node.value is not None and kind == Kind.UNKNOWN:
+            kind = infer(node.value, self)
+        self._bind(node.target, node.value, kind)
+
+    def exit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            env = self.scopes[-1].env if self.scopes else self.module_env
+            from compilelint.inference import strongest
+            env[node.target.value] = strongest(self.name_kind(node.target.value), infer(node.value, self))
+
+    def exit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, node.value, infer(node.value, self))
+
+    def exit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            for name in _target_names(node.asname.name):
+                (self.scopes[-1].env if self.scopes else self.module_env)[name] = Kind.UNKNOWN
+
+    # ---- calls: the edges of the call graph and the compile roots ----------------------
+
+    def enter_Call(self, node: cst.Call) -> None:
+        qualified = self.qualify(node.func)
+        if qualified in COMPILE_NAMES or (
+            isinstance(node.func, cst.Attribute) and node.func.attr.value == "compile"
+            and not (qualified or "").startswith(("builtins.", "re.", "regex."))
+            and dotted(node.func.value) not in ("re", "regex")
+            and not node.args
+        ):
+            self._compile_root(node, qualified in COMPILE_NAMES)
+        if not self.scopes:
+            return
+        info = self.functions[self.scopes[-1].qualname]
+        func = node.func
+        if isinstance(func, cst.Name):
+            if not self._locally_bound(func.value) or func.value in self.scopes[-1].var_class:
+                info["calls"].append(["name", func.value])
+        elif isinstance(func, cst.Attribute):
+            owner = func.value
+            if isinstance(owner, cst.Name) and owner.value == "self":
+                info["calls"].append(["self", func.attr.value])
+            elif isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
+                info["calls"].append(["super", func.attr.value])
+            elif isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self":
+                info["calls"].append(["selfattr", owner.attr.value])  # self.block.forward(x)
+            else:
+                qualified_name = self.qualify(func)
+                if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
+                    info["calls"].append(["dotted", qualified_name])
+
+    def _compile_root(self, node: cst.Call, is_torch_compile: bool) -> None:
+        if is_torch_compile:
+            if not node.args:
+                return
+            target = node.args[0].value
+        else:
+            target = node.func.value  # model.compile()
+        scope = self.scopes[-1].qualname if self.scopes else ""
+        if isinstance(target, cst.Name):
+            var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
+            cls = var_class.get(target.value) or self.module_var_class.get(target.value)
+            if cls:
+                self.compile_targets.append(["class", cls])
+            else:
+                self.compile_targets.append(["name", target.value, scope])
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+            cls = self.function.class_name if self.function else None
+            if cls:
+                self.compile_targets.append(["method", cls, target.attr.value])
+        elif isinstance(target, cst.Call):
+            ref = self.qualify(target.func) or dotted(target.func)
+            if ref:
+                self.compile_targets.append(["class", ref])
+
+    # ---- results -----------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "module": self.module,
+            "imports": self.imports,
+            "classes": {
+                name: {"bases": info.bases, "attr_classes": info.attr_classes}
+                for name, info in self.class_table.items()
+            },
+            "functions": self.functions,
+            "compile_targets": self.compile_targets,
+        }
+
+
+def _self_assignments(func: cst.FunctionDef):
+    """(attr, value) for every `self.attr = value` in a method, nested blocks included."""
+    out = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                t = target.target
+                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
+                    out.append((t.attr.value, node.value))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            t = node.target
+            if node.value is not None and isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
+                out.append((t.attr.value, node.value))
+
+    func.visit(Finder())
+    return out
+
+
+def _registered(func: cst.FunctionDef) -> list[str]:
+    """Names given to `self.register_buffer("name", ...)` / `register_parameter`."""
+    out = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            f = node.func
+            if isinstance(f, cst.Attribute) and f.attr.value in ("register_buffer", "register_parameter") \
+                    and node.args and isinstance(node.args[0].value, cst.SimpleString):
+                value = node.args[0].value.evaluated_value
+                if isinstance(value, str):
+                    out.append(value)
+
+    func.visit(Finder())
+    return out
+
+
+def _target_names(target: cst.CSTNode) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = []
+        for element in target.elements:
+            names.extend(_target_names(element.value))
+        return names
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return []
+
+
+def _is_range_call(node: cst.BaseExpression, walker: Walker) -> bool:
+    return isinstance(node, cst.Call) and walker.qualify(node.func) == "builtins.range"
+
+
+def noqa_map(text: str) -> tuple[dict[int, list[str] | None], bool]:
+    """Line -> codes suppressed there (None: all), and whether the whole file is exempt."""
+    lines: dict[int, list[str] | None] = {}
+    file_noqa = False
+    if "noqa" not in text.lower():
+        return lines, False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "#" not in line or "noqa" not in line.lower():
+            continue
+        if FILE_NOQA.search(line):
+            file_noqa = True
+            continue
+        match = NOQA.search(line)
+        if match is None:
+            continue
+        codes = match.group("codes")
+        lines[number] = [c.upper() for c in re.split(r"[\s,]+", codes) if c] if codes else None
+    return lines, file_noqa
+
+
+def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], settings) -> FileAnalysis:
+    """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
+    tree = cst.parse_module(text)
+    walker = Walker(path, module, rule_classes, settings)
+    tree.visit(walker)
+    noqa, file_noqa = noqa_map(text)
+    candidates: list[Finding] = []
+    diagnostics: list[Finding] = []
+    if walker.pending:
+        # Positions cost a second pass over the tree: pay it only when something was found.
+        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        seen_loops: set[tuple[int, int]] = set()
+        for rule, node, message, fix, severity, scope, loop in walker.pending:
+            pos = positions[node]
+            candidates.append(Finding(
+                path=path, line=pos.start.line, col=pos.start.column + 1, code=rule.code,
+                message=message, severity=severity, end_line=pos.end.line,
+                end_col=pos.end.column + 1, name=rule.name, fix=fix, scope=scope,
+            ))
+            if loop is not None and walker.loop_rule is not None:
+                lpos = positions[loop]
+                key = (lpos.start.line, lpos.start.column)
+                if key in seen_loops:
+                    continue
+                seen_loops.add(key)
+                lr = walker.loop_rule
+                keyword = "for" if isinstance(loop, cst.For) else "while"
+                candidates.append(Finding(
+                    path=path, line=lpos.start.line, col=lpos.start.column + 1, code=lr.code,
+                    message=f"`{keyword}` loop contains a graph break ({rule.code} at line {pos.start.line}): "
+                            "Dynamo cannot resume inside a loop and runs the whole function eagerly",
+                    severity=lr.severity, end_line=lpos.start.line, end_col=lpos.start.column + 1 + len(keyword),
+                    name=lr.name, fix=lr.fix, scope=scope,
+                ))
+    for code, trace in walker.crashes:
+        diagnostics.append(Finding(
+            path=path, line=1, col=1, code="CL001", name="rule-crash", severity="error",
+            message=f"rule {code} crashed on this file; other rules still ran: {trace.strip().splitlines()[-1]}",
+        ))
+    return FileAnalysis(path, module, walker.summary(), candidates, diagnostics, noqa, file_noqa)

@@ -1,0 +1,203 @@
+"""The command line: `compilelint check | rules | rule | probe`."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections import Counter
+
+import click
+
+from compilelint import __version__
+
+FORMATS = ("text", "concise", "json", "sarif", "github")
+
+
+class Failure(click.ClickException):
+    """An error the user can fix: printed plainly, exit 2 (config, usage)."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"compilelint: error: {self.message}", err=True)
+
+
+def write_output(text: str, output: str | None) -> None:
+    """To stdout, or atomically to a file so an interrupted run leaves the old one intact."""
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    folder = os.path.dirname(os.path.abspath(output))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".compilelint-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, output)
+    except OSError as exc:
+        raise Failure(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _codes(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+class LazyGroup(click.Group):
+    """Commands with heavy imports load only when called: `check` stays fast."""
+
+    lazy = {"probe": "compilelint.probe.cli:probe"}
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx, name):
+        if name in self.lazy:
+            import importlib
+
+            module, _, attr = self.lazy[name].partition(":")
+            try:
+                return getattr(importlib.import_module(module), attr)
+            except ImportError:
+                return None
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="compilelint")
+def main() -> None:
+    """Find where PyTorch code falls out of torch.compile's graph, recompiles, or misuses
+    the compile API: statically (`check`), and on a GPU box dynamically (`probe`)."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "--output-format", "fmt", type=click.Choice(FORMATS), default="text",
+              show_default=True, help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
+@click.option("--select", help="Comma-separated codes or prefixes to enable (replaces the config's).")
+@click.option("--ignore", help="Comma-separated codes or prefixes to disable.")
+@click.option("--extend-select", help="Codes or prefixes to enable on top of `select`.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Use this pyproject.toml instead of the nearest one.")
+@click.option("--target-torch", help="The torch release the code runs on (default: the installed one).")
+@click.option("--roots", type=click.Choice(["modules", "explicit"]),
+              help="Compiled regions start at every nn.Module.forward, or only at explicit torch.compile uses.")
+@click.option("--force-exclude", is_flag=True, default=None,
+              help="Apply excludes to files passed by name too (for pre-commit).")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Where the cache lives (default .compilelint_cache/ in the project root).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to check files in (default: the number of cores).")
+@click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
+@click.option("--probe", "with_probe", is_flag=True,
+              help="Then run the probe targets from [tool.compilelint.probe] and merge their evidence.")
+def check(paths, fmt, output, select, ignore, extend_select, config_file, target_torch, roots,
+          force_exclude, statistics, exit_zero, no_cache, cache_dir, jobs, color, with_probe) -> None:
+    """Check PATHS (files or folders; default: the current folder) for torch.compile hazards."""
+    from compilelint import config as config_mod
+    from compilelint.engine import check as run_check
+
+    try:
+        settings = config_mod.load(
+            config_file, select=_codes(select), ignore=_codes(ignore),
+            extend_select=_codes(extend_select), target_torch=target_torch, roots=roots,
+            force_exclude=force_exclude,
+        )
+    except config_mod.ConfigError as exc:
+        raise Failure(str(exc)) from None
+    analyzer = None
+    try:
+        from compilelint import parallel
+    except ImportError:
+        parallel = None
+    if parallel is not None:
+        analyzer = parallel.make_analyzer(jobs=jobs, cache=not no_cache, cache_dir=cache_dir)
+    result = run_check(list(paths) or ["."], settings, analyzer=analyzer)
+    findings = result.findings
+    probe_data = None
+    if with_probe:
+        findings, probe_data = _run_probe(findings, settings)
+    if statistics:
+        text = _statistics(findings)
+    else:
+        context = dict(files=result.files, lines=result.lines,
+                       torch="%d.%d" % config_mod.torch_version(settings), root=settings.root)
+        if fmt == "text":
+            context["color"] = sys.stdout.isatty() and output is None if color is None else color
+        if probe_data is not None:
+            context["probe"] = probe_data
+        from compilelint.report import render
+
+        text = render(fmt, findings, **context)
+    write_output(text, output)
+    if result.crashed:
+        click.echo("compilelint: error: a rule crashed (CL001); please report it with the file", err=True)
+        sys.exit(2)
+    sys.exit(0 if exit_zero else (1 if findings else 0))
+
+
+def _run_probe(findings, settings):
+    try:
+        from compilelint.probe import api
+    except ImportError as exc:
+        raise Failure(f"--probe needs the probe extra: pip install 'compilelint[probe]' ({exc})") from None
+    targets = settings.probe.get("targets", [])
+    if not targets:
+        raise Failure("--probe: no targets; set [tool.compilelint.probe] targets = [\"path/file.py:factory\"]")
+    return api.check_with_probe(findings, settings)
+
+
+def _statistics(findings) -> str:
+    from compilelint.rules import BUILTIN, by_code
+
+    names = {code: rule.name for code, rule in by_code().items()}
+    names.update({code: value[0] for code, value in BUILTIN.items()})
+    counts = Counter(f.code for f in findings)
+    lines = [f"{count:>6}  {code}  {names.get(code, '')}" for code, count in counts.most_common()]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_command(fmt) -> None:
+    """List every rule: code, name, severity, torch versions, fixable."""
+    from compilelint.rules import BUILTIN, all_rules
+
+    rows = [(code, name, severity, ">= 2.4", False, False) for code, (name, severity, _) in BUILTIN.items()]
+    rows += [(r.code, r.name, r.severity, r.torch_range(), r.fixable, r.region_only) for r in all_rules()]
+    rows.sort()
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps([
+            {"code": c, "name": n, "severity": s, "torch": t, "fixable": f, "region_only": ro}
+            for c, n, s, t, f, ro in rows], indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for column in ("code", "name", "severity", "torch", "fix"):
+        table.add_column(column)
+    for code, name, severity, torch, fixable, _ in rows:
+        table.add_row(code, name, severity, torch, "yes" if fixable else "")
+    Console(width=120).print(table)
+
+
+@main.command("rule")
+@click.argument("code")
+def rule_command(code) -> None:
+    """Print the page of rule CODE (what it flags, why, example, use instead)."""
+    from compilelint.pages import page_text
+
+    text = page_text(code.upper())
+    if text is None:
+        raise Failure(f"no rule {code}; `compilelint rules` lists them")
+    click.echo(text, nl=False)
+
+

@@ -1,0 +1,234 @@
+"""Settings: `[tool.compilelint]` in the nearest pyproject.toml, overridden by flags."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox",
+    ".pants.d", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__",
+    "_build", "buck-out", "build", "dist", "node_modules", "site-packages", "venv",
+    ".compilelint_cache",
+)
+DEFAULT_C_EXTENSIONS = ("scipy", "cv2", "sklearn", "skimage", "PIL", "pandas", "numba", "faiss")
+SUPPORTED_TORCH = ("2.4", "2.13")
+ROOTS = ("modules", "explicit")
+_CODE = re.compile(r"^CL\d{0,3}$")
+
+
+class ConfigError(Exception):
+    """A bad setting; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    select: tuple[str, ...] = ("CL",)
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    target_torch: str | None = None  # None: the installed torch, else the newest supported
+    roots: str = "modules"
+    c_extensions: tuple[str, ...] = DEFAULT_C_EXTENSIONS
+    respect_gitignore: bool = True
+    force_exclude: bool = False
+    root: str = "."  # the project root: where pyproject.toml is, else the working directory
+    config_file: str | None = None
+    probe: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def fingerprint(self) -> str:
+        """What a cached result depends on: everything that changes findings."""
+        data = asdict(self)
+        for key in ("exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root",
+                    "config_file", "probe"):
+            data.pop(key)
+        data["torch"] = torch_version(self)
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    match = re.match(r"^\s*(\d+)\.(\d+)", text)
+    if not match:
+        raise ValueError(text)
+    return int(match.group(1)), int(match.group(2))
+
+
+def installed_torch() -> str | None:
+    """The installed torch's version from its metadata, without importing torch."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def torch_version(settings: Settings) -> tuple[int, int]:
+    text = settings.target_torch or installed_torch() or SUPPORTED_TORCH[1]
+    version = parse_version(text)
+    low, high = parse_version(SUPPORTED_TORCH[0]), parse_version(SUPPORTED_TORCH[1])
+    return min(max(version, low), high)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                with candidate.open("rb") as handle:
+                    data = tomllib.load(handle)
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+            if "compilelint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def _codes(key: str, value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"`{key}` must be a list of rule codes, got {value!r}")
+    out = []
+    for code in value:
+        code = code.strip().upper()
+        if code in ("ALL",):
+            code = "CL"
+        if not _CODE.match(code):
+            raise ConfigError(f"`{key}`: {code!r} is not a rule code or prefix (like CL102 or CL1)")
+        out.append(code)
+    return tuple(out)
+
+
+def _strings(key: str, value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"`{key}` must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _torch(key: str, value: Any) -> str:
+    if not isinstance(value, (str, float)):
+        raise ConfigError(f"`{key}` must be a version string like \"2.11\", got {value!r}")
+    text = str(value)
+    try:
+        version = parse_version(text)
+    except ValueError:
+        raise ConfigError(f"`{key}`: {text!r} is not a version like \"2.11\"") from None
+    low, high = parse_version(SUPPORTED_TORCH[0]), parse_version(SUPPORTED_TORCH[1])
+    if not low <= version <= high:
+        raise ConfigError(
+            f"`{key}`: torch {text} is not supported (supported: {SUPPORTED_TORCH[0]} to {SUPPORTED_TORCH[1]})"
+        )
+    return text
+
+
+def _roots(key: str, value: Any) -> str:
+    if value not in ROOTS:
+        raise ConfigError(f"`{key}` must be one of {', '.join(map(repr, ROOTS))}, got {value!r}")
+    return value
+
+
+def _per_file_ignores(key: str, value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"`{key}` must be a table of glob = [codes], got {value!r}")
+    return tuple((glob, _codes(f"{key}.{glob}", codes)) for glob, codes in value.items())
+
+
+def _bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"`{key}` must be true or false, got {value!r}")
+    return value
+
+
+_KEYS = {
+    "select": _codes,
+    "ignore": _codes,
+    "extend-select": _codes,
+    "per-file-ignores": _per_file_ignores,
+    "exclude": _strings,
+    "extend-exclude": _strings,
+    "target-torch": _torch,
+    "roots": _roots,
+    "c-extensions": _strings,
+    "respect-gitignore": _bool,
+    "force-exclude": _bool,
+}
+
+
+def from_table(table: dict[str, Any], *, where: str = "[tool.compilelint]") -> dict[str, Any]:
+    """Validate a config table into Settings keyword arguments."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "probe":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: `probe` must be a table")
+            out["probe"] = value
+            continue
+        check = _KEYS.get(key)
+        if check is None:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(f"{where}: unknown key `{key}` (known keys: {known}, probe)")
+        try:
+            out[key.replace("-", "_")] = check(key, value)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    return out
+
+
+def load(config: str | None = None, start: str | None = None, **overrides: Any) -> Settings:
+    """Settings from `config` (a pyproject.toml or compilelint.toml) or the nearest
+    pyproject.toml above `start`, with non-None `overrides` (command-line flags) on top."""
+    if config is not None:
+        path: Path | None = Path(config)
+        if not path.is_file():
+            raise ConfigError(f"config file {config} does not exist")
+    else:
+        path = find_pyproject(Path(start or os.getcwd()))
+    kwargs: dict[str, Any] = {}
+    if path is not None:
+        try:
+            with path.open("rb") as handle:
+                data = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        table = data.get("tool", {}).get("compilelint", {}) if path.name == "pyproject.toml" else data
+        kwargs = from_table(table, where=f"{path} [tool.compilelint]")
+        kwargs["root"] = str(path.parent.resolve())
+        kwargs["config_file"] = str(path)
+    else:
+        kwargs["root"] = str(Path(os.getcwd()).resolve())
+    settings = Settings(**kwargs)
+    flags = {k: v for k, v in overrides.items() if v is not None}
+    for key in ("select", "ignore", "extend_select"):
+        if key in flags:
+            flags[key] = _codes(key.replace("_", "-"), list(flags[key]))
+    if "target_torch" in flags:
+        flags["target_torch"] = _torch("--target-torch", flags["target_torch"])
+    if "roots" in flags:
+        flags["roots"] = _roots("--roots", flags["roots"])
+    return replace(settings, **flags)
+
+
+def selected(settings: Settings, code: str) -> bool:
+    """ruff semantics, simplified: selected by a prefix in select/extend-select and not ignored."""
+    if code in ("CL000", "CL001"):
+        return True
+    chosen = settings.select + settings.extend_select
+    if not any(code.startswith(prefix) for prefix in chosen):
+        return False
+    return not any(code.startswith(prefix) for prefix in settings.ignore)

@@ -1,0 +1,155 @@
+"""check: discover files, analyse each, index the project, keep what runs compiled."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import libcst as cst
+
+from compilelint import config as config_mod
+from compilelint.analysis import FileAnalysis, analyze
+from compilelint.config import Settings
+from compilelint.discovery import discover
+from compilelint.finding import Finding
+from compilelint.index import ProjectIndex
+from compilelint.rules import all_rules
+from compilelint.source import SourceError, read
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    lines: int = 0
+    crashed: bool = False  # a rule crashed somewhere: exit 2
+
+    @property
+    def exit_code(self) -> int:
+        if self.crashed:
+            return 2
+        return 1 if self.findings else 0
+
+
+@lru_cache(maxsize=4096)
+def _package_parts(folder: str) -> tuple[str, ...]:
+    if not os.path.isfile(os.path.join(folder, "__init__.py")):
+        return ()
+    parent = os.path.dirname(folder)
+    if parent == folder:
+        return (os.path.basename(folder),)
+    return _package_parts(parent) + (os.path.basename(folder),)
+
+
+def module_name(path: str) -> str:
+    """Dotted module name from the file's place among packages (folders with __init__.py)."""
+    absolute = os.path.abspath(path)
+    folder, filename = os.path.split(absolute)
+    stem = filename.rsplit(".", 1)[0]
+    parts = _package_parts(folder)
+    if stem == "__init__":
+        return ".".join(parts) if parts else os.path.basename(folder)
+    return ".".join(parts + (stem,))
+
+
+def rules_for(settings: Settings) -> list[type]:
+    version = config_mod.torch_version(settings)
+    return [rule for rule in all_rules() if rule.applies_to(version)]
+
+
+def file_error(path: str, message: str, line: int = 1, col: int = 1) -> Finding:
+    return Finding(path=path, line=line, col=col, code="CL000", name="file-error",
+                   severity="error", message=message)
+
+
+def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None = None) -> tuple[FileAnalysis, int]:
+    """Analyse one file; every failure becomes a CL000 diagnostic. Returns (analysis, lines)."""
+    module = module_name(path)
+    empty = {"module": module, "imports": {}, "classes": {}, "functions": {}, "compile_targets": []}
+    try:
+        source = read(path)
+    except SourceError as exc:
+        return FileAnalysis(path, module, empty, [], [file_error(path, str(exc))], {}), 0
+    lines = source.text.count("\n") + (1 if source.text and not source.text.endswith("\n") else 0)
+    try:
+        result = analyze(path, source.text, module, rule_classes or rules_for(settings), settings)
+    except cst.ParserSyntaxError as exc:
+        message = f"syntax error: {exc.message}" if hasattr(exc, "message") else "syntax error"
+        return FileAnalysis(path, module, empty, [], [file_error(path, message, exc.raw_line, exc.raw_column + 1)], {}), lines
+    except RecursionError:
+        return FileAnalysis(path, module, empty, [], [file_error(path, "nesting too deep to parse")], {}), lines
+    except Exception as exc:  # libcst itself failing must not stop the run
+        return FileAnalysis(path, module, empty, [], [file_error(path, f"cannot parse: {type(exc).__name__}: {exc}")], {}), lines
+    return result, lines
+
+
+def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) -> bool:
+    if finding.code in ("CL000", "CL001"):
+        return False
+    if not config_mod.selected(settings, finding.code):
+        return True
+    if analysis.file_noqa:
+        return True
+    codes = analysis.noqa.get(finding.line, [])
+    if codes is None or finding.code in (codes or ()):
+        return True
+    if settings.per_file_ignores:
+        try:
+            rel = Path(os.path.abspath(finding.path)).relative_to(settings.root).as_posix()
+        except ValueError:
+            rel = Path(finding.path).as_posix()
+        for glob, ignored in settings.per_file_ignores:
+            if fnmatch.fnmatchcase(rel, glob) or fnmatch.fnmatchcase(Path(rel).name, glob):
+                if any(finding.code.startswith(prefix) for prefix in ignored):
+                    return True
+    return False
+
+
+def select_findings(analyses: Iterable[FileAnalysis], settings: Settings) -> list[Finding]:
+    """Keep candidates in compiled regions, drop suppressed ones."""
+    analyses = list(analyses)
+    index = ProjectIndex(a.summary for a in analyses)
+    region = index.region(settings.roots)
+    region_only = {rule.code: rule.region_only for rule in all_rules()}
+    out: list[Finding] = []
+    for analysis in analyses:
+        out.extend(analysis.diagnostics)
+        for finding in analysis.candidates:
+            if region_only.get(finding.code, True):
+                if finding.scope is None or f"{analysis.module}:{finding.scope}" not in region:
+                    continue
+            if not _ignored_here(finding, analysis, settings):
+                out.append(finding)
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,
+          analyzer=None) -> CheckResult:
+    """The static pass over `paths`. `analyzer` maps file paths to (FileAnalysis, lines)
+    pairs; the default analyses sequentially (the parallel, cached one plugs in here)."""
+    result = CheckResult()
+    candidates = list(discover(paths, settings))
+    errors = [c for c in candidates if c.error]
+    files = [c.path for c in candidates if not c.error]
+    analyses: list[FileAnalysis] = []
+    if analyzer is None:
+        rule_classes = rules_for(settings)
+        pairs = (analyze_path(path, settings, rule_classes) for path in files)
+    else:
+        pairs = analyzer(files, settings)
+    for analysis, lines in pairs:
+        result.files += 1
+        result.lines += lines
+        analyses.append(analysis)
+        if progress:
+            progress(analysis.path)
+    result.findings = select_findings(analyses, settings)
+    result.findings.extend(file_error(c.path, c.error) for c in errors)
+    result.findings.sort(key=Finding.sort_key)
+    result.crashed = any(f.code == "CL001" for f in result.findings)
+    return result

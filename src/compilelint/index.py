@@ -1,0 +1,206 @@
+"""The project index (classes, functions, calls across files) and the compiled regions.
+
+A finding counts only in code that runs under torch.compile. The roots are `forward` of
+nn.Module subclasses (with `roots = "modules"`), functions decorated with or passed to
+`torch.compile`, and the classes of instances passed to `torch.compile` / `.compile()`;
+the region is the roots plus everything they call that resolves inside the project.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
+
+# Base classes outside the project that are nn.Modules.
+EXTERNAL_MODULE_BASES = (
+    "torch.nn.", "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
+    "pytorch_lightning.LightningModule", "lightning.LightningModule",
+    "lightning.pytorch.LightningModule", "timm.models.", "torchvision.models.",
+)
+
+
+class ProjectIndex:
+    def __init__(self, summaries: Iterable[dict[str, Any]]) -> None:
+        self.modules: dict[str, dict[str, Any]] = {}
+        self.functions: dict[str, dict[str, Any]] = {}
+        self.classes: dict[str, dict[str, Any]] = {}
+        for summary in summaries:
+            module = summary["module"]
+            self.modules.setdefault(module, summary)
+            for qualname, info in summary["functions"].items():
+                self.functions[f"{module}:{qualname}"] = info
+            for qualname, info in summary["classes"].items():
+                self.classes[f"{module}:{qualname}"] = info
+        self._is_module: dict[str, bool] = {}
+
+    # ---- resolution --------------------------------------------------------------------
+
+    def _lookup(self, qualified: str, depth: int = 0) -> str | None:
+        """A function or class key for a qualified name like `pkg.mod.Name.attr`."""
+        if depth > 6:
+            return None
+        parts = qualified.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module, rest = ".".join(parts[:cut]), ".".join(parts[cut:])
+            summary = self.modules.get(module)
+            if summary is None:
+                continue
+            key = f"{module}:{rest}"
+            if key in self.functions or key in self.classes:
+                return key
+            head = parts[cut]
+            imported = summary["imports"].get(head)
+            if imported and imported != qualified:  # a re-export: follow it
+                tail = ".".join(parts[cut + 1:])
+                return self._lookup(imported + (f".{tail}" if tail else ""), depth + 1)
+            return None
+        return None
+
+    def resolve_name(self, module: str, name: str, scope: str | None = None) -> str | None:
+        if scope:
+            key = f"{module}:{scope}.<locals>.{name}"
+            if key in self.functions:
+                return key
+        key = f"{module}:{name}"
+        if key in self.functions or key in self.classes:
+            return key
+        summary = self.modules.get(module)
+        if summary is None:
+            return None
+        imported = summary["imports"].get(name)
+        if imported:
+            return self._lookup(imported)
+        return None
+
+    def resolve_class(self, module: str, ref: str) -> str | None:
+        key = f"{module}:{ref}"
+        if key in self.classes:
+            return key
+        head, _, tail = ref.partition(".")
+        summary = self.modules.get(module)
+        if summary is not None and head in summary["imports"]:
+            ref = summary["imports"][head] + (f".{tail}" if tail else "")
+        found = self._lookup(ref)
+        return found if found in self.classes else None
+
+    def method(self, class_key: str, name: str, seen: set[str] | None = None) -> str | None:
+        """`name` on a class, looked up through its project-defined bases."""
+        seen = seen or set()
+        if class_key in seen:
+            return None
+        seen.add(class_key)
+        key = f"{class_key}.{name}"
+        if key in self.functions:
+            return key
+        module = class_key.split(":", 1)[0]
+        for base in self.classes.get(class_key, {}).get("bases", ()):
+            base_key = self.resolve_class(module, base) or self._lookup(base)
+            if base_key in self.classes:
+                found = self.method(base_key, name, seen)
+                if found:
+                    return found
+        return None
+
+    def is_module_class(self, class_key: str, depth: int = 0) -> bool:
+        if class_key in self._is_module:
+            return self._is_module[class_key]
+        self._is_module[class_key] = False  # cycles end here
+        module = class_key.split(":", 1)[0]
+        result = False
+        for base in self.classes.get(class_key, {}).get("bases", ()):
+            if base.startswith(EXTERNAL_MODULE_BASES) or base in ("nn.Module", "Module"):
+                result = True
+                break
+            base_key = self.resolve_class(module, base)
+            if base_key and depth < 50 and self.is_module_class(base_key, depth + 1):
+                result = True
+                break
+        self._is_module[class_key] = result
+        return result
+
+    # ---- regions -----------------------------------------------------------------------
+
+    def _callees(self, key: str) -> Iterable[str]:
+        module, qualname = key.split(":", 1)
+        info = self.functions[key]
+        owner = info.get("class")
+        if owner is None and info.get("parent"):
+            owner = self.functions.get(f"{module}:{info['parent']}", {}).get("class")
+        owner_key = f"{module}:{owner}" if owner else None
+        for call in info["calls"]:
+            kind, target = call[0], call[1]
+            found: str | None = None
+            if kind == "local":
+                found = f"{module}:{target}"
+            elif kind == "name":
+                found = self.resolve_name(module, target, qualname)
+                if found in self.classes:
+                    found = None  # instantiation runs __init__, not compiled code
+            elif kind == "self" and owner_key:
+                found = self.method(owner_key, target)
+                if found is None:
+                    found = self._attr_forward(owner_key, target)
+            elif kind == "selfattr" and owner_key:
+                found = self._attr_forward(owner_key, target)
+            elif kind == "super" and owner_key:
+                module_name = owner_key.split(":", 1)[0]
+                for base in self.classes.get(owner_key, {}).get("bases", ()):
+                    base_key = self.resolve_class(module_name, base)
+                    if base_key:
+                        found = self.method(base_key, target)
+                        if found:
+                            break
+            elif kind == "dotted":
+                found = self._lookup(target)
+                if found in self.classes:
+                    found = None
+            if found and found in self.functions:
+                yield found
+
+    def _attr_forward(self, class_key: str, attr: str) -> str | None:
+        module = class_key.split(":", 1)[0]
+        ref = self.classes.get(class_key, {}).get("attr_classes", {}).get(attr)
+        if not ref:
+            return None
+        target = self.resolve_class(module, ref)
+        return self.method(target, "forward") if target else None
+
+    def roots(self, mode: str) -> set[str]:
+        roots: set[str] = set()
+        if mode == "modules":
+            for class_key in self.classes:
+                if self.is_module_class(class_key):
+                    key = f"{class_key}.forward"
+                    if key in self.functions:
+                        roots.add(key)
+        for module, summary in self.modules.items():
+            for target in summary["compile_targets"]:
+                kind = target[0]
+                found: str | None = None
+                if kind == "func":
+                    found = f"{module}:{target[1]}"
+                elif kind == "name":
+                    found = self.resolve_name(module, target[1], target[2] or None)
+                    if found in self.classes:
+                        found = self.method(found, "forward")
+                elif kind == "class":
+                    class_key = self.resolve_class(module, target[1])
+                    found = self.method(class_key, "forward") if class_key else None
+                elif kind == "method":
+                    found = self.method(f"{module}:{target[1]}", target[2])
+                if found and found in self.functions:
+                    roots.add(found)
+        return {key for key in roots if not self.functions[key].get("disabled")}
+
+    def region(self, mode: str) -> set[str]:
+        """Keys (`module:qualname`) of every function that runs under torch.compile."""
+        seen = set(self.roots(mode))
+        queue = deque(seen)
+        while queue:
+            key = queue.popleft()
+            for callee in self._callees(key):
+                if callee not in seen and not self.functions[callee].get("disabled"):
+                    seen.add(callee)
+                    queue.append(callee)
+        return seen

@@ -1,0 +1,280 @@
+"""Local, cheap tensor inference: is an expression a tensor, a plain Python value, or unknown?
+
+Dynamo breaks when Python needs the *value* of a tensor (a branch, `int()`, `.item()`);
+it is fine with Python values derived from a tensor's metadata (`x.shape[0]`, `x.dtype`).
+The linter's precision rests on telling the two apart without running anything.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import libcst as cst
+
+
+class Kind(enum.Enum):
+    TENSOR = "tensor"  # certainly a tensor (torch call, annotation, arithmetic on one)
+    LIKELY = "likely"  # almost certainly a tensor (forward's input, a submodule's output)
+    VALUE = "value"  # a plain Python value (shape, dtype, len, bool, literal …)
+    MODULE = "module"  # an nn.Module instance: calling it gives a tensor
+    UNKNOWN = "unknown"
+
+    @property
+    def tensorish(self) -> bool:
+        return self in (Kind.TENSOR, Kind.LIKELY)
+
+
+# Tensor attributes that are Python values, not tensors.
+VALUE_ATTRS = frozenset({
+    "shape", "dtype", "device", "ndim", "is_cuda", "is_sparse", "is_quantized", "is_meta",
+    "requires_grad", "is_leaf", "layout", "training", "names", "itemsize", "nbytes",
+    "is_nested", "is_mps", "is_cpu", "is_xpu",
+})
+TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
+# Tensor methods whose result is a Python value.
+VALUE_METHODS = frozenset({
+    "size", "dim", "numel", "nelement", "ndimension", "element_size", "stride",
+    "storage_offset", "data_ptr", "get_device", "is_contiguous", "is_floating_point",
+    "is_complex", "is_signed", "equal", "item", "tolist", "untyped_storage", "type",
+    "is_pinned", "is_shared", "is_set_to", "__len__", "dim_order",
+})
+# Method names that only tensors (among what compiled code calls) have; calling one on an
+# unknown receiver almost surely means the receiver is a tensor.
+TENSOR_ONLY_METHODS = frozenset({
+    "sum", "mean", "any", "all", "abs", "norm", "argmax", "argmin", "softmax", "log_softmax",
+    "std", "var", "prod", "isnan", "isinf", "isfinite", "eq", "ne", "gt", "lt", "ge", "le",
+    "nonzero", "count_nonzero", "amax", "amin", "float", "half", "bfloat16", "long", "int",
+    "bool", "double", "clone", "detach", "contiguous", "view", "reshape", "transpose",
+    "permute", "unsqueeze", "squeeze", "flatten", "masked_fill", "exp", "log", "sqrt",
+    "rsqrt", "sigmoid", "tanh", "relu", "matmul", "bmm", "mm", "cumsum", "expand",
+    "expand_as", "type_as", "to", "cuda", "cpu", "new_zeros", "new_ones", "new_empty",
+    "new_full", "new_tensor", "max", "min", "topk", "argsort", "gather", "scatter",
+    "masked_select", "unique", "clamp", "clip", "pow", "sign", "round", "floor", "ceil",
+    "logical_and", "logical_or", "logical_not", "isclose", "allclose", "where", "chunk",
+    "unbind", "roll", "flip", "tril", "triu", "diag", "square", "neg",
+})
+# torch.* callables that return Python values (or non-tensors) rather than tensors.
+TORCH_VALUE_FUNCS = frozenset({
+    "is_tensor", "is_storage", "is_complex", "is_floating_point", "is_nonzero",
+    "is_grad_enabled", "is_inference_mode_enabled", "is_autocast_enabled", "numel",
+    "get_default_dtype", "get_default_device", "equal", "allclose", "finfo", "iinfo",
+    "Size", "device", "dtype", "manual_seed", "initial_seed", "seed", "no_grad",
+    "enable_grad", "inference_mode", "set_grad_enabled", "autocast", "compile",
+    "is_deterministic_algorithms_warn_only_enabled", "are_deterministic_algorithms_enabled",
+    "get_rng_state", "typename", "is_compiling", "cond", "Generator", "Stream", "Event",
+})
+# Modules under torch whose functions return tensors unless listed above.
+TENSOR_NAMESPACES = (
+    "torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.",
+    "torch.nn.init.",
+)
+NON_TENSOR_NAMESPACES = (
+    "torch.cuda.", "torch.backends.", "torch.compiler.", "torch._dynamo.", "torch.jit.",
+    "torch.distributed.", "torch.utils.", "torch.autograd.", "torch.fx.", "torch.onnx.",
+    "torch.testing.", "torch.optim.", "torch.export.", "torch.library.", "torch.ops.",
+    "torch.overrides.", "torch.random.", "torch.hub.", "torch.multiprocessing.",
+    "torch.profiler.", "torch.amp.", "torch.cpu.", "torch.mps.", "torch.xpu.",
+)
+VALUE_BUILTINS = frozenset({
+    "len", "isinstance", "issubclass", "hasattr", "callable", "id", "type", "str", "repr",
+    "range", "enumerate", "zip", "int", "float", "bool", "tuple", "list", "dict", "set",
+    "getattr", "round", "divmod", "hash", "ord", "chr", "format", "sorted", "reversed",
+    "frozenset", "complex", "bytes", "all", "any",
+})
+VALUE_ANNOTATIONS = frozenset({
+    "int", "float", "bool", "str", "bytes", "None", "complex", "list", "dict", "tuple",
+    "set", "List", "Dict", "Tuple", "Set", "Sequence", "Mapping", "Callable", "dtype",
+    "device", "Size", "Literal", "Type", "type",
+})
+TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor", "BoolTensor", "Parameter"})
+
+
+def annotation_kind(annotation: cst.BaseExpression, qualify) -> Kind:
+    """Kind of a parameter from its annotation. Optional[...] of a tensor stays unknown:
+    the branch `if mask:` on an optional tensor is a real question, `is None` is not."""
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+        base = text.split("[")[0].split(".")[-1].strip()
+        if base in TENSOR_ANNOTATIONS:
+            return Kind.TENSOR
+        if base in VALUE_ANNOTATIONS:
+            return Kind.VALUE
+        return Kind.UNKNOWN
+    if isinstance(annotation, cst.Subscript):
+        base = dotted(annotation.value)
+        last = base.split(".")[-1] if base else ""
+        if last in ("Optional", "Union"):
+            return Kind.UNKNOWN
+        if last in VALUE_ANNOTATIONS:
+            return Kind.VALUE
+        return Kind.UNKNOWN
+    if isinstance(annotation, cst.BinaryOperation):  # int | None
+        kinds = {annotation_kind(annotation.left, qualify), annotation_kind(annotation.right, qualify)}
+        return Kind.VALUE if kinds == {Kind.VALUE} else Kind.UNKNOWN
+    name = dotted(annotation)
+    if not name:
+        return Kind.UNKNOWN
+    last = name.split(".")[-1]
+    if last in TENSOR_ANNOTATIONS:
+        return Kind.TENSOR
+    if last in VALUE_ANNOTATIONS:
+        return Kind.VALUE
+    return Kind.UNKNOWN
+
+
+def literal_kind(node: cst.BaseExpression) -> Kind | None:
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
+                         cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Dict,
+                         cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.Lambda)):
+        return Kind.VALUE
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return Kind.VALUE
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float)):
+        return Kind.VALUE
+    return None
+
+
+def dotted(node: cst.CSTNode) -> str | None:
+    """`a.b.c` for a Name/Attribute chain, else None."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def torch_call_kind(qualified: str) -> Kind | None:
+    """Kind of the result of calling a torch callable by qualified name, None if not torch."""
+    if not qualified.startswith("torch."):
+        return None
+    last = qualified.rsplit(".", 1)[-1]
+    if qualified.startswith("torch.nn.") and not qualified.startswith(("torch.nn.functional.", "torch.nn.init.")):
+        if last[:1].isupper():
+            return Kind.TENSOR if last == "Parameter" else Kind.MODULE
+        return Kind.UNKNOWN
+    if qualified.startswith(NON_TENSOR_NAMESPACES):
+        return Kind.UNKNOWN
+    if last in TORCH_VALUE_FUNCS or last.startswith(("is_", "get_", "set_", "use_")):
+        return Kind.VALUE
+    if last[:1].isupper() and last not in ("Tensor",):
+        return Kind.UNKNOWN  # classes: torch.Generator, torch.Size handled above
+    if qualified.startswith(TENSOR_NAMESPACES):
+        return Kind.TENSOR
+    return Kind.UNKNOWN
+
+
+def join(a: Kind, b: Kind) -> Kind:
+    if a == b:
+        return a
+    if Kind.TENSOR in (a, b) and (Kind.LIKELY in (a, b)):
+        return Kind.LIKELY
+    return Kind.UNKNOWN
+
+
+def strongest(a: Kind, b: Kind) -> Kind:
+    """Arithmetic: a tensor on either side makes a tensor."""
+    for kind in (Kind.TENSOR, Kind.LIKELY):
+        if kind in (a, b):
+            return kind
+    if a == b == Kind.VALUE:
+        return Kind.VALUE
+    return Kind.UNKNOWN
+
+
+def infer(node: cst.BaseExpression, env) -> Kind:
+    """Kind of an expression. `env` answers lookups: `env.name_kind(name)`,
+    `env.self_attr_kind(attr)`, `env.qualify(expr)`."""
+    lit = literal_kind(node)
+    if lit is not None:
+        return lit
+    if isinstance(node, cst.Name):
+        return env.name_kind(node.value)
+    if isinstance(node, cst.Attribute):
+        attr = node.attr.value
+        if isinstance(node.value, cst.Name) and node.value.value == "self":
+            return env.self_attr_kind(attr)
+        if attr in VALUE_ATTRS:
+            return Kind.VALUE
+        base = infer(node.value, env)
+        if attr in TENSOR_ATTRS and base.tensorish:
+            return base
+        return Kind.UNKNOWN
+    if isinstance(node, cst.Subscript):
+        base = infer(node.value, env)
+        if base.tensorish:
+            return base
+        if base == Kind.VALUE and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
+            return Kind.VALUE
+        if base == Kind.VALUE:
+            return Kind.UNKNOWN  # a list of tensors indexed is not a value
+        return Kind.UNKNOWN
+    if isinstance(node, cst.Call):
+        return call_kind(node, env)
+    if isinstance(node, cst.BinaryOperation):
+        return strongest(infer(node.left, env), infer(node.right, env))
+    if isinstance(node, cst.UnaryOperation):
+        if isinstance(node.operator, cst.Not):
+            return Kind.VALUE
+        return infer(node.expression, env)
+    if isinstance(node, cst.Comparison):
+        ops = [c.operator for c in node.comparisons]
+        if all(isinstance(op, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for op in ops):
+            return Kind.VALUE
+        kinds = [infer(node.left, env)] + [infer(c.comparator, env) for c in node.comparisons]
+        result = Kind.VALUE
+        for kind in kinds:
+            result = strongest(result, kind) if kind != Kind.VALUE else result
+        if any(k == Kind.UNKNOWN for k in kinds) and not result.tensorish:
+            return Kind.UNKNOWN
+        return result
+    if isinstance(node, cst.IfExp):
+        return join(infer(node.body, env), infer(node.orelse, env))
+    if isinstance(node, cst.BooleanOperation):
+        return join(infer(node.left, env), infer(node.right, env))
+    if isinstance(node, (cst.Tuple,)):
+        return Kind.VALUE
+    return Kind.UNKNOWN
+
+
+def call_kind(node: cst.Call, env) -> Kind:
+    func = node.func
+    qualified = env.qualify(func)
+    if qualified:
+        kind = torch_call_kind(qualified)
+        if kind is not None:
+            return kind
+        if qualified.startswith("builtins."):
+            name = qualified[len("builtins."):]
+            if name in ("max", "min", "sum", "abs"):
+                kinds = [infer(a.value, env) for a in node.args]
+                return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN
+            if name in VALUE_BUILTINS:
+                return Kind.VALUE
+        if qualified.startswith(("math.", "operator.")):
+            return Kind.VALUE
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        if env.self_attr_kind(func.attr.value) == Kind.MODULE:
+            return Kind.LIKELY
+    if isinstance(func, cst.Attribute):
+        method = func.attr.value
+        receiver = infer(func.value, env)
+        if receiver.tensorish:
+            if method in VALUE_METHODS:
+                return Kind.VALUE
+            return Kind.UNKNOWN if method == "tolist" else receiver
+        if receiver == Kind.MODULE:
+            return Kind.LIKELY if method == "forward" else Kind.UNKNOWN
+        if receiver == Kind.UNKNOWN and method in TENSOR_ONLY_METHODS:
+            # x.sum() with x unknown: among what compiled code calls, only tensors have these.
+            name = dotted(func.value)
+            if name is None or not env.is_import(name.split(".")[0]):
+                return Kind.LIKELY
+        return Kind.UNKNOWN
+    if isinstance(func, cst.Name):
+        kind = env.name_kind(func.value)
+        if kind == Kind.MODULE:
+            return Kind.LIKELY
+    return Kind.UNKNOWN

@@ -1,0 +1,30 @@
+"""A stable JSON document: see docs/json-schema.md. Bump `version` on any breaking change."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from compilelint import __version__
+
+SCHEMA_VERSION = 1
+FIELDS = ("path", "line", "col", "end_line", "end_col", "code", "name", "severity", "message",
+          "fix", "scope", "evidence")
+
+
+def render(findings, *, files: int = 0, lines: int = 0, torch: str | None = None, **context) -> str:
+    document = {
+        "version": SCHEMA_VERSION,
+        "tool": {"name": "compilelint", "version": __version__},
+        "target_torch": torch,
+        "summary": {
+            "files": files,
+            "lines": lines,
+            "findings": len(findings),
+            "by_code": dict(sorted(Counter(f.code for f in findings).items())),
+        },
+        "findings": [{key: getattr(f, key) for key in FIELDS} for f in findings],
+    }
+    if context.get("probe") is not None:
+        document["probe"] = context["probe"]
+    return json.dumps(document, indent=2) + "\n"

@@ -1,0 +1,59 @@
+"""The default, for people: each finding with its source line and a caret, then a summary."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+from rich.console import Console
+from rich.markup import escape
+
+COLOURS = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
+
+
+def _source_line(path: str, line: int, cache: dict) -> str | None:
+    if path not in cache:
+        try:
+            from compilelint.source import read
+
+            cache[path] = read(path).text.splitlines()
+        except Exception:
+            cache[path] = None
+    lines = cache[path]
+    if lines is None or not 0 < line <= len(lines):
+        return None
+    return lines[line - 1].expandtabs(4) if "\t" not in lines[line - 1] else lines[line - 1].replace("\t", " ")
+
+
+def render(findings, *, color: bool = False, files: int = 0, width: int = 100, **context) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width,
+                      highlight=False, soft_wrap=True)
+    cache: dict = {}
+    for f in findings:
+        colour = COLOURS.get(f.severity, "bold")
+        console.print(f"[bold]{escape(f.path)}[/]:{f.line}:{f.col}: [{colour}]{f.code}[/] "
+                      f"[{colour}]{f.severity}[/]: {escape(f.message)}")
+        text = _source_line(f.path, f.line, cache)
+        if text is not None:
+            gutter = str(f.line)
+            pad = " " * len(gutter)
+            span = 1
+            if f.end_line == f.line and f.end_col and f.end_col > f.col:
+                span = f.end_col - f.col
+            console.print(f"[blue]{pad} |[/]")
+            console.print(f"[blue]{gutter} |[/] {escape(text)}")
+            console.print(f"[blue]{pad} |[/] {' ' * (f.col - 1)}[{colour}]{'^' * max(1, span)}[/]")
+        if f.fix:
+            console.print(f"  [cyan]help[/]: {escape(f.fix)}")
+        if f.evidence:
+            status = f.evidence.get("status", "")
+            console.print(f"  [magenta]probe[/]: {escape(str(status))} {escape(str(f.evidence.get('reason', '') or ''))}")
+        console.print()
+    if findings:
+        severities = Counter(f.severity for f in findings)
+        parts = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in severities.items())
+        console.print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in {files} file{'s' if files != 1 else ''} checked.")
+    else:
+        console.print(f"[green]All checks passed![/] ({files} file{'s' if files != 1 else ''} checked)")
+    return buffer.getvalue()

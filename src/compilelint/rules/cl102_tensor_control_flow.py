@@ -1,0 +1,136 @@
+import libcst as cst
+
+from compilelint.inference import Kind
+from compilelint.rules.base import Rule
+
+CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
+
+
+class TensorControlFlow(Rule):
+    code = "CL102"
+    name = "tensor-control-flow"
+    message = "{what} on a tensor value: Dynamo cannot know which way to go and breaks the graph"
+    severity = "error"
+    gb_id = "GB0170"
+    fix = ("Keep it in the graph: `torch.where(cond, a, b)` for values, `torch.cond(pred, true_fn, false_fn, "
+           "(x,))` for branches, or branch on shapes and flags (Python values) instead.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, mask=None):
+        if x.shape[0] > 2:
+            x = x * 2
+        if self.training:
+            x = x + 1
+        if mask is None:
+            mask = torch.ones_like(x)
+        if x.dtype == torch.float16:
+            x = x.float()
+        if len(x) and x.dim() == 2 and x.size(-1) % 8 == 0:
+            x = x.relu()
+        assert x.ndim == 2, "expects a matrix"
+        return x if mask is not None else x
+""",
+        """
+import torch
+def report(loss):
+    if loss > 0:  # not compiled: nothing calls this from a compiled region
+        print(loss)
+class M(torch.nn.Module):
+    def forward(self, x, scale: float = 1.0, use_bias: bool = True):
+        if scale != 1.0 and use_bias:
+            x = x * scale
+        n = x.size(0)
+        while n > 1:
+            n //= 2
+        return x
+""",
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        if torch.compiler.is_compiling():
+            return x
+        else:
+            if x.sum() > 0:  # runs only eagerly
+                return x
+        return -x
+""",
+    ]
+    INVALID = [
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:  # expect
+            return x
+        return -x
+""",
+        """
+import torch
+@torch.compile
+def f(x: torch.Tensor, y):
+    assert (x >= 0).all()  # expect
+    z = torch.relu(x)
+    while z.max() > 1:  # expect
+        z = z / 2
+    ok = bool(z.mean())  # expect
+    steps = int(z.sum())  # expect
+    return z if z.min() > 0 else -z  # expect
+""",
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        done = torch.isnan(x).any()
+        if not done:  # expect
+            x = x + 1
+        return x
+""",
+    ]
+
+    def _check(self, test: cst.BaseExpression, what: str, anchor: cst.CSTNode | None = None) -> None:
+        if isinstance(test, cst.BooleanOperation) or (
+            isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        ):
+            return  # reported operand by operand
+        kind = self.ctx.kind(test)
+        if kind.tensorish:
+            self.report(anchor or test, self.message.format(what=what),
+                        severity="error" if kind == Kind.TENSOR else "warning")
+
+    def visit_If(self, node: cst.If) -> None:
+        self._check(node.test, "`if`")
+
+    def visit_While(self, node: cst.While) -> None:
+        self._check(node.test, "`while`")
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        self._check(node.test, "`assert`")
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._check(node.test, "a conditional expression")
+
+    def visit_CompIf(self, node: cst.CompIf) -> None:
+        self._check(node.test, "a comprehension's `if`")
+
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        op = "and" if isinstance(node.operator, cst.And) else "or"
+        for side in (node.left, node.right):
+            self._check(side, f"`{op}`")
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            self._check(node.expression, "`not`")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        cast = CASTS.get(self.ctx.qualify(node.func) or "")
+        if cast and len(node.args) == 1 and node.args[0].keyword is None:
+            kind = self.ctx.kind(node.args[0].value)
+            if kind.tensorish:
+                self.report(node, f"`{cast}()` of a tensor: Dynamo must know its value and breaks the graph",
+                            severity="error" if kind == Kind.TENSOR else "warning",
+                            fix="Keep the value as a tensor (`x.to(torch.bool)`, `x.long()`), or move the conversion out of the region.")

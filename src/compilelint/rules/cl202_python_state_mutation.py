@@ -1,0 +1,86 @@
+import libcst as cst
+
+from compilelint.inference import Kind
+from compilelint.rules.base import Rule
+
+
+def _self_attr(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
+def _mentions(node: cst.CSTNode, attr: str) -> bool:
+    found = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Attribute(self, n: cst.Attribute) -> None:
+            nonlocal found
+            if _self_attr(n) == attr:
+                found = True
+
+    node.visit(Finder())
+    return found
+
+
+class PythonStateMutation(Rule):
+    code = "CL202"
+    name = "python-state-mutation"
+    message = ("`self.{attr}` is a Python value changed on every call: Dynamo specialises on it, so each "
+               "call recompiles until the recompile limit, then runs eagerly")
+    severity = "warning"
+    gb_id = None
+    fix = "Keep counters as tensors (a buffer updated in place: `self.calls.add_(1)`), or update them outside the compiled region."
+
+    VALID = [
+        """
+import torch
+from torch import nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.register_buffer("steps", torch.zeros((), dtype=torch.long))
+    def forward(self, x):
+        self.steps += 1  # a buffer: a tensor updated in place
+        self.cache = x.detach()  # a tensor: a tracked side effect
+        self.last_shape = x.shape  # set, not accumulated
+        return x
+    def count(self):
+        self.calls += 1  # not compiled
+""",
+    ]
+    INVALID = [
+        """
+import torch
+from torch import nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+        self.total = 0.0
+    def forward(self, x):
+        self.calls += 1  # expect
+        self.total = self.total + 0.5  # expect
+        return x
+""",
+    ]
+
+    def _python(self, attr: str, value: cst.BaseExpression) -> bool:
+        kind = self.ctx.self_attr_kind(attr)
+        if kind in (Kind.TENSOR, Kind.LIKELY, Kind.MODULE):
+            return False
+        if kind == Kind.VALUE:
+            return True
+        return self.ctx.kind(value) == Kind.VALUE
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        attr = _self_attr(node.target)
+        if attr and self._python(attr, node.value):
+            self.report(node, self.message.format(attr=attr))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            attr = _self_attr(target.target)
+            if attr and _mentions(node.value, attr) and self._python(attr, node.value):
+                self.report(node, self.message.format(attr=attr))
