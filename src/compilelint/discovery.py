@@ -51,7 +51,7 @@ class Excluder:
                     return True
                 if "/" not in pattern and fnmatch.fnmatchcase(name, pattern):
                     return True
-            elif name == pattern or rel == pattern or rel.startswith(pattern + "/"):
+            elif name == pattern or rel == pattern:
                 return True
         return False
 
