@@ -42,16 +42,21 @@ class BreakRecord:
     function: str | None = None  # name of the function of the innermost user frame
     detail: str = ""  # Dynamo's full message (multi-line), for humans
     count: int = 1  # how many identical records were seen
+    # other user locations Dynamo names (the loop a break sits in, the skipped
+    # function's def line, where a branch condition was computed)
+    related: list[tuple[str, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["stack"] = [list(f) for f in self.stack]
+        d["related"] = [list(f) for f in self.related]
         return d
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "BreakRecord":
         data = dict(data)
         data["stack"] = [(str(f), int(n)) for f, n in data.get("stack", [])]
+        data["related"] = [(str(f), int(n)) for f, n in data.get("related", [])]
         known = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
         return cls(**known)
 
@@ -168,7 +173,7 @@ def is_user_file(path: str | None) -> bool:
 _FILE_LINE_RE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>[^\n,]+))?')
 _GB_ID_RE = re.compile(r"\bgb(\d{4})\b", re.IGNORECASE)
 _GB_AT_RE = re.compile(
-    r"Graph break(?: \(user stack suppressed due to duplicate graph break\))? in user code at (?P<file>.+?):(?P<line>\d+)\s*$",
+    r"Graph break(?: \([^)]*\))? in user code at (?P<file>.+?):(?P<line>\d+)\s*$",
     re.MULTILINE,
 )
 _RECOMPILE_RE = re.compile(r"Recompiling function (?P<func>\S+) in (?P<file>.+?):(?P<line>\d+)\s*$", re.MULTILINE)
@@ -349,6 +354,7 @@ def _parse_graph_break(text: str, exc_text: str | None, callers) -> list[BreakRe
     gb_id = ids[0] if ids else None
     skip_text = "Skipping the function and falling back to eager"
     frame_skipped = _FRAME_SKIPPED_RE.search(text)
+    related = _related(text, stack_section)
     out.append(_mk("graph_break", reason, gb_id, frames, text, fallback))
     for extra in parts[1:]:
         r = _reason_from_block(extra) or "graph break"
@@ -360,6 +366,25 @@ def _parse_graph_break(text: str, exc_text: str | None, callers) -> list[BreakRe
         if frame_skipped:
             r += f" {frame_skipped.group('func')}"
         out.append(_mk("frame_skip", r, gb_id, frames, text, fallback))
+    for b in out:
+        b.related = [loc for loc in related if loc != (b.file, b.line)]
+    return out
+
+
+def _related(text: str, stack_section: str | None) -> list[tuple[str, int]]:
+    head = text
+    if stack_section is not None:
+        head = text[: len(text) - len(stack_section)]
+    locs: list[tuple[str, int]] = []
+    for m in re.finditer(r'File "(?P<file>[^"]+)", line (?P<line>\d+)', head):
+        locs.append((m.group("file"), int(m.group("line"))))
+    fs = _FRAME_SKIPPED_RE.search(text)
+    if fs:
+        locs.append((fs.group("file"), int(fs.group("line"))))
+    out: list[tuple[str, int]] = []
+    for loc in locs:
+        if is_user_file(loc[0]) and loc not in out:
+            out.append(loc)
     return out
 
 
@@ -438,7 +463,8 @@ def _caller_frames() -> list[tuple[str, int, str | None]]:
     f = sys._getframe(1)
     while f is not None:
         code = f.f_code
-        if is_user_file(code.co_filename):
+        # a frame still at its def line has not started: it is the one being compiled
+        if is_user_file(code.co_filename) and f.f_lineno != code.co_firstlineno:
             out.append((code.co_filename, f.f_lineno, code.co_name))
         f = f.f_back
     out.reverse()

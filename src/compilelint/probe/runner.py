@@ -1,0 +1,291 @@
+"""Run probe targets, each in its own subprocess with a time limit.
+
+The parent never imports torch: it writes a request JSON, starts
+``python -m compilelint.probe.worker`` in a new process group, waits at most
+``timeout`` seconds, and reads the result JSON the worker keeps up to date. An
+exception, a hang, a segfault, ``os.abort()`` or an out-of-memory kill in user code
+becomes a failed :class:`TargetResult` ("target failed: …"); the other targets run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from compilelint.probe.capture import BreakRecord, CaptureResult
+from compilelint.probe.targets import TargetSpec, parse_target
+from compilelint.probe.timing import TimingResult
+
+DEFAULT_TIMEOUT = 300.0
+_PKG_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@dataclass
+class TargetResult:
+    target: str  # the spec as written
+    name: str
+    status: str  # "ok" | "failed"
+    error: str | None = None  # "target failed: …" detail, when failed
+    phase: str | None = None  # where it stopped
+    device: str | None = None
+    device_name: str | None = None
+    torch_version: str | None = None
+    capture: CaptureResult | None = None
+    fullgraph_ok: bool | None = None
+    fullgraph_error: str | None = None
+    lines_run: dict[str, list[int]] = field(default_factory=dict)
+    target_files: list[str] = field(default_factory=list)
+    timing: TimingResult | None = None
+    durations: dict[str, float] = field(default_factory=dict)
+    wall_s: float = 0.0
+    returncode: int | None = None
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    traceback: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def breaks(self) -> list[BreakRecord]:
+        return list(self.capture.breaks) if self.capture else []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "name": self.name,
+            "status": self.status,
+            "error": self.error,
+            "phase": self.phase,
+            "device": self.device,
+            "device_name": self.device_name,
+            "torch_version": self.torch_version,
+            "capture": self.capture.to_dict() if self.capture else None,
+            "fullgraph_ok": self.fullgraph_ok,
+            "fullgraph_error": self.fullgraph_error,
+            "lines_run": self.lines_run,
+            "target_files": self.target_files,
+            "timing": self.timing.to_dict() if self.timing else None,
+            "durations": self.durations,
+            "wall_s": self.wall_s,
+            "returncode": self.returncode,
+            "stdout_tail": self.stdout_tail,
+            "stderr_tail": self.stderr_tail,
+            "traceback": self.traceback,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "TargetResult":
+        return cls(
+            target=d["target"], name=d["name"], status=d["status"], error=d.get("error"),
+            phase=d.get("phase"), device=d.get("device"), device_name=d.get("device_name"),
+            torch_version=d.get("torch_version"),
+            capture=CaptureResult.from_dict(d["capture"]) if d.get("capture") else None,
+            fullgraph_ok=d.get("fullgraph_ok"), fullgraph_error=d.get("fullgraph_error"),
+            lines_run={k: list(v) for k, v in (d.get("lines_run") or {}).items()},
+            target_files=list(d.get("target_files") or []),
+            timing=TimingResult.from_dict(d.get("timing")),
+            durations=dict(d.get("durations") or {}), wall_s=d.get("wall_s", 0.0),
+            returncode=d.get("returncode"), stdout_tail=d.get("stdout_tail", ""),
+            stderr_tail=d.get("stderr_tail", ""), traceback=d.get("traceback"),
+        )
+
+
+def _tail(path: str, limit: int = 4000) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - limit))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _signal_name(num: int) -> str:
+    try:
+        return signal.Signals(num).name
+    except ValueError:
+        return f"signal {num}"
+
+
+_SIGNAL_MEANING = {
+    "SIGSEGV": "segmentation fault",
+    "SIGABRT": "aborted",
+    "SIGKILL": "killed (out of memory?)",
+    "SIGBUS": "bus error",
+    "SIGFPE": "floating-point exception",
+    "SIGILL": "illegal instruction",
+    "SIGTERM": "terminated",
+}
+
+
+def _worker_env(extra_path: Iterable[str]) -> dict[str, str]:
+    env = dict(os.environ)
+    parts = [_PKG_PARENT, *extra_path]
+    if env.get("PYTHONPATH"):
+        parts.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in parts if p))
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    env.setdefault("PYTHONFAULTHANDLER", "1")
+    return env
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run_target(
+    spec: TargetSpec,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    device: str | None = None,
+    modes: list[str] | None = None,
+    backend: str = "inductor",
+    capture_backend: str = "eager",
+    timing: bool = True,
+    warmup: int = 3,
+    runs: int = 30,
+    train: bool = False,
+    fresh_cache: bool = True,
+    fullgraph_check: bool = True,
+    python: str | None = None,
+) -> TargetResult:
+    """Run one target in a fresh worker process; never raises for user-code faults."""
+    request = {
+        "target": spec.to_dict(),
+        "name": spec.name,
+        "device": device or "auto",
+        "modes": list(modes) if modes else None,
+        "backend": backend,
+        "capture_backend": capture_backend,
+        "timing": timing,
+        "warmup": warmup,
+        "runs": runs,
+        "train": train,
+        "fresh_cache": fresh_cache,
+        "fullgraph_check": fullgraph_check,
+    }
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="compilelint-probe-") as tmp:
+        req_path = os.path.join(tmp, "request.json")
+        out_path = os.path.join(tmp, "result.json")
+        so_path = os.path.join(tmp, "stdout.txt")
+        se_path = os.path.join(tmp, "stderr.txt")
+        with open(req_path, "w", encoding="utf-8") as fh:
+            json.dump(request, fh)
+        cmd = [python or sys.executable, "-m", "compilelint.probe.worker", req_path, out_path]
+        timed_out = False
+        with open(so_path, "wb") as so, open(se_path, "wb") as se:
+            proc = subprocess.Popen(
+                cmd, cwd=spec.cwd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
+                env=_worker_env([spec.cwd]), start_new_session=True,
+            )
+            try:
+                rc = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill_group(proc)
+                rc = proc.wait()
+            # the worker's children (compile workers) go with its process group
+            _kill_group(proc)
+        data: dict[str, Any] | None = None
+        if os.path.exists(out_path):
+            try:
+                with open(out_path, encoding="utf-8") as fh:
+                    data = json.load(fh)
+            except (OSError, ValueError):
+                data = None
+        stdout_tail = _tail(so_path)
+        stderr_tail = _tail(se_path)
+    wall = time.perf_counter() - started
+    result = _result_from(spec, data)
+    result.wall_s = round(wall, 3)
+    result.returncode = rc
+    result.stdout_tail = stdout_tail
+    result.stderr_tail = stderr_tail
+    if timed_out:
+        result.status = "failed"
+        where = f" (during {result.phase})" if result.phase and result.phase != "done" else ""
+        result.error = f"timed out after {timeout:g} s{where}"
+    elif rc != 0 and rc is not None:
+        result.status = "failed"
+        if rc < 0:
+            name = _signal_name(-rc)
+            meaning = _SIGNAL_MEANING.get(name, "killed")
+            where = f" during {result.phase}" if result.phase else ""
+            result.error = f"worker {meaning} ({name}){where}"
+        else:
+            last = stderr_tail.strip().splitlines()[-1:] if stderr_tail.strip() else []
+            result.error = f"worker exited with code {rc}" + (f": {last[0]}" if last else "")
+    elif data is None:
+        result.status = "failed"
+        result.error = "worker wrote no result"
+    elif result.status not in ("ok", "failed"):
+        result.status = "failed"
+        result.error = result.error or f"worker stopped during {result.phase}"
+    return result
+
+
+def _result_from(spec: TargetSpec, data: dict[str, Any] | None) -> TargetResult:
+    if not data:
+        return TargetResult(target=spec.spec, name=spec.name, status="failed")
+    fg = data.get("fullgraph") or {}
+    return TargetResult(
+        target=spec.spec,
+        name=data.get("name") or spec.name,
+        status=data.get("status", "failed"),
+        error=data.get("error"),
+        phase=data.get("phase"),
+        device=data.get("device"),
+        device_name=data.get("device_name"),
+        torch_version=data.get("torch_version"),
+        capture=CaptureResult.from_dict(data["capture"]) if data.get("capture") else None,
+        fullgraph_ok=fg.get("ok"),
+        fullgraph_error=fg.get("error"),
+        lines_run={k: list(v) for k, v in (data.get("lines_run") or {}).items()},
+        target_files=list(data.get("target_files") or []),
+        timing=TimingResult.from_dict(data.get("timing")),
+        durations=dict(data.get("durations") or {}),
+        traceback=data.get("traceback"),
+    )
+
+
+def run_probe(
+    targets: Iterable[str | TargetSpec],
+    *,
+    base: str | None = None,
+    on_start: Callable[[TargetSpec, int, int], None] | None = None,
+    on_done: Callable[[TargetResult, int, int], None] | None = None,
+    **opts: Any,
+) -> list[TargetResult]:
+    """Run every target (``file.py:factory`` / ``pkg.mod:factory`` strings or specs),
+    one subprocess each, in order. ``opts`` go to :func:`run_target` (``timeout``,
+    ``device``, ``modes``, ``backend``, ``timing``, ``warmup``, ``runs``, ``train``…).
+    Raises :class:`~compilelint.probe.targets.TargetError` for a malformed spec
+    before anything runs."""
+    specs = [t if isinstance(t, TargetSpec) else parse_target(t, base=base) for t in targets]
+    results: list[TargetResult] = []
+    total = len(specs)
+    for i, spec in enumerate(specs):
+        if on_start:
+            on_start(spec, i, total)
+        res = run_target(spec, **opts)
+        results.append(res)
+        if on_done:
+            on_done(res, i, total)
+    return results

@@ -1,0 +1,214 @@
+"""The probe worker: ``python -m compilelint.probe.worker REQUEST.json RESULT.json``.
+
+Runs one target in this (disposable) process: load it, run it once eagerly while
+recording which user lines ran, capture Dynamo's breaks/recompiles/frame skips,
+check ``fullgraph=True``, then time eager vs compiled. After every phase the result
+so far is written (atomically) to RESULT.json, so a hang or a crash later on still
+leaves what was learnt for the parent to report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import time
+import traceback
+from typing import Any
+
+
+def _write(path: str, data: dict[str, Any]) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, default=_json_default)
+    os.replace(tmp, path)
+
+
+def _json_default(o: Any):
+    if isinstance(o, (set, frozenset)):
+        return sorted(o)
+    if isinstance(o, float):
+        return repr(o)
+    return str(o)
+
+
+def _fail(result: dict[str, Any], phase: str, exc: BaseException) -> None:
+    result["status"] = "failed"
+    result["phase"] = phase
+    if isinstance(exc, SystemExit):
+        msg = f"the target called sys.exit({exc.code!r})"
+    else:
+        text = str(exc).strip().splitlines()
+        msg = f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+    result["error"] = f"{msg} (while {phase.replace('_', ' ')})"
+    result["traceback"] = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-8000:]
+
+
+def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
+    from compilelint.probe.targets import TargetSpec
+
+    spec = TargetSpec.from_dict(request["target"])
+    started = time.perf_counter()
+    result: dict[str, Any] = {
+        "target": spec.to_dict(),
+        "name": request.get("name") or spec.name,
+        "status": "running",
+        "phase": "start",
+        "error": None,
+        "python": platform.python_version(),
+        "durations": {},
+    }
+    fresh_dir = None
+    if request.get("fresh_cache", True) and request.get("timing", True):
+        from compilelint.probe.timing import fresh_inductor_cache_env
+
+        fresh_dir = fresh_inductor_cache_env()
+
+    def phase_done(name: str, t0: float) -> None:
+        result["durations"][name] = round(time.perf_counter() - t0, 4)
+        _write(out_path, result)
+
+    # -- import torch ------------------------------------------------------------------
+    t0 = time.perf_counter()
+    try:
+        import torch
+
+        result["torch_version"] = str(torch.__version__)
+        from compilelint.probe import timing as tm
+
+        device = tm.resolve_device(request.get("device"))
+        result["device"] = device
+        result["device_name"] = tm.device_name(device)
+        os.environ["COMPILELINT_PROBE_DEVICE"] = device
+    except BaseException as exc:
+        _fail(result, "importing_torch", exc)
+        _write(out_path, result)
+        return result
+    phase_done("import", t0)
+
+    # -- load the target ---------------------------------------------------------------
+    result["phase"] = "load"
+    t0 = time.perf_counter()
+    try:
+        from compilelint.probe.targets import load_target
+
+        target = load_target(spec)
+        result["target_files"] = target.files
+        fn = tm.to_device(target.fn, device)
+        calls = [(tm.to_device(a, device), tm.to_device(k, device)) for a, k in target.calls]
+    except BaseException as exc:
+        _fail(result, "loading_the_target", exc)
+        _write(out_path, result)
+        return result
+    phase_done("load", t0)
+
+    train = bool(request.get("train"))
+    grad_ctx = torch.enable_grad if train else torch.no_grad
+
+    # -- one eager run, lines recorded -------------------------------------------------
+    result["phase"] = "eager"
+    t0 = time.perf_counter()
+    try:
+        from compilelint.probe.trace import LineRecorder
+
+        with grad_ctx(), LineRecorder() as rec:
+            for a, k in calls:
+                fn(*a, **k)
+        result["lines_run"] = rec.as_json()
+    except BaseException as exc:
+        _fail(result, "running_the_target_eagerly", exc)
+        _write(out_path, result)
+        return result
+    phase_done("eager", t0)
+
+    # -- capture -----------------------------------------------------------------------
+    result["phase"] = "capture"
+    t0 = time.perf_counter()
+    try:
+        from compilelint.probe.capture import capture
+
+        def driver(compiled):
+            for a, k in calls:
+                compiled(*a, **k)
+
+        cap_backend = request.get("capture_backend") or "eager"
+        with grad_ctx():
+            cap = capture(fn, backend=cap_backend, driver=driver)
+        result["capture"] = cap.to_dict()
+        if cap.error:
+            result["status"] = "failed"
+            result["error"] = f"{cap.error} (under torch.compile, backend={cap_backend})"
+            result["traceback"] = cap.error_traceback
+        phase_done("capture", t0)
+        if request.get("fullgraph_check", True):
+            t0 = time.perf_counter()
+            a, k = calls[0]
+            with grad_ctx():
+                fg = capture(fn, a, k, backend=cap_backend, fullgraph=True)
+            result["fullgraph"] = {"ok": fg.error is None, "error": fg.error}
+            phase_done("fullgraph", t0)
+    except BaseException as exc:
+        _fail(result, "capturing", exc)
+        _write(out_path, result)
+        return result
+
+    # -- timing ------------------------------------------------------------------------
+    if request.get("timing", True) and result["status"] != "failed":
+        result["phase"] = "timing"
+        t0 = time.perf_counter()
+        backend = request.get("backend") or "inductor"
+        modes = request.get("modes") or tm.default_modes(device, backend)
+        a, k = calls[0]
+
+        def progress(tr):
+            result["timing"] = tr.to_dict()
+            _write(out_path, result)
+
+        try:
+            tr = tm.run_timing(
+                fn, a, k, device=device, modes=list(modes), backend=backend,
+                warmup=int(request.get("warmup", 3)), runs=int(request.get("runs", 30)),
+                train=train, on_progress=progress,
+            )
+            result["timing"] = tr.to_dict()
+            if tr.eager_error:
+                result["status"] = "failed"
+                result["error"] = f"{tr.eager_error} (while timing eager calls)"
+        except BaseException as exc:
+            _fail(result, "timing", exc)
+            _write(out_path, result)
+            return result
+        phase_done("timing", t0)
+
+    if result["status"] == "running":
+        result["status"] = "ok"
+    result["phase"] = "done"
+    result["durations"]["total"] = round(time.perf_counter() - started, 4)
+    _write(out_path, result)
+    if fresh_dir:
+        import shutil
+
+        shutil.rmtree(fresh_dir, ignore_errors=True)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) != 2:
+        print("usage: python -m compilelint.probe.worker REQUEST.json RESULT.json", file=sys.stderr)
+        return 2
+    with open(argv[0], encoding="utf-8") as fh:
+        request = json.load(fh)
+    run(request, argv[1])
+    return 0
+
+
+if __name__ == "__main__":
+    # Flush what user code printed even if it later aborts the process.
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip interpreter teardown: user extensions (and CUDA) can hang or crash in it,
+    # and the result is already on disk.
+    os._exit(code)
