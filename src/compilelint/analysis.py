@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
+from compilelint import traverse
 from compilelint.finding import Finding
 from compilelint.inference import Kind, annotation_kind, dotted, infer, literal_kind, torch_call_kind
 from compilelint.rules.base import Rule
@@ -585,45 +585,37 @@ class Walker(cst.CSTVisitor):
 
 
 def _self_assignments(func: cst.FunctionDef):
-    """(attr, value) for every `self.attr = value` in a method, nested blocks included."""
+    """(attr, value) for every `self.attr = value` in a method, nested blocks included
+    (not nested functions or classes)."""
     out = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> None:
+    for node in traverse.iter_nodes(func, prune=_nested_scope, skip=traverse.TRIVIA):
+        if isinstance(node, cst.Assign):
             for target in node.targets:
                 t = target.target
                 if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
                     out.append((t.attr.value, node.value))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        elif isinstance(node, cst.AnnAssign):
             t = node.target
             if node.value is not None and isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
                 out.append((t.attr.value, node.value))
-
-    func.visit(Finder())
     return out
+
+
+def _nested_scope(node: cst.CSTNode) -> bool:
+    return isinstance(node, (cst.FunctionDef, cst.ClassDef))
 
 
 def _registered(func: cst.FunctionDef) -> list[str]:
     """Names given to `self.register_buffer("name", ...)` / `register_parameter`."""
     out = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
+    for node in traverse.iter_nodes(func, skip=traverse.TRIVIA):
+        if isinstance(node, cst.Call):
             f = node.func
             if isinstance(f, cst.Attribute) and f.attr.value in ("register_buffer", "register_parameter") \
                     and node.args and isinstance(node.args[0].value, cst.SimpleString):
                 value = node.args[0].value.evaluated_value
                 if isinstance(value, str):
                     out.append(value)
-
-    func.visit(Finder())
     return out
 
 
@@ -668,13 +660,17 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], s
     """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
     tree = cst.parse_module(text)
     walker = Walker(path, module, rule_classes, settings)
-    tree.visit(walker)
+    # libcst's order, without rebuilding the tree; layout nodes only when something acts on them
+    handled = {*walker._visit, *walker._leave, *(name.partition("_")[2] for name in dir(type(walker))
+                                                 if name.startswith(("enter_", "exit_")))}
+    traverse.walk(tree, walker, traverse.skippable(handled))
     noqa, file_noqa = noqa_map(text)
     candidates: list[Finding] = []
     diagnostics: list[Finding] = []
     if walker.pending:
-        # Positions cost a second pass over the tree: pay it only when something was found.
-        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        # Positions cost a code generation pass: pay it only when something was found, and
+        # only for the reported nodes (PositionProvider's ranges, computed for those alone).
+        positions = traverse.positions(tree, [n for p in walker.pending for n in (p[1], p[6]) if n is not None])
         seen_loops: set[tuple[int, int]] = set()
         for rule, node, message, fix, severity, scope, loop in walker.pending:
             pos = positions[node]

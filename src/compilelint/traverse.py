@@ -1,0 +1,238 @@
+"""Fast read-only walks over a libcst tree, and positions for just the nodes reported.
+
+libcst's ``node.visit(visitor)`` is written for transformers: it rebuilds every node it
+passes (with validation) and calls two attribute hooks per field. A read-only walk needs
+neither; on transformers that machinery costs more than parsing. :func:`walk` calls
+``visitor.on_visit(node)`` (children only when it returns true) and
+``visitor.on_leave(node)`` in exactly libcst's order — each node class's children in the
+order of its ``_visit_and_replace_children``, recorded once per class — and nothing else
+(no ``visit_<Node>_<field>`` attribute hooks).
+
+:func:`positions` gives what ``MetadataWrapper(tree).resolve(PositionProvider)`` gives, for
+the nodes asked for only: one plain code generation pass that records line and column
+when a wanted node starts and ends, instead of computing both after every token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from contextlib import contextmanager
+
+import libcst as cst
+from libcst import MaybeSentinel
+from libcst._position import CodePosition, CodeRange
+from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+_SENTINEL = MaybeSentinel.DEFAULT
+_FIELDS: dict[type, tuple[str, ...]] = {}
+# Fields some `_visit_and_replace_children` visit only when not None (libcst 1.1 to 1.9).
+_CONDITIONAL = ("format_spec",)
+
+
+class _FieldRecorder(cst.CSTVisitor):
+    """Notes the field names `_visit_and_replace_children` visits, without descending."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[str] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return False
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        pass
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        self.fields.append(attribute)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        pass
+
+
+def child_fields(node: cst.CSTNode) -> tuple[str, ...]:
+    """The fields of `node` that libcst visits, in its order."""
+    cls = type(node)
+    fields = _FIELDS.get(cls)
+    if fields is not None:
+        return fields
+    recorder = _FieldRecorder()
+    node._visit_and_replace_children(recorder)
+    fields = tuple(recorder.fields)
+    # A few classes skip a field when it is None (FormattedStringExpression.format_spec):
+    # trust such a recording for the class only once it includes that field.
+    if not any(name not in fields and hasattr(node, name) for name in _CONDITIONAL):
+        _FIELDS[cls] = fields
+    return fields
+
+
+def _trivia_classes() -> frozenset[type]:
+    """Node classes that are only layout (whitespace, comments, brackets, commas, operator
+    tokens): their subtrees hold nothing but other such classes."""
+    bases = (cst.BaseParenthesizableWhitespace, cst.BaseBinaryOp, cst.BaseBooleanOp,
+             cst.BaseCompOp, cst.BaseUnaryOp, cst.BaseAugOp)
+    exact = (cst.EmptyLine, cst.TrailingWhitespace, cst.Comment, cst.Newline, cst.LeftParen,
+             cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket, cst.LeftCurlyBrace,
+             cst.RightCurlyBrace, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual,
+             cst.Asynchronous)
+    found = set(exact)
+    for name in dir(cst):
+        value = getattr(cst, name)
+        if isinstance(value, type) and issubclass(value, bases):
+            found.add(value)
+    return frozenset(found)
+
+
+TRIVIA: frozenset[type] = _trivia_classes()
+_TRIVIA_NAMES = frozenset(cls.__name__ for cls in TRIVIA)
+_NOTHING: frozenset[type] = frozenset()
+
+
+def skippable(handled: Iterable[str]) -> frozenset[type]:
+    """The classes a walk may leave out when the visitor acts only on node classes named in
+    `handled`: all the layout classes, or none when it acts on any of them."""
+    return _NOTHING if _TRIVIA_NAMES.intersection(handled) else TRIVIA
+
+
+def walk(node: cst.CSTNode, visitor, skip: frozenset[type] = _NOTHING) -> None:
+    """Visit `node` and its descendants with `visitor.on_visit` / `visitor.on_leave`, in
+    libcst's order, leaving out nodes of the classes in `skip` and their subtrees (see
+    :func:`skippable`)."""
+    on_visit, on_leave, fields_of, sentinel = visitor.on_visit, visitor.on_leave, _FIELDS, _SENTINEL
+
+    def go(node: cst.CSTNode) -> None:
+        if on_visit(node):
+            fields = fields_of.get(type(node))
+            if fields is None:
+                fields = child_fields(node)
+            for name in fields:
+                value = getattr(node, name)
+                if isinstance(value, (tuple, list)):
+                    for child in value:
+                        if type(child) not in skip:
+                            go(child)
+                elif value is not None and value is not sentinel and type(value) not in skip:
+                    go(value)
+        on_leave(node)
+
+    go(node)
+
+
+def iter_nodes(node: cst.CSTNode, prune=None, skip: frozenset[type] = _NOTHING):
+    """Every node under `node` (itself included) in libcst's visiting order, less the
+    classes in `skip` and their subtrees; below a node for which `prune(node)` is true,
+    nothing (the node itself is still yielded)."""
+    stack = [node]
+    pop, push = stack.pop, stack.extend
+    fields_of, sentinel = _FIELDS, _SENTINEL
+    while stack:
+        current = pop()
+        yield current
+        if prune is not None and current is not node and prune(current):
+            continue
+        fields = fields_of.get(type(current))
+        if fields is None:
+            fields = child_fields(current)
+        children = []
+        for name in fields:
+            value = getattr(current, name)
+            if isinstance(value, (tuple, list)):
+                children.extend(child for child in value if type(child) not in skip)
+            elif value is not None and value is not sentinel and type(value) not in skip:
+                children.append(value)
+        children.reverse()
+        push(children)
+
+
+# ---- positions -----------------------------------------------------------------------
+
+_NEWLINE = re.compile(r"\r\n?|\n")
+
+
+class _LazyPositionState(PositionProvidingCodegenState):
+    """PositionProvider's codegen state, with line/column computed only where a wanted
+    node starts or ends (from the tokens emitted since the last time)."""
+
+    __slots__ = ("wanted", "_synced", "_marks")
+
+    def add_indent_tokens(self) -> None:
+        self.tokens.extend(self.indent_tokens)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)
+
+    def _sync(self) -> None:
+        tokens = self.tokens
+        if self._synced == len(tokens):
+            return
+        text = "".join(tokens[self._synced:])
+        self._synced = len(tokens)
+        if "\r" in text:
+            segments = _NEWLINE.split(text)
+            if len(segments) == 1:
+                self.column += len(text)
+            else:
+                self.line += len(segments) - 1
+                self.column = len(segments[-1])
+            return
+        newlines = text.count("\n")
+        if newlines:
+            self.line += newlines
+            self.column = len(text) - text.rfind("\n") - 1
+        else:
+            self.column += len(text)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.wanted:
+            self._sync()
+            self._marks.append((node, CodePosition(self.line, self.column)))
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if self._marks and self._marks[-1][0] is node:
+            start = self._marks.pop()[1]
+            if node not in self.provider._computed:
+                self._sync()
+                self.provider._computed[node] = CodeRange(start, CodePosition(self.line, self.column))
+
+    @contextmanager
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        if id(node) not in self.wanted:
+            yield
+            return
+        for hoisted in (start_node, end_node):
+            if hoisted is not None:
+                self.wanted.add(id(hoisted))
+        self._sync()
+        start = CodePosition(self.line, self.column)
+        try:
+            yield
+        finally:
+            self._sync()
+            end = CodePosition(self.line, self.column)
+            computed = self.provider._computed
+            start = computed[start_node].start if start_node is not None else start
+            end = computed[end_node].end if end_node is not None else end
+            computed[node] = CodeRange(start, end)
+
+
+class _Store:
+    """Stands in for the metadata provider: the state writes positions into `_computed`."""
+
+    __slots__ = ("_computed",)
+
+    def __init__(self) -> None:
+        self._computed: dict[cst.CSTNode, CodeRange] = {}
+
+
+def positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
+    """PositionProvider's CodeRange for each of `nodes` (nodes of `module`)."""
+    store = _Store()
+    state = _LazyPositionState(
+        default_indent=module.default_indent, default_newline=module.default_newline,
+        provider=store,
+    )
+    state.wanted = {id(node) for node in nodes}
+    state._synced = 0
+    state._marks = []
+    module._codegen(state)
+    return store._computed
