@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import stat
 import tokenize
 from dataclasses import dataclass
 
@@ -35,7 +37,14 @@ def decode(data: bytes) -> Source:
 
 def read(path: str) -> Source:
     try:
-        with open(path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO (or a device) named *.py must not hang the run.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb", closefd=True) as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISDIR(mode):
+                raise SourceError("is a directory")
+            if not stat.S_ISREG(mode):
+                raise SourceError("not a regular file (a FIFO, socket or device)")
             data = handle.read()
     except FileNotFoundError:
         raise SourceError("file vanished or is a dangling link") from None
