@@ -1,0 +1,127 @@
+import libcst as cst
+
+from compilelint.rules._ndarray import is_ndarray
+from compilelint.rules.base import Rule
+from compilelint.rules.cl103_tensor_item import method_call
+
+CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
+         "builtins.complex": "complex", "builtins.str": "str", "builtins.repr": "repr",
+         "builtins.format": "format", "numpy.array2string": "np.array2string",
+         "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr"}
+
+
+class TensorNumpy(Rule):
+    code = "CL105"
+    name = "tensor-numpy"
+    message = ("{what} of a NumPy array made from a tensor (`.numpy()`): Dynamo traces the array as a "
+               "tensor, so turning it into Python data breaks the graph")
+    severity = "error"
+    gb_id = "GB0033"
+    fix = ("Stay in torch (or in NumPy arrays, which Dynamo traces) until the compiled call returns; "
+           "use torch ops (`torch.where`, `torch.argmax`) instead of Python values and branches.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = x.detach().cpu().numpy()  # traced: NumPy on a tensor is a tensor op
+        b = np.clip(a * 2, 0, 1)
+        n = a.shape[0]  # shapes are Python values
+        return torch.from_numpy(b) + n
+""",
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+def evaluate(model, x):
+    probs = model(x).softmax(-1).cpu().numpy()  # not compiled
+    return int(np.argmax(probs)), probs.tolist()
+""",
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        scale = float(np.sqrt(x.shape[-1]))  # NumPy on Python values, not on a tensor
+        table = np.arange(4)
+        return x * scale + len(table)
+""",
+    ]
+    INVALID = [
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        probs = x.softmax(-1).cpu().numpy()
+        best = int(np.argmax(probs))  # expect
+        if np.any(probs > 0.9):  # expect
+            x = x * 2
+        labels = probs.argmax(-1).tolist()  # expect
+        top = probs.max().item()  # expect
+        kept = probs[probs > 0.5]  # expect
+        probs[probs < 0.1] = 0.0
+        return x, best, labels, top, kept
+""",
+        """
+import torch
+@torch.compile
+def summary(x):
+    text = str(x.numpy())  # expect
+    return x + 1, text
+""",
+    ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._targets: set[int] = set()
+
+    def _tensor_rule_reports(self, node: cst.BaseExpression) -> bool:
+        """CL102 already reports casts and branches on what inference calls a tensor."""
+        return self.ctx.kind(node).tensorish
+
+    def visit_Call(self, node: cst.Call) -> None:
+        for method in ("item", "tolist"):
+            receiver = method_call(node, method)
+            if receiver is not None and is_ndarray(receiver, self.ctx):
+                self.report(node, self.message.format(what=f"`.{method}()`"))
+                return
+        name = CASTS.get(self.ctx.qualify(node.func) or "")
+        if name and node.args and node.args[0].keyword is None and is_ndarray(node.args[0].value, self.ctx):
+            if name in ("int", "float", "bool", "complex") and self._tensor_rule_reports(node.args[0].value):
+                return
+            self.report(node, self.message.format(what=f"`{name}()`"))
+
+    def _test(self, test: cst.BaseExpression, what: str) -> None:
+        if is_ndarray(test, self.ctx) and not self._tensor_rule_reports(test):
+            self.report(test, self.message.format(what=what))
+
+    def visit_If(self, node: cst.If) -> None:
+        self._test(node.test, "An `if` on the value")
+
+    def visit_While(self, node: cst.While) -> None:
+        self._test(node.test, "A `while` on the value")
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._test(node.test, "A conditional expression on the value")
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self._targets.add(id(target.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._targets.add(id(node.target))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if id(node) in self._targets or len(node.slice) != 1:
+            return
+        index = node.slice[0].slice
+        if not isinstance(index, cst.Index) or not isinstance(index.value, cst.Comparison):
+            return
+        if is_ndarray(node.value, self.ctx) and is_ndarray(index.value, self.ctx):
+            self.report(node, self.message.format(what="Boolean-mask indexing (its size depends on the values)"))
