@@ -65,6 +65,10 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
 
         fresh_dir = fresh_inductor_cache_env()
 
+    def enter(name: str) -> None:
+        result["phase"] = name
+        _write(out_path, result)
+
     def phase_done(name: str, t0: float) -> None:
         result["durations"][name] = round(time.perf_counter() - t0, 4)
         _write(out_path, result)
@@ -88,7 +92,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
     phase_done("import", t0)
 
     # -- load the target ---------------------------------------------------------------
-    result["phase"] = "load"
+    enter("load")
     t0 = time.perf_counter()
     try:
         from compilelint.probe.targets import load_target
@@ -107,7 +111,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
     grad_ctx = torch.enable_grad if train else torch.no_grad
 
     # -- one eager run, lines recorded -------------------------------------------------
-    result["phase"] = "eager"
+    enter("eager")
     t0 = time.perf_counter()
     try:
         from compilelint.probe.trace import LineRecorder
@@ -123,7 +127,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
     phase_done("eager", t0)
 
     # -- capture -----------------------------------------------------------------------
-    result["phase"] = "capture"
+    enter("capture")
     t0 = time.perf_counter()
     try:
         from compilelint.probe.capture import capture
@@ -155,7 +159,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
 
     # -- timing ------------------------------------------------------------------------
     if request.get("timing", True) and result["status"] != "failed":
-        result["phase"] = "timing"
+        enter("timing")
         t0 = time.perf_counter()
         backend = request.get("backend") or "inductor"
         modes = request.get("modes") or tm.default_modes(device, backend)

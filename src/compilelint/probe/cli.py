@@ -1,0 +1,131 @@
+"""`compilelint probe TARGET...`: run targets under torch.compile and report what
+Dynamo did (graph breaks, recompiles, frame skips) and what compiling is worth."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from compilelint.probe.runner import DEFAULT_TIMEOUT
+
+
+class UsageFailure(click.ClickException):
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(f"compilelint: error: {self.message}", err=True)
+
+
+def _write(text: str, output: str | None) -> None:
+    if output is None or output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(output))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".compilelint-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, output)
+    except OSError as exc:
+        raise UsageFailure(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+@click.command("probe")
+@click.argument("targets", nargs=-1)
+@click.option("--device", type=click.Choice(["auto", "cuda", "cpu"]), default=None,
+              help="Where to time (default: CUDA when available, else CPU; the report says which).")
+@click.option("--modes", default=None,
+              help="Comma-separated torch.compile modes to time "
+                   "(default on CUDA: default,reduce-overhead,max-autotune; on CPU: default).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=None,
+              help=f"Seconds each target may run, in its own process (default {DEFAULT_TIMEOUT:g}).")
+@click.option("--warmup", type=click.IntRange(min=0), default=None, help="Warm-up calls before timing (default 3).")
+@click.option("--runs", type=click.IntRange(min=1), default=None, help="Timed calls (default 30).")
+@click.option("--train", is_flag=True, default=None, help="Time forward + backward instead of forward (no_grad).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
+              help="Draw eager vs compiled latency per target and mode (.svg, .html, or .png with matplotlib).")
+@click.option("--backend", default=None, help="torch.compile backend to time (default inductor).")
+@click.option("--no-timing", is_flag=True, help="Capture breaks and recompiles only; skip the timing probe.")
+@click.option("--config-free", is_flag=True, help="Ignore [tool.compilelint.probe] in pyproject.toml.")
+@click.option("--keep-cache", is_flag=True,
+              help="Use inductor's normal on-disk cache (default: a fresh one, so compile times are cold).")
+@click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
+def probe(targets, device, modes, timeout, warmup, runs, train, fmt, output, plot_file, backend,
+          no_timing, config_free, keep_cache, color) -> None:
+    """Run TARGETS (path/to/file.py:factory or package.module:factory; default: the
+    `targets` of [tool.compilelint.probe]) each in its own process under torch.compile:
+    report every graph break, recompile and frame skip Dynamo records, and eager vs
+    compiled latency, compile time, break-even calls, peak memory and output drift.
+
+    Exit 0 when nothing was found, 1 when a target broke, recompiled or failed, 2 on a
+    usage error."""
+    from compilelint.probe.api import options_from_config, run_with_progress
+    from compilelint.probe.match import findings_from_results
+    from compilelint.probe.targets import TargetError, config_probe_table, config_targets, parse_target
+
+    try:
+        table, pyproject = ({}, None) if config_free else config_probe_table()
+        root = str(pyproject.parent) if pyproject else os.getcwd()
+        opts = options_from_config(table) if table else {}
+        if targets:
+            specs = [parse_target(t) for t in targets]
+        else:
+            specs = config_targets(table, root) if table else []
+    except TargetError as exc:
+        raise UsageFailure(str(exc)) from None
+    if not specs:
+        raise UsageFailure("no targets: give path/to/file.py:factory or package.module:factory, "
+                           "or set [tool.compilelint.probe] targets = [...] in pyproject.toml")
+    if plot_file and os.path.splitext(plot_file)[1].lower() not in (".svg", ".html", ".htm", ".png"):
+        raise UsageFailure(f"--plot {plot_file}: use a .svg, .html or .png file")
+    if device is not None:
+        opts["device"] = None if device == "auto" else device
+    if modes is not None:
+        opts["modes"] = [m.strip() for m in modes.split(",") if m.strip()]
+        bad = [m for m in opts["modes"] if m not in ("default", "reduce-overhead", "max-autotune",
+                                                      "max-autotune-no-cudagraphs")]
+        if bad:
+            raise UsageFailure(f"--modes: unknown mode {bad[0]!r}")
+    for key, value in (("timeout", timeout), ("warmup", warmup), ("runs", runs), ("backend", backend)):
+        if value is not None:
+            opts[key] = value
+    if train:
+        opts["train"] = True
+    if no_timing:
+        opts["timing"] = False
+    if keep_cache:
+        opts["fresh_cache"] = False
+    opts.setdefault("timeout", DEFAULT_TIMEOUT)
+
+    results = run_with_progress(specs, **opts)
+    cwd = os.getcwd()
+    findings = findings_from_results(results, cwd=cwd)
+
+    if plot_file:
+        from compilelint.probe.plot import PlotError, write_plot
+
+        try:
+            write_plot(results, plot_file)
+        except PlotError as exc:
+            raise UsageFailure(str(exc)) from None
+
+    from compilelint.probe import output as out
+
+    if fmt == "json":
+        text = out.render_json(results, findings, cwd)
+    elif fmt == "sarif":
+        text = out.render_sarif(results, findings, root=cwd)
+    else:
+        use_color = (sys.stdout.isatty() and output is None) if color is None else color
+        text = out.render_text(results, findings, cwd=cwd, color=use_color)
+    _write(text, output)
+    failed = any(not r.ok for r in results)
+    sys.exit(1 if (findings or failed) else 0)
