@@ -1,0 +1,111 @@
+import libcst as cst
+
+from compilelint.rules.base import Rule
+
+FUNCTIONS = frozenset({
+    "builtins.open", "io.open", "os.open", "codecs.open", "gzip.open", "bz2.open", "lzma.open",
+    "tarfile.open", "zipfile.ZipFile", "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile",
+    "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.TemporaryDirectory",
+    "os.path.exists", "os.path.lexists", "os.path.isfile", "os.path.isdir", "os.path.islink",
+    "os.path.getsize", "os.path.getmtime", "os.path.getctime", "os.path.getatime",
+    "os.path.samefile", "os.path.realpath",
+    "os.listdir", "os.scandir", "os.walk", "os.stat", "os.lstat", "os.makedirs", "os.mkdir",
+    "os.remove", "os.unlink", "os.rename", "os.replace", "os.rmdir", "os.removedirs", "os.chmod",
+    "os.utime", "os.access", "os.fsync", "os.read", "os.write", "os.getcwd", "os.chdir",
+    "torch.save", "torch.load", "numpy.save", "numpy.savez", "numpy.savez_compressed",
+    "numpy.savetxt", "numpy.load", "numpy.loadtxt", "numpy.genfromtxt", "numpy.fromfile",
+    "json.load", "json.dump", "pickle.load", "pickle.dump", "torch.serialization.save",
+    "torch.serialization.load", "safetensors.torch.save_file", "safetensors.torch.load_file",
+    "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush",
+    "sys.stdout.writelines", "sys.stderr.writelines", "sys.stdin.read", "sys.stdin.readline",
+    "builtins.input",
+})
+SHUTIL_PREFIX = "shutil."
+PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PosixPath", "pathlib.WindowsPath"})
+PATH_METHODS = frozenset({
+    "read_text", "read_bytes", "write_text", "write_bytes", "open", "exists", "is_file", "is_dir",
+    "is_symlink", "mkdir", "unlink", "touch", "stat", "lstat", "iterdir", "glob", "rglob", "rmdir",
+    "rename", "replace", "resolve", "samefile", "chmod", "readlink", "symlink_to", "owner", "group",
+})
+
+
+class FileIO(Rule):
+    code = "CL117"
+    name = "file-io"
+    message = "`{name}` in a compiled region: Dynamo cannot trace file or stream I/O and breaks the graph"
+    severity = "error"
+    gb_id = "GB0059"
+    fix = ("Read files before the compiled call and write results after it; if the region must do I/O, "
+           "put that part in a function under `torch.compiler.disable`.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import json
+import os
+import torch
+class M(torch.nn.Module):
+    def __init__(self, path):
+        super().__init__()
+        with open(path) as f:  # __init__: eager
+            self.vocab = json.load(f)
+        self.cache = os.path.join(os.path.dirname(path), "cache")  # string work, no I/O
+    def forward(self, x):
+        text = json.dumps({"n": 1})  # not file I/O (it breaks for other reasons)
+        return x
+def save(model, path):
+    torch.save(model.state_dict(), path)  # not compiled
+""",
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, open: bool = False):
+        if open:
+            x = x + 1
+        return x.exp()
+""",
+    ]
+    INVALID = [
+        """
+import os
+import sys
+from pathlib import Path
+import torch
+class M(torch.nn.Module):
+    def __init__(self, root):
+        super().__init__()
+        self.root = Path(root)
+    def forward(self, x):
+        with open("/tmp/trace.txt", "a") as f:  # expect
+            f.write("step")
+        if os.path.exists("/tmp/stop"):  # expect
+            x = x * 0
+        torch.save(x, "/tmp/x.pt")  # expect
+        sys.stdout.write("done")  # expect
+        (self.root / "last.txt").write_text("ok")  # expect
+        return x
+""",
+    ]
+
+    def _is_path(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Call):
+            return (self.ctx.qualify(node.func) or "") in PATH_CLASSES
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Divide):
+            return self._is_path(node.left)
+        scope = self.ctx.function
+        if isinstance(node, cst.Name) and scope is not None:
+            return scope.var_class.get(node.value) in PATH_CLASSES
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
+                and scope is not None and scope.class_name:
+            info = self.ctx.class_table.get(scope.class_name)
+            return bool(info) and info.attr_classes.get(node.attr.value) in PATH_CLASSES
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualify(node.func) or ""
+        if qualified in FUNCTIONS or qualified.startswith(SHUTIL_PREFIX):
+            self.report(node, self.message.format(name=qualified.removeprefix("builtins.") + "()"))
+            return
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in PATH_METHODS and self._is_path(func.value):
+            self.report(node, self.message.format(name=f"Path.{func.attr.value}()"))
