@@ -1,0 +1,172 @@
+import libcst as cst
+
+from compilelint.config import torch_version
+from compilelint.rules.base import Rule
+
+# Context managers Dynamo cannot enter (measured on torch 2.11 and 2.13: GB0142, and the
+# whole frame then runs eagerly because Dynamo cannot resume inside a `with`).
+UNSUPPORTED = frozenset({
+    "warnings.catch_warnings", "contextlib.redirect_stdout", "contextlib.redirect_stderr",
+    "torch.autograd.detect_anomaly", "torch.autograd.set_detect_anomaly",
+    "torch.autograd.anomaly_mode.detect_anomaly", "torch.autograd.anomaly_mode.set_detect_anomaly",
+    "torch.autograd.graph.saved_tensors_hooks", "torch.autograd.graph.save_on_cpu",
+    "torch.random.fork_rng", "torch.device", "torch.backends.cudnn.flags",
+    "torch.backends.cuda.sdp_kernel", "numpy.errstate",
+})
+LOCKS = frozenset({
+    "threading.Lock", "threading.RLock", "threading.Condition", "threading.Semaphore",
+    "threading.BoundedSemaphore", "multiprocessing.Lock", "multiprocessing.RLock",
+})
+COMPILE = frozenset({"torch.compile"})
+CONTEXTMANAGER = frozenset({"contextlib.contextmanager"})
+# Before 2.7 (from PyTorch's release history, not measured here) Dynamo did not trace
+# @contextlib.contextmanager functions; 2.11 and 2.13 (measured) do.
+CONTEXTMANAGER_TRACED_FROM = (2, 7)
+
+
+def _contains_yield(func: cst.FunctionDef) -> bool:
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is func
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Yield(self, node: cst.Yield) -> None:
+            found.append(node)
+
+    func.visit(Finder())
+    return bool(found)
+
+
+class UnsupportedGeneratorOrContext(Rule):
+    code = "CL141"
+    name = "unsupported-generator-or-context"
+    message = ("{what} in a compiled region: Dynamo cannot enter this context manager, breaks the "
+               "graph and, unable to resume inside the `with`, runs the whole function eagerly")
+    severity = "error"
+    gb_id = "GB0142"
+    fix = ("Move the `with` block out of the compiled region (or into a function under "
+           "`torch.compiler.disable`); torch.no_grad, autocast, sdpa_kernel, nullcontext and your own "
+           "context managers are fine.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import contextlib
+import threading
+import torch
+_lock = threading.Lock()
+@contextlib.contextmanager
+def scaled(factor):
+    yield factor
+def gen(x):
+    for i in range(3):
+        yield x * i
+class M(torch.nn.Module):
+    def forward(self, x):
+        with torch.no_grad(), torch.autocast("cpu"), contextlib.nullcontext():
+            y = x * 2
+        with scaled(2) as s:  # traced on torch 2.7+
+            y = y * s
+        return sum(gen(y))  # generators called from compiled code are inlined
+def load(model):
+    with _lock:  # not compiled
+        return model
+""",
+        """
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        with torch.device("meta"):  # __init__: eager
+            self.proj = torch.nn.Linear(4, 4)
+    def forward(self, x):
+        return self.proj(x)
+""",
+    ]
+    INVALID = [
+        """
+import threading
+import warnings
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._lock = threading.Lock()
+    def forward(self, x):
+        with self._lock:  # expect
+            x = x + 1
+        with warnings.catch_warnings():  # expect
+            warnings.simplefilter("ignore")
+            x = x * 2
+        with torch.autograd.detect_anomaly():  # expect
+            return x.relu()
+""",
+        """
+import torch
+@torch.compile
+def batches(x):  # expect
+    for row in x:
+        yield row * 2
+""",
+    ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._contextmanagers: set[str] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for stmt in node.body:
+            if isinstance(stmt, cst.FunctionDef):
+                for deco in stmt.decorators:
+                    target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+                    name = getattr(target, "attr", target)
+                    if isinstance(name, cst.Name) and name.value == "contextmanager":
+                        self._contextmanagers.add(stmt.name.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        compiled = any(
+            (self.ctx.qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "") in COMPILE
+            for d in node.decorators)
+        scope = self.ctx.function
+        if (compiled or (scope is not None and scope.is_forward)) and _contains_yield(node):
+            self.report(node.name, f"`{node.name.value}` is a generator function compiled as a whole: Dynamo "
+                                   "does not compile generator frames, so every call runs eagerly (silently)",
+                        fix="Compile the function that consumes the generator, or make this one return a "
+                            "tensor (or a list) instead of yielding.")
+
+    def _lock(self, expr: cst.BaseExpression) -> str | None:
+        scope = self.ctx.function
+        if isinstance(expr, cst.Name):
+            cls = (scope.var_class.get(expr.value) if scope else None) or self.ctx.module_var_class.get(expr.value)
+            return expr.value if cls in LOCKS else None
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
+                and scope is not None and scope.class_name:
+            info = self.ctx.class_table.get(scope.class_name)
+            if info and info.attr_classes.get(expr.attr.value) in LOCKS:
+                return f"self.{expr.attr.value}"
+        return None
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        expr = node.item
+        if isinstance(expr, cst.Call):
+            qualified = self.ctx.qualify(expr.func) or ""
+            if qualified in UNSUPPORTED or qualified in LOCKS:
+                self.report(node, self.message.format(what=f"`with {qualified}(...)`"))
+                return
+            if isinstance(expr.func, cst.Name) and expr.func.value in self._contextmanagers \
+                    and torch_version(self.ctx.settings) < CONTEXTMANAGER_TRACED_FROM:
+                self.report(node, f"`with {expr.func.value}(...)`, a @contextlib.contextmanager function: this torch "
+                                  "release cannot trace it and breaks the graph (supported from torch 2.7)",
+                            severity="warning",
+                            fix="Write it as a class with __enter__/__exit__, or move the `with` out of the region.")
+            return
+        lock = self._lock(expr)
+        if lock:
+            self.report(node, self.message.format(what=f"`with {lock}` (a lock)"))
