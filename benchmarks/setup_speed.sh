@@ -31,6 +31,8 @@ if [ ! -d "$BENCH/subset" ]; then
     done
     find "$BENCH/subset" -name '__pycache__' -prune -exec rm -rf {} +
 fi
+# .bench/ is the project root for the runs (the repository's .gitignore ignores .bench/)
+[ -f "$BENCH/pyproject.toml" ] || printf '[tool.compilelint]\n' > "$BENCH/pyproject.toml"
 if [ ! -x "$BENCH/venv-torchfix/bin/torchfix" ]; then
     "$PY" -m venv "$BENCH/venv-torchfix"
     "$BENCH/venv-torchfix/bin/pip" install --quiet torchfix==0.7.0

@@ -18,7 +18,7 @@ from compilelint.discovery import discover
 from compilelint.finding import Finding
 from compilelint.index import ProjectIndex
 from compilelint.rules import all_rules
-from compilelint.source import SourceError, read
+from compilelint.source import SourceError, decode, read
 
 
 @dataclass
@@ -66,12 +66,14 @@ def file_error(path: str, message: str, line: int = 1, col: int = 1) -> Finding:
                    severity="error", message=message)
 
 
-def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None = None) -> tuple[FileAnalysis, int]:
-    """Analyse one file; every failure becomes a CL000 diagnostic. Returns (analysis, lines)."""
+def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None = None,
+                 data: bytes | None = None) -> tuple[FileAnalysis, int]:
+    """Analyse one file (`data`: its bytes, when already read); every failure becomes a
+    CL000 diagnostic. Returns (analysis, lines)."""
     module = module_name(path)
     empty = {"module": module, "imports": {}, "classes": {}, "functions": {}, "compile_targets": []}
     try:
-        source = read(path)
+        source = read(path) if data is None else decode(data)
     except SourceError as exc:
         return FileAnalysis(path, module, empty, [], [file_error(path, str(exc))], {}), 0
     lines = source.text.count("\n") + (1 if source.text and not source.text.endswith("\n") else 0)

@@ -76,10 +76,12 @@ def _trivia_classes() -> frozenset[type]:
              cst.RightCurlyBrace, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual,
              cst.Asynchronous)
     found = set(exact)
-    for name in dir(cst):
-        value = getattr(cst, name)
-        if isinstance(value, type) and issubclass(value, bases):
-            found.add(value)
+    stack = list(bases)
+    while stack:  # the bases' subclasses (not dir(cst): that loads libcst's lazy modules)
+        cls = stack.pop()
+        if cls not in found:
+            found.add(cls)
+            stack.extend(cls.__subclasses__())
     return frozenset(found)
 
 

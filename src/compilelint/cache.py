@@ -1,0 +1,230 @@
+"""The analysis cache: one entry per file analysis, keyed by what the analysis depends on.
+
+A file's analysis (`engine.analyze_path`) is a pure function of the file's bytes, its
+displayed path and module name, the settings, and the code doing the analysis. The key
+of an entry hashes exactly these, never a modification time (a CI checkout resets
+those), so an entry is either right or never looked up. Which functions are compiled is
+recomputed each run from every file's (cached) summary, so a change in one module is
+seen by the files that call into it without re-analysing them.
+
+Layout, in `<project root>/.compilelint_cache/` by default::
+
+    CACHEDIR.TAG  .gitignore (``*``)
+    <salt>/<2 hex>/<30 hex>      one entry per file analysis
+
+where `<salt>` hashes the tool version, `Settings.fingerprint()`, the source of the
+analysing modules (rules included: editing a rule invalidates its results), the Python
+and libcst versions. An entry is written to a temporary file and renamed into place, so
+readers see a whole entry or none; entries carry a checksum, and a damaged one (a
+killed run, a full disk, an edit by hand) reads as a miss and is rewritten. Two runs
+sharing the folder at once write identical entries for identical keys.
+
+Entries are `marshal` data (plain tuples, lists, dicts and strings: fast to load, no code
+runs when loading); the same bytes carry results from worker processes to the parent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import marshal
+import os
+import pickle
+import sys
+import tempfile
+from functools import lru_cache
+
+from compilelint import __version__
+
+FORMAT = 1
+MAGIC = b"CLC1"
+FOLDER = ".compilelint_cache"
+CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by compilelint.\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n"
+)
+GITIGNORE = "# Automatically created by compilelint.\n*\n"
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+# Parts of the package that take no part in a file's analysis.
+_NOT_ANALYSIS = ("probe", "report", "cli.py", "cache.py", "parallel.py", "pages.py", "__main__.py")
+
+
+# ---- the salt: everything every entry depends on ---------------------------------------
+
+@lru_cache(maxsize=1)
+def code_hash() -> str:
+    """A hash of the source of every module that takes part in analysing a file (the
+    engine, the walker, inference, every rule, ...)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for folder, dirs, files in os.walk(_PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d not in _NOT_ANALYSIS and not d.startswith(("_", ".")))
+        for name in sorted(files):
+            if not name.endswith(".py") or (folder == _PACKAGE and name in _NOT_ANALYSIS):
+                continue
+            path = os.path.join(folder, name)
+            digest.update(os.path.relpath(path, _PACKAGE).encode())
+            try:
+                with open(path, "rb") as handle:
+                    digest.update(handle.read())
+            except OSError:
+                digest.update(b"?")
+    return digest.hexdigest()
+
+
+def _schema() -> str:
+    from compilelint.analysis import FileAnalysis
+    from compilelint.finding import Finding
+
+    return ",".join(f.name for f in dataclasses.fields(FileAnalysis)) + "/" + \
+        ",".join(f.name for f in dataclasses.fields(Finding))
+
+
+def salt(settings) -> str:
+    try:
+        from libcst._version import __version__ as libcst_version
+    except ImportError:
+        from importlib.metadata import version
+
+        libcst_version = version("libcst")
+    parts = (
+        f"format={FORMAT}", f"compilelint={__version__}", f"settings={settings.fingerprint()}",
+        f"code={code_hash()}", f"python={sys.version_info[0]}.{sys.version_info[1]}",
+        f"libcst={libcst_version}", f"schema={_schema()}",
+    )
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=8).hexdigest()
+
+
+def entry_key(data: bytes, path: str, module: str) -> str:
+    """The key of one file's analysis: its bytes, its displayed path and module name."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(path.encode("utf-8", "surrogateescape"))
+    digest.update(b"\0")
+    digest.update(module.encode("utf-8", "surrogateescape"))
+    digest.update(b"\0")
+    digest.update(data)
+    return digest.hexdigest()
+
+
+# ---- (de)serialisation --------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _layout():
+    from compilelint.analysis import FileAnalysis
+    from compilelint.finding import Finding
+
+    fields = [f.name for f in dataclasses.fields(FileAnalysis)]
+    finding_lists = frozenset(f.name for f in dataclasses.fields(FileAnalysis) if "Finding" in str(f.type))
+    finding_fields = [f.name for f in dataclasses.fields(Finding)]
+    return FileAnalysis, Finding, fields, finding_lists, finding_fields
+
+
+def encode(analysis, lines: int) -> bytes:
+    """A FileAnalysis and its line count as bytes (with a checksum)."""
+    _, _, fields, finding_lists, finding_fields = _layout()
+    values = []
+    for name in fields:
+        value = getattr(analysis, name)
+        if name in finding_lists:
+            value = [tuple(getattr(f, n) for n in finding_fields) for f in value]
+        values.append(value)
+    record = (FORMAT, lines, tuple(values))
+    try:
+        payload = b"m" + marshal.dumps(record)
+    except ValueError:  # something marshal cannot write (an enum a rule put in a summary)
+        payload = b"p" + pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+    return MAGIC + hashlib.blake2b(payload, digest_size=8).digest() + payload
+
+
+def intact(blob: bytes) -> bool:
+    """Whether `blob` is whole: `encode`'s bytes with a checksum that matches."""
+    return len(blob) >= 13 and blob[:4] == MAGIC and \
+        hashlib.blake2b(blob[12:], digest_size=8).digest() == blob[4:12]
+
+
+def decode(blob: bytes):
+    """(FileAnalysis, lines) from `encode`'s bytes; ValueError when they are damaged."""
+    if not intact(blob):
+        raise ValueError("damaged cache entry")
+    FileAnalysis, Finding, fields, finding_lists, finding_fields = _layout()
+    try:
+        record = marshal.loads(blob[13:]) if blob[12:13] == b"m" else pickle.loads(blob[13:])
+        fmt, lines, values = record
+        if fmt != FORMAT or len(values) != len(fields):
+            raise ValueError("cache entry of another format")
+        kwargs = dict(zip(fields, values))
+        for name in finding_lists:
+            kwargs[name] = [Finding(*row) for row in kwargs[name]]
+        return FileAnalysis(**kwargs), lines
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any damage reads as a miss
+        raise ValueError(f"damaged cache entry: {exc}") from None
+
+
+# ---- the store ------------------------------------------------------------------------
+
+def default_folder(settings) -> str:
+    return os.path.join(settings.root, FOLDER)
+
+
+class Cache:
+    """Entries under `folder/<salt>/`. Every failure to read is a miss; every failure to
+    write is silent (the run's results never depend on the cache)."""
+
+    def __init__(self, folder: str, settings) -> None:
+        self.folder = os.path.abspath(folder)
+        self.salt = salt(settings)
+        self.base = os.path.join(self.folder, self.salt)
+        self._made: set[str] = set()
+        self.writable = True
+
+    def _path(self, key: str) -> str:
+        return os.path.join(self.base, key[:2], key[2:])
+
+    def get(self, key: str) -> bytes | None:
+        """The entry's bytes, unchecked (decode checks), or None."""
+        try:
+            with open(self._path(key), "rb") as handle:
+                return handle.read()
+        except OSError:
+            return None
+
+    def prepare(self) -> bool:
+        """Create the folder with its CACHEDIR.TAG and .gitignore; False when it cannot be."""
+        try:
+            os.makedirs(self.base, exist_ok=True)
+            for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
+                target = os.path.join(self.folder, name)
+                if not os.path.exists(target):
+                    _atomic_write(target, text.encode())
+        except OSError:
+            self.writable = False
+        return self.writable
+
+    def put(self, key: str, blob: bytes) -> None:
+        if not self.writable:
+            return
+        path = self._path(key)
+        folder = os.path.dirname(path)
+        try:
+            if folder not in self._made:
+                os.makedirs(folder, exist_ok=True)
+                self._made.add(folder)
+            _atomic_write(path, blob)
+        except OSError:
+            self.writable = False  # read-only or full: stop trying, keep checking
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

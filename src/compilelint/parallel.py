@@ -1,0 +1,184 @@
+"""Analysing files across processes, through the cache.
+
+`make_analyzer(jobs=, cache=, cache_dir=)` returns the analyzer `engine.check` takes:
+``analyzer(files, settings) -> Iterable[(FileAnalysis, lines)]``, yielding in the order of
+`files` (the order the sequential analyzer uses, so results cannot depend on `--jobs`).
+
+1. Look-up, in this process: each file's bytes are read and hashed; an entry in the cache
+   (see `compilelint.cache`) is a hit. A warm run ends here: no pool, no parsing.
+2. Misses: a handful are analysed here (a pool costs more to start than it saves);
+   otherwise by a pool of `jobs` processes, largest files first, small files in chunks.
+   Each worker sets up the rules once, analyses the bytes it read itself (so the entry it
+   writes matches what it analysed, even if the file changes meanwhile), writes the cache
+   entry, and sends back the same compact bytes. Results stream back as they finish.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+# Below this much source to analyse, or this many files, a pool costs more than it saves.
+IN_PROCESS_BYTES = 200_000
+IN_PROCESS_FILES = 3
+CHUNK_BYTES = 64_000  # files are sent to workers in chunks of about this much source
+CHUNK_FILES = 16
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def make_analyzer(jobs: int | None = None, cache: bool = True, cache_dir: str | None = None):
+    """The analyzer for `engine.check`: `jobs` processes (default: the cores this process
+    may use), reading and writing the cache unless `cache` is false."""
+
+    def analyzer(files: list[str], settings) -> Iterator:
+        return analyze_files(files, settings, jobs=jobs or default_jobs(), cache=cache,
+                             cache_dir=cache_dir)
+
+    return analyzer
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None  # analyze_path reads it again and says why
+
+
+# ---- one file, here or in a worker ----------------------------------------------------
+
+_WORKER: dict = {}
+
+
+def _analyze_one(path: str, settings, rule_classes, store) -> bytes:
+    from compilelint.cache import encode, entry_key
+    from compilelint.engine import analyze_path, module_name
+
+    data = _read(path)
+    analysis, lines = analyze_path(path, settings, rule_classes, data=data)
+    blob = encode(analysis, lines)
+    if store is not None and data is not None and not any(d.code == "CL001" for d in analysis.diagnostics):
+        store.put(entry_key(data, path, module_name(path)), blob)
+    return blob
+
+
+def _init_worker(settings, store) -> None:
+    from compilelint.engine import rules_for
+
+    _WORKER["settings"] = settings
+    _WORKER["rules"] = rules_for(settings)
+    _WORKER["store"] = store
+
+
+def _work(chunk: list[tuple[int, str]]) -> list[tuple[int, bytes]]:
+    settings, rules, store = _WORKER["settings"], _WORKER["rules"], _WORKER["store"]
+    return [(index, _analyze_one(path, settings, rules, store)) for index, path in chunk]
+
+
+def _chunks(misses: list[tuple[int, str, int]]) -> list[list[tuple[int, str]]]:
+    """Largest files first (the pool finishes evenly), small ones grouped."""
+    chunks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    size = 0
+    for index, path, nbytes in sorted(misses, key=lambda m: -m[2]):
+        current.append((index, path))
+        size += nbytes
+        if size >= CHUNK_BYTES or len(current) >= CHUNK_FILES:
+            chunks.append(current)
+            current, size = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _context():
+    # fork: workers start in milliseconds with libcst and the rules already imported.
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+# ---- the analyzer ---------------------------------------------------------------------
+
+def analyze_files(files: list[str], settings, *, jobs: int = 1, cache: bool = True,
+                  cache_dir: str | None = None) -> Iterator:
+    from compilelint import cache as cache_mod
+    from compilelint.engine import module_name, rules_for
+
+    store = None
+    if cache:
+        store = cache_mod.Cache(cache_dir or cache_mod.default_folder(settings), settings)
+        if not store.prepare():
+            store = None
+    results: list[bytes | None] = [None] * len(files)
+    misses: list[tuple[int, str, int]] = []
+    for index, path in enumerate(files):
+        if store is not None:
+            data = _read(path)
+            if data is not None:
+                blob = store.get(cache_mod.entry_key(data, path, module_name(path)))
+                if blob is not None and cache_mod.intact(blob):
+                    results[index] = blob
+                    continue
+            misses.append((index, path, len(data) if data is not None else 0))
+        else:
+            try:
+                nbytes = os.path.getsize(path)
+            except OSError:
+                nbytes = 0
+            misses.append((index, path, nbytes))
+
+    rule_classes = rules_for(settings) if misses else []
+    position = 0
+
+    def ready() -> Iterable:
+        nonlocal position
+        while position < len(files) and results[position] is not None:
+            blob, results[position] = results[position], None
+            try:
+                yield cache_mod.decode(blob)
+            except ValueError:  # cannot happen for an intact entry of this salt; be safe
+                yield cache_mod.decode(_analyze_one(files[position], settings, rule_classes, None))
+            position += 1
+
+    total = sum(m[2] for m in misses)
+    if jobs <= 1 or len(misses) <= IN_PROCESS_FILES or total <= IN_PROCESS_BYTES:
+        for index, path, _ in sorted(misses):
+            yield from ready()
+            results[index] = _analyze_one(path, settings, rule_classes, store)
+        yield from ready()
+        return
+
+    chunks = _chunks(misses)
+    pending: list[list[tuple[int, str]]] = []
+    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=_context(),
+                             initializer=_init_worker, initargs=(settings, store)) as pool:
+        futures = {pool.submit(_work, chunk): chunk for chunk in chunks}
+        try:
+            while futures:
+                done, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done:
+                    chunk = futures.pop(future)
+                    try:
+                        for index, blob in future.result():
+                            results[index] = blob
+                    except BrokenProcessPool:  # a worker died (killed, out of memory)
+                        pending.append(chunk)
+                yield from ready()
+        finally:
+            for future in futures:
+                future.cancel()
+    for chunk in pending:  # what the dead pool did not finish: here, one by one
+        for index, path in chunk:
+            results[index] = _analyze_one(path, settings, rule_classes, store)
+    yield from ready()
