@@ -1,7 +1,8 @@
-"""The pre-commit hook, for real: `pre-commit try-repo` installs this repository's hook
-(from its HEAD commit) into an isolated environment and runs it in a throwaway git
-repository. The first run installs the hook (a minute, needs PyPI); the environment is
-shared by every test of the session, and by the xdist workers."""
+"""The pre-commit hook, for real, in a throwaway git repository: `pre-commit try-repo`
+(which installs the hook from this repository's HEAD commit into a fresh environment
+each time, about 30 s with PyPI), and `pre-commit run` with a `.pre-commit-config.yaml`
+naming this repository and commit, as users configure it (installed once into a store
+shared by the session's tests and xdist workers)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def _clean_env(extra: dict[str, str]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def precommit_home(tmp_path_factory, worker_id="master"):
+def precommit_home(tmp_path_factory):
     # One store for the whole session; with xdist, the workers share the parent folder
     # (pre-commit locks its store, so concurrent installs wait for each other).
     base = tmp_path_factory.getbasetemp()
@@ -85,6 +86,13 @@ def throwaway(tmp_path, precommit_home, head):
         path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
 
     def run(*args):
+        """`pre-commit run compilelint ARGS` with the config below."""
+        return subprocess.run(
+            [sys.executable, "-m", "pre_commit", "run", "compilelint", "--color", "never", *args],
+            cwd=repo, env=env, capture_output=True, text=True, timeout=600,
+        )
+
+    def try_repo(*args):
         return subprocess.run(
             [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "compilelint", "--ref", head,
              "--color", "never", *args],
@@ -94,9 +102,16 @@ def throwaway(tmp_path, precommit_home, head):
     git("init", "-q")
     write("bad.py", BAD)
     write("good.py", GOOD)
-    git("add", "bad.py", "good.py")
+    write(".pre-commit-config.yaml", f"""
+        repos:
+          - repo: {REPO.as_posix()}
+            rev: {head}
+            hooks:
+              - id: compilelint
+    """)
+    git("add", "bad.py", "good.py", ".pre-commit-config.yaml")
     git("commit", "-q", "-m", "init")
-    run.repo, run.git, run.write = repo, git, write
+    run.repo, run.git, run.write, run.try_repo = repo, git, write, try_repo
     return run
 
 
@@ -112,13 +127,20 @@ def test_hook_definition():
     assert hook["entry"] == "compilelint check --force-exclude"
 
 
-def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(throwaway):
-    result = throwaway("--files", "bad.py", "good.py")
+def test_try_repo_fails_on_the_bad_file(throwaway):
+    result = throwaway.try_repo("--files", "bad.py", "good.py")
     out = result.stdout + result.stderr
     assert result.returncode == 1, out
     assert "compilelint" in out and "Failed" in out
     assert "bad.py:5:16: CL101" in out
     assert "good.py:" not in out
+
+
+def test_hook_fails_on_the_bad_file_and_passes_on_the_good_one(throwaway):
+    result = throwaway("--files", "bad.py", "good.py")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "Failed" in out and "bad.py:5:16: CL101" in out and "good.py:" not in out
 
     result = throwaway("--files", "good.py")
     out = result.stdout + result.stderr
