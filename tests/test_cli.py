@@ -624,3 +624,11 @@ def test_demo_from_the_repository_root():
     document, _ = check_json("fixtures/demo", cwd=REPO, expect_rc=1)
     assert hits(document) == {("fixtures/demo/" + path, line, code) for path, line, code in DEMO_FINDINGS}
     assert lines_of(document, "fixtures/demo/tinygpt/cli.py") == set()
+
+
+def test_demo_text_summary(cli, tmp_path):
+    demo = tmp_path / "demo"
+    shutil.copytree(DEMO, demo)
+    result = cli("check", cwd=demo)
+    assert result.returncode == 1
+    assert result.stdout.rstrip().endswith("Found 7 findings (4 errors, 3 warnings) in 4 files checked.")

@@ -336,7 +336,7 @@ def test_text_multiline_finding_and_tabs(cli, tmp_path):
     assert result.returncode == 1
     assert "m.py:4:7: CL102" in result.stdout
     assert "4 |   if (x.sum()" in result.stdout
-    assert "  |       ^\n" in result.stdout  # one caret at the start of a multi-line span
+    assert "  |       ^^^^^^^\n" in result.stdout  # a multi-line span: underlined to the end of its first line
 
 
 def test_text_escapes_rich_markup_in_paths_and_messages(cli, tmp_path):

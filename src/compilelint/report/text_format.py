@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 COLOURS = {"error": "bold red", "warning": "bold yellow", "note": "bold cyan"}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 
 
 def _source_line(path: str, line: int, cache: dict) -> str | None:
@@ -41,6 +42,8 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
             span = 1
             if f.end_line == f.line and f.end_col and f.end_col > f.col:
                 span = f.end_col - f.col
+            elif f.end_line and f.end_line > f.line:  # a multi-line span: underline to the end of the line
+                span = max(1, len(text.rstrip()) - (f.col - 1))
             console.print(f"[blue]{pad} |[/]")
             console.print(f"[blue]{gutter} |[/] {escape(text)}")
             console.print(f"[blue]{pad} |[/] {' ' * (f.col - 1)}[{colour}]{'^' * max(1, span)}[/]")
@@ -52,7 +55,8 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
         console.print()
     if findings:
         severities = Counter(f.severity for f in findings)
-        parts = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in severities.items())
+        order = sorted(severities, key=lambda s: (SEVERITY_ORDER.get(s, len(SEVERITY_ORDER)), s))
+        parts = ", ".join(f"{severities[s]} {s}{'s' if severities[s] != 1 else ''}" for s in order)
         console.print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({parts}) in {files} file{'s' if files != 1 else ''} checked.")
     else:
         console.print(f"[green]All checks passed![/] ({files} file{'s' if files != 1 else ''} checked)")
