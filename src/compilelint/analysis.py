@@ -89,6 +89,10 @@ class Walker(cst.CSTVisitor):
         self.escaped = 0
         # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
         self.compiled: dict[str, dict[str, str]] = {}
+        # torch.compile's keyword arguments (as text) for each compiled name, same keys as
+        # `compiled`, and ("def", qualname) for functions decorated with @torch.compile
+        self.compile_options: dict[tuple[str, str], dict[str, str]] = {}
+        self.module_loops: list[cst.CSTNode] = []  # for/while around module-level code
         self.pending: list[tuple[Rule, cst.CSTNode, str, str | None, str, str | None, cst.CSTNode | None]] = []
         self.crashes: list[tuple[str, str]] = []
         self.rules = [cls(self) for cls in rule_classes]
@@ -188,15 +192,51 @@ class Walker(cst.CSTVisitor):
             return None
         return self.compiled.get(key[0], {}).get(key[1])
 
-    def _mark_compiled(self, node: cst.BaseExpression, state: str | None) -> None:
+    def compiled_callable(self, node: cst.BaseExpression) -> dict[str, str] | None:
+        """torch.compile's keyword arguments (`{"dynamic": "False"}`, `{}` for none) when
+        calling `node` runs compiled code: a name or `self.x` bound to `torch.compile(...)`
+        or compiled in place with `.compile()` (in this function, an enclosing one or at
+        module level), or a function/method decorated with `@torch.compile`. Else None."""
+        key = self._compiled_key(node)
+        if key is not None and self.compiled_state(node) is not None:
+            return self.compile_options.get(key, {})
+        if isinstance(node, cst.Name):
+            name = node.value
+            for scope in reversed(self.scopes):
+                nested = self.compile_options.get(("def", f"{scope.qualname}.<locals>.{name}"))
+                if nested is not None:
+                    return nested
+                if name in scope.env:
+                    if name in self.compiled.get(scope.qualname, {}):
+                        return self.compile_options.get((scope.qualname, name), {})
+                    return None
+            if name in self.compiled.get("<module>", {}):
+                return self.compile_options.get(("<module>", name), {})
+            return self.compile_options.get(("def", name))
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            owner = self.function.class_name if self.scopes else None
+            if owner:
+                return self.compile_options.get(("def", f"{owner}.{node.attr.value}"))
+        return None
+
+    @property
+    def loops(self) -> list[cst.CSTNode]:
+        """The for/while loops around the current node, innermost last: the function's
+        own (`function.loops`), or those of module-level code."""
+        return self.scopes[-1].loops if self.scopes else self.module_loops
+
+    def _mark_compiled(self, node: cst.BaseExpression, state: str | None,
+                       options: dict[str, str] | None = None) -> None:
         key = self._compiled_key(node)
         if key is None:
             return
         table = self.compiled.setdefault(key[0], {})
         if state is None:
             table.pop(key[1], None)
+            self.compile_options.pop(key, None)
         else:
             table[key[1]] = state
+            self.compile_options[key] = options or {}
 
     # ---- reporting ---------------------------------------------------------------------
 
@@ -352,6 +392,8 @@ class Walker(cst.CSTVisitor):
             qualified = self.qualify(target) or ""
             if qualified in COMPILE_NAMES:
                 compiled = True
+                self.compile_options[("def", qualname)] = (
+                    compile_kwargs(deco.decorator) if isinstance(deco.decorator, cst.Call) else {})
             elif qualified in DISABLE_NAMES:
                 disabled = True
         params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
@@ -441,18 +483,26 @@ class Walker(cst.CSTVisitor):
             for name in _target_names(node.target):
                 self.scopes[-1].env[name] = iter_kind if iter_kind.tensorish else (
                     Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
+        else:
+            self.module_loops.append(node)
 
     def exit_For(self, node: cst.For) -> None:
         if self.scopes and self.scopes[-1].loops and self.scopes[-1].loops[-1] is node:
             self.scopes[-1].loops.pop()
+        elif self.module_loops and self.module_loops[-1] is node:
+            self.module_loops.pop()
 
     def enter_While(self, node: cst.While) -> None:
         if self.scopes:
             self.scopes[-1].loops.append(node)
+        else:
+            self.module_loops.append(node)
 
     def exit_While(self, node: cst.While) -> None:
         if self.scopes and self.scopes[-1].loops and self.scopes[-1].loops[-1] is node:
             self.scopes[-1].loops.pop()
+        elif self.module_loops and self.module_loops[-1] is node:
+            self.module_loops.pop()
 
     # ---- bindings (on leave, so rules see the state before the assignment) -------------
 
@@ -481,9 +531,10 @@ class Walker(cst.CSTVisitor):
     def exit_Assign(self, node: cst.Assign) -> None:
         kind = infer(node.value, self)
         compiled = isinstance(node.value, cst.Call) and self.qualify(node.value.func) in COMPILE_NAMES
+        options = compile_kwargs(node.value) if compiled else None
         for target in node.targets:
             self._bind(target.target, node.value, kind)
-            self._mark_compiled(target.target, "optimized" if compiled else None)
+            self._mark_compiled(target.target, "optimized" if compiled else None, options)
 
     def exit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -492,7 +543,7 @@ class Walker(cst.CSTVisitor):
             if isinstance(owner, cst.Name) and owner.value in self.imports:
                 return  # re.compile(...) and friends
             if self.compiled_state(owner) is None:
-                self._mark_compiled(owner, "inplace")
+                self._mark_compiled(owner, "inplace", compile_kwargs(node))
 
     def exit_AnnAssign(self, node: cst.AnnAssign) -> None:
         kind = annotation_kind(node.annotation.annotation, self.qualify)
@@ -582,6 +633,23 @@ class Walker(cst.CSTVisitor):
             "functions": self.functions,
             "compile_targets": self.compile_targets,
         }
+
+
+def compile_kwargs(call: cst.Call) -> dict[str, str]:
+    """Keyword arguments of a torch.compile(...) / .compile(...) call as text: names and
+    numbers as written, strings by value, anything else "?"."""
+    out: dict[str, str] = {}
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        value = arg.value
+        if isinstance(value, (cst.Name, cst.Integer, cst.Float)):
+            out[arg.keyword.value] = value.value
+        elif isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str):
+            out[arg.keyword.value] = value.evaluated_value
+        else:
+            out[arg.keyword.value] = "?"
+    return out
 
 
 def _self_assignments(func: cst.FunctionDef):
