@@ -1,0 +1,153 @@
+"""Matching static findings with what Dynamo did on the bundled targets."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "probe"
+sys.path.insert(0, str(FIXTURES))
+
+from probe_cache import cached_run  # noqa: E402
+
+from compilelint.finding import Finding  # noqa: E402
+from compilelint.probe.match import display_path, findings_from_results, match  # noqa: E402
+
+BROKEN = ["gated_mlp.py:broken", "decoder.py:broken", "postprocess.py:broken"]
+FIXED = ["gated_mlp.py:fixed", "decoder.py:fixed", "postprocess.py:fixed"]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return cached_run(tmp_path_factory, "bundled", BROKEN + FIXED, timeout=240, timing=False)
+
+
+def line(file: str, marker: str) -> int:
+    for i, text in enumerate((FIXTURES / file).read_text().splitlines(), 1):
+        if marker in text:
+            return i
+    raise AssertionError(marker)
+
+
+def finding(file: str, ln: int, code: str, scope: str | None = None, rel: bool = True) -> Finding:
+    path = str(FIXTURES / file)
+    if rel:
+        path = os.path.relpath(path)
+    return Finding(path=path, line=ln, col=1, code=code, message="static", scope=scope)
+
+
+def test_bundled_targets_run_and_their_twins_are_clean(results):
+    by = {r.target: r for r in results}
+    for spec in BROKEN + FIXED:
+        assert by[spec].status == "ok", (spec, by[spec].error)
+    for spec in FIXED:
+        r = by[spec]
+        assert r.breaks == [], (spec, [b.reason for b in r.breaks])
+        assert r.fullgraph_ok is True
+        assert r.capture.graph_count == 1
+    for spec in BROKEN:
+        assert by[spec].breaks
+    # a data-dependent `if` and a `print` stop fullgraph=True; torch 2.13's fullgraph
+    # traces nonzero/tolist with unbacked sizes, so postprocess may compile whole
+    assert by["gated_mlp.py:broken"].fullgraph_ok is False
+    assert by["decoder.py:broken"].fullgraph_ok is False
+
+
+def test_known_breaks_are_where_the_fixtures_say(results):
+    seen = {(Path(b.file).name, b.line) for r in results for b in r.breaks if b.file}
+    for file in ("gated_mlp.py", "decoder.py", "postprocess.py"):
+        for i, text in enumerate((FIXTURES / file).read_text().splitlines(), 1):
+            if "# BREAK:" in text or "# RECOMPILE:" in text:
+                assert (file, i) in seen, (file, i, text.strip())
+
+
+def test_lines_run_are_measured(results):
+    broken = next(r for r in results if r.target == "gated_mlp.py:broken")
+    ran = broken.lines_run[str(FIXTURES / "gated_mlp.py")]
+    assert line("gated_mlp.py", "# BREAK: CL103") in ran
+    # GatedMLPFixed.forward did not run in the broken target
+    assert line("gated_mlp.py", "h = torch.where(peak > 10") not in ran
+
+
+def test_statuses(results):
+    confirmed = finding("gated_mlp.py", line("gated_mlp.py", "# BREAK: CL102"), "CL102")
+    item = finding("gated_mlp.py", line("gated_mlp.py", "# BREAK: CL103"), "CL103", rel=False)
+    fine = finding("gated_mlp.py", line("gated_mlp.py", "out = self.down(h)"), "CL110")
+    unreached = finding("postprocess.py", line("postprocess.py", "top, idx = best.topk"), "CL120")
+    unrelated = Finding(path="somewhere/else.py", line=3, col=1, code="CL110", message="static")
+    extra = match([confirmed, item, fine, unreached, unrelated], results)
+
+    assert confirmed.evidence["status"] == "confirmed"
+    assert confirmed.evidence["target"] == "gated_mlp.py:broken"
+    assert confirmed.evidence["gb_id"] in (None, "GB0170")
+    assert confirmed.evidence["reason"]
+    assert item.evidence["status"] == "confirmed" and "item" in item.evidence["reason"]
+    assert fine.evidence["status"] == "not-reproduced"
+    # postprocess.py ran (its broken target), but not PostProcessFixed.forward's body
+    # in that target; the fixed target ran it without a break
+    assert unreached.evidence["status"] == "not-reproduced"
+    assert unrelated.evidence is None
+    # the two matched breaks are explained; the other observed ones become CL9xx
+    lines = {(Path(f.path).name, f.line) for f in extra}
+    assert ("gated_mlp.py", confirmed.line) not in lines
+    assert ("gated_mlp.py", item.line) not in lines
+    assert ("gated_mlp.py", line("gated_mlp.py", "# BREAK: CL110")) in lines
+
+
+def test_not_reached(results):
+    only_broken = [r for r in results if r.target == "postprocess.py:broken"]
+    unreached = finding("postprocess.py", line("postprocess.py", "top, idx = best.topk"), "CL120")
+    match([unreached], only_broken)
+    assert unreached.evidence["status"] == "not-reached"
+    assert unreached.evidence["target"] == "postprocess.py:broken"
+
+
+def test_recompile_confirmed_through_the_user_stack(results):
+    dec = [r for r in results if r.target == "decoder.py:broken"]
+    at_guard = finding("decoder.py", line("decoder.py", "# RECOMPILE: CL206"), "CL206")
+    at_call = finding("decoder.py", line("decoder.py", "return self.logits(x, temperature)"), "CL206")
+    loop = finding("decoder.py", line("decoder.py", "# LOOP: CL150"), "CL150", scope="Decoder.forward")
+    extra = match([at_guard, at_call, loop], dec)
+    assert at_guard.evidence["status"] == "confirmed" and at_guard.evidence["kind"] == "recompile"
+    assert at_call.evidence["status"] == "confirmed" and at_call.evidence["matched"] == "stack"
+    assert loop.evidence["status"] == "confirmed" and loop.evidence["kind"] == "frame_skip"
+    codes = {f.code for f in extra}
+    assert "CL902" not in codes  # the recompile is explained by the static finding
+    assert {"CL901", "CL903"} <= codes  # the print in the loop, and the skipped frame
+
+
+def test_probe_only_findings(results):
+    extra = findings_from_results(results)
+    by_code = {}
+    for f in extra:
+        by_code.setdefault(f.code, []).append(f)
+    assert set(by_code) == {"CL901", "CL902", "CL903"}
+    assert all(f.severity == "error" for f in by_code["CL901"])
+    assert all(f.severity == "warning" for f in by_code["CL902"])
+    for f in extra:
+        assert f.evidence["status"] == "confirmed"
+        assert f.evidence["reason"] and f.evidence["reason"] in f.message
+        assert not os.path.isabs(f.path) or not str(FIXTURES).startswith(os.getcwd())
+        assert f.name.startswith("probe-")
+    item = [f for f in by_code["CL901"] if "item" in f.message]
+    assert item and item[0].line == line("gated_mlp.py", "# BREAK: CL103")
+    # sorted, no duplicates
+    keys = [(f.path, f.line, f.code, f.message) for f in extra]
+    assert keys == sorted(set(keys), key=keys.index) and len(set(keys)) == len(keys)
+
+
+def test_match_accepts_result_dicts(results):
+    f1 = finding("gated_mlp.py", line("gated_mlp.py", "# BREAK: CL120"), "CL120")
+    match([f1], [r.to_dict() for r in results])
+    assert f1.evidence["status"] == "confirmed"
+
+
+def test_display_path(tmp_path):
+    inside = os.path.join(os.getcwd(), "a", "b.py")
+    assert display_path(inside) == os.path.join("a", "b.py")
+    assert display_path("/elsewhere/x.py", cwd=str(tmp_path)) == "/elsewhere/x.py"
