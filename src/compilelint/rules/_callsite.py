@@ -1,0 +1,160 @@
+"""Helpers shared by the rules about call sites of compiled code (CL206-CL208, CL302-CL304)
+and the dynamic-shape rules: what a loop binds and changes, what names an expression
+uses, whether a callee is compiled. Not a rule module (the registry loads `cl*.py` only).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from compilelint import config as config_mod
+from compilelint.inference import dotted
+from compilelint.traverse import iter_nodes
+
+if TYPE_CHECKING:
+    from compilelint.analysis import Walker
+
+COMPILE = "torch.compile"
+# Names people give the object torch.compile returned (`compiled`, `compiled_model`,
+# `model_compiled`, `opt_model` as in the PyTorch tutorials).
+COMPILED_NAME = re.compile(r"^(compiled|compiled_\w+|\w+_compiled|opt_\w+)$")
+
+
+def target_version(ctx: "Walker") -> tuple[int, int]:
+    return config_mod.torch_version(ctx.settings)
+
+
+def names_in(node: cst.CSTNode | None) -> set[str]:
+    """Every bare name an expression uses (attribute names and keywords excluded; not
+    looking into lambdas)."""
+    if node is None:
+        return set()
+    if isinstance(node, cst.Name):
+        return {node.value}
+    out: set[str] = set()
+    skip: set[int] = set()
+    for sub in iter_nodes(node, prune=lambda n: isinstance(n, (cst.Lambda, cst.FunctionDef))):
+        if isinstance(sub, cst.Attribute):
+            skip.add(id(sub.attr))
+        elif isinstance(sub, (cst.Arg, cst.Param)) and getattr(sub, "keyword", None) is not None:
+            skip.add(id(sub.keyword))
+        elif isinstance(sub, cst.Name) and id(sub) not in skip:
+            out.add(sub.value)
+    return out
+
+
+def target_names(target: cst.CSTNode) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: list[str] = []
+        for element in target.elements:
+            out.extend(target_names(element.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def loop_targets(loop: cst.CSTNode) -> list[str]:
+    return target_names(loop.target) if isinstance(loop, cst.For) else []
+
+
+_ASSIGNED: dict[int, dict[str, list[cst.CSTNode]]] = {}
+
+
+def assignments_in(loop: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
+    """Names (re)bound in a loop's body -> the statements binding them (nested defs and
+    classes excluded). Cached per loop node for the walk."""
+    key = id(loop)
+    cached = _ASSIGNED.get(key)
+    if cached is not None and cached.get("\0node") == [loop]:
+        return cached
+    out: dict[str, list[cst.CSTNode]] = {"\0node": [loop]}
+    body = loop.body
+    for sub in iter_nodes(body, prune=lambda n: isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+        if isinstance(sub, cst.Assign):
+            for target in sub.targets:
+                for name in target_names(target.target):
+                    out.setdefault(name, []).append(sub)
+        elif isinstance(sub, (cst.AugAssign, cst.AnnAssign)):
+            for name in target_names(sub.target):
+                out.setdefault(name, []).append(sub)
+        elif isinstance(sub, cst.For):
+            for name in target_names(sub.target):
+                out.setdefault(name, []).append(sub)
+        elif isinstance(sub, cst.NamedExpr):
+            for name in target_names(sub.target):
+                out.setdefault(name, []).append(sub)
+        elif isinstance(sub, cst.WithItem) and sub.asname is not None:
+            for name in target_names(sub.asname.name):
+                out.setdefault(name, []).append(sub)
+    if len(_ASSIGNED) > 256:
+        _ASSIGNED.clear()
+    _ASSIGNED[key] = out
+    return out
+
+
+def loop_varying(loop: cst.CSTNode, exclude: cst.CSTNode | None = None) -> set[str]:
+    """Names that may hold a different value on each iteration: the loop's targets and
+    the names bound in its body (leaving out bindings made by the statement `exclude`)."""
+    names = set(loop_targets(loop))
+    for name, stmts in assignments_in(loop).items():
+        if name == "\0node":
+            continue
+        if exclude is not None and all(stmt is exclude for stmt in stmts):
+            continue
+        names.add(name)
+    return names
+
+
+def calls_in(node: cst.CSTNode, callee: str) -> list[cst.Call]:
+    """Calls in `node` whose callee is the dotted name `callee` (`f`, `self.model`)."""
+    return [sub for sub in iter_nodes(node, prune=lambda n: isinstance(n, (cst.FunctionDef, cst.ClassDef)))
+            if isinstance(sub, cst.Call) and dotted(sub.func) == callee]
+
+
+def is_compile_call(ctx: "Walker", node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) and ctx.qualify(node.func) == COMPILE
+
+
+def compiled_options(ctx: "Walker", func: cst.BaseExpression) -> dict[str, str] | None:
+    """torch.compile's keyword arguments if calling `func` runs compiled code, else None:
+    what the walker knows (names bound to torch.compile(...), `.compile()`d objects,
+    @torch.compile functions), `torch.compile(f)` itself, or a name that says it
+    (`compiled_model`, `opt_model`)."""
+    if isinstance(func, cst.Call) and ctx.qualify(func.func) == COMPILE:
+        from compilelint.analysis import compile_kwargs
+
+        return compile_kwargs(func)
+    options = ctx.compiled_callable(func)
+    if options is not None:
+        return options
+    name = dotted(func)
+    if name:
+        last = name.split(".")[-1]
+        if COMPILED_NAME.match(last) and not ctx.is_import(name.split(".")[0]):
+            return {}
+    return None
+
+
+def arg_value(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument at `position` (positional) or passed as `keyword`."""
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position < len(positional):
+        return positional[position].value
+    return None
+
+
+def has_keyword(call: cst.Call, keyword: str) -> bool:
+    return any(a.keyword is not None and a.keyword.value == keyword for a in call.args)
+
+
+def has_star_kwargs(call: cst.Call) -> bool:
+    return any(a.star == "**" for a in call.args)

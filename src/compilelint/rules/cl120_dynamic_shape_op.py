@@ -1,0 +1,185 @@
+import re
+
+import libcst as cst
+
+from compilelint.inference import Kind, dotted
+from compilelint.rules._callsite import arg_value, has_keyword
+from compilelint.rules.base import Rule
+
+# torch functions whose output size depends on the values of their input.
+FUNCS = {
+    "torch.nonzero": "nonzero", "torch.argwhere": "argwhere", "torch.unique": "unique",
+    "torch.unique_consecutive": "unique_consecutive", "torch.masked_select": "masked_select",
+    "torch.bincount": "bincount", "torch.functional.unique": "unique",
+    "torch.functional.unique_consecutive": "unique_consecutive",
+}
+METHODS = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
+# `repeats` names that are ints in practice (`repeat_interleave(n_rep, dim=1)`).
+INT_NAME = re.compile(
+    r"^(n|k|num|count|times|factor|rep|reps|repeat|groups|n_rep)$|^(n|num)_|"
+    r"_(size|num|count|groups|factor|heads|rep|reps|times|len|dim|per_\w+)$")
+CONFIG_FLAG = "capture_dynamic_output_shape_ops"
+
+
+class DynamicShapeOp(Rule):
+    code = "CL120"
+    name = "dynamic-shape-op"
+    message = ("`{op}` returns a tensor whose size depends on the input's values: Dynamo cannot "
+               "trace it and breaks the graph")
+    severity = "error"
+    gb_id = "GB0036"
+    fix = ("Keep shapes static: `torch.where(cond, a, b)` or multiply by the mask instead of selecting, "
+           "`nonzero_static(x, size=n)`, `repeat_interleave(..., output_size=n)`, `bincount(x, minlength=n)` "
+           "as a one-hot sum; or set `torch._dynamo.config.capture_dynamic_output_shape_ops = True`.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import torch
+class Router(torch.nn.Module):
+    def forward(self, x, scores):
+        keep = scores > 0
+        y = torch.where(keep, x, torch.zeros_like(x))  # three arguments: static shape
+        y = y * keep.float()  # masking by multiplication
+        idx = torch.nonzero_static(keep.flatten(), size=4)
+        top = torch.topk(scores, 2).indices
+        n = torch.count_nonzero(keep)
+        return y, idx, top, n
+""",
+        """
+import torch
+class Expand(torch.nn.Module):
+    def __init__(self, n_rep):
+        super().__init__()
+        self.n_rep = n_rep
+    def forward(self, h, durations):
+        a = h.repeat_interleave(2, dim=0)  # int repeats: static
+        b = h.repeat_interleave(self.n_rep, dim=1)
+        c = torch.repeat_interleave(h, durations, dim=0, output_size=8)
+        return a, b, c
+def kv(hidden_states, n_rep: int, num_groups):
+    x = hidden_states.repeat_interleave(n_rep, dim=1)
+    return x.repeat_interleave(num_groups, dim=1)
+""",
+        """
+import torch
+torch._dynamo.config.capture_dynamic_output_shape_ops = True
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x[x.nonzero(as_tuple=True)]  # captured: the flag is on in this file
+""",
+        """
+import torch
+def stats(labels):  # not compiled: runs eagerly
+    return torch.unique(labels), labels.nonzero()
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+""",
+    ]
+    INVALID = [
+        """
+import torch
+class MoE(torch.nn.Module):
+    def forward(self, x, expert_mask):
+        choice = self.router(x).argmax(-1)
+        idx = (choice == 0).nonzero().squeeze(-1)  # expect
+        rows, cols = torch.where(expert_mask)  # expect
+        hit = torch.greater(expert_mask.sum(-1), 0).nonzero()  # expect
+        present = torch.unique(choice)  # expect
+        return idx, rows, cols, hit, present
+""",
+        """
+import torch
+@torch.compile
+def f(scores: torch.Tensor, labels: torch.Tensor, h: torch.Tensor, durations: torch.Tensor):
+    pos = torch.masked_select(scores, labels.bool())  # expect
+    counts = torch.bincount(labels, minlength=10)  # expect
+    where = torch.argwhere(scores > 0)  # expect
+    runs = labels.unique_consecutive()  # expect
+    long = h.repeat_interleave(durations, dim=0)  # expect
+    alt = torch.repeat_interleave(durations)  # expect
+    return pos, counts, where, runs, long, alt
+""",
+        """
+import torch
+class LengthRegulator(torch.nn.Module):
+    def forward(self, h, durations):
+        return h.repeat_interleave(durations, dim=0)  # expect
+""",
+    ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._captured = False
+
+    def visit_Module(self, node: cst.Module) -> None:
+        # torch._dynamo.config.capture_dynamic_output_shape_ops = True at the top of the file
+        for stmt in node.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and any(
+                            (dotted(t.target) or "").endswith(CONFIG_FLAG) for t in small.targets) \
+                            and isinstance(small.value, cst.Name) and small.value.value == "True":
+                        self._captured = True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if self._captured:
+            return
+        func = node.func
+        qualified = self.ctx.qualify(func) or ""
+        if qualified in FUNCS:
+            op = FUNCS[qualified]
+            self.report(node, self.message.format(op=f"torch.{op}"))
+            return
+        if qualified == "torch.where":
+            positional = [a for a in node.args if a.keyword is None]
+            if len(node.args) == 1 and len(positional) == 1 and not positional[0].star:
+                self.report(node, self.message.format(op="torch.where(cond)"),
+                            fix="Use the three-argument form `torch.where(cond, a, b)`, or a mask multiplication; "
+                                "`nonzero_static` when a fixed number of indices will do.")
+            return
+        if qualified == "torch.repeat_interleave":
+            self._repeat_interleave(node, receiver=arg_value(node, 0, "input"), repeats_at=1)
+            return
+        if not isinstance(func, cst.Attribute) or qualified.startswith("torch."):
+            return
+        method = func.attr.value
+        receiver = func.value
+        if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
+            return  # np.unique(...), pandas.unique(...)
+        if method == "repeat_interleave":
+            self._repeat_interleave(node, receiver=receiver, repeats_at=0)
+            return
+        if method not in METHODS:
+            return
+        kind = self.ctx.kind(receiver)
+        if kind in (Kind.VALUE, Kind.MODULE):
+            return
+        severity = "error" if kind == Kind.TENSOR else "warning"
+        self.report(node, self.message.format(op=f".{method}()"), severity=severity)
+
+    def _repeat_interleave(self, node: cst.Call, receiver, repeats_at: int) -> None:
+        if has_keyword(node, "output_size"):
+            return
+        repeats = arg_value(node, repeats_at, "repeats")
+        op = "repeat_interleave"
+        if repeats is None:
+            # torch.repeat_interleave(r) / r.repeat_interleave(): r itself holds the counts
+            if receiver is not None and self.ctx.kind(receiver) not in (Kind.VALUE, Kind.MODULE):
+                self.report(node, self.message.format(op=op + " of a counts tensor"))
+            return
+        kind = self.ctx.kind(repeats)
+        if kind == Kind.TENSOR:
+            self.report(node, self.message.format(op=op + " with tensor repeats"))
+        elif kind == Kind.LIKELY:
+            self.report(node, self.message.format(op=op + " with tensor repeats"), severity="warning")
+        elif kind == Kind.UNKNOWN and isinstance(repeats, cst.Name) and self._tensor_param(repeats.value):
+            self.report(node, self.message.format(op=op + " with tensor repeats"), severity="warning")
+
+    def _tensor_param(self, name: str) -> bool:
+        """An un-annotated parameter of the enclosing function that is not named like a count."""
+        scope = self.ctx.function
+        if scope is None or name not in scope.params or name in ("self", "cls"):
+            return False
+        return not INT_NAME.search(name)

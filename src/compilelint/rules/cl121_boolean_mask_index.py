@@ -1,0 +1,254 @@
+import re
+
+import libcst as cst
+
+from compilelint.inference import Kind, dotted
+from compilelint.rules.base import Rule
+
+CONFIG_FLAG = "capture_dynamic_output_shape_ops"
+# torch functions and tensor methods that return a boolean tensor.
+BOOL_FUNCS = frozenset({
+    "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
+    "greater", "less", "greater_equal", "less_equal", "not_equal", "signbit",
+})
+BOOL_METHODS = BOOL_FUNCS | {"bool"}
+CREATION = frozenset({
+    "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like",
+    "tensor", "as_tensor", "rand", "randint", "bernoulli",
+})
+MASK_NAME = re.compile(r"(^|_)mask$", re.IGNORECASE)
+COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+
+
+def _is_bool_dtype(node: cst.BaseExpression | None) -> bool:
+    return node is not None and (dotted(node) or "") in ("torch.bool", "bool")
+
+
+class BooleanMaskIndex(Rule):
+    code = "CL121"
+    name = "boolean-mask-index"
+    message = ("indexing with a boolean mask (`x[mask]`) gives a tensor whose size depends on the mask's "
+               "values: Dynamo breaks the graph (it is `nonzero` underneath)")
+    severity = "error"
+    gb_id = "GB0036"
+    fix = ("Keep the shape: `torch.where(mask, x, 0)`, `x * mask`, `x.masked_fill(~mask, v)`, or a masked "
+           "reduction (`(x * mask).sum() / mask.sum()`); masked assignment `x[mask] = v` is fine.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import torch
+class CausalScores(torch.nn.Module):
+    def forward(self, x, pad):
+        s = x @ x.transpose(-1, -2)
+        causal = torch.ones(s.shape[-2:], dtype=torch.bool).triu(1)
+        s = s.masked_fill(causal, float("-inf"))
+        s[pad.unsqueeze(1).expand_as(s)] = -1e4  # masked assignment: index_put, static
+        keep = s > 0
+        s[keep] = 0.0
+        return torch.where(keep, s, s * 2).softmax(-1)
+""",
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, idx):
+        m = x > 0
+        total = (x * m).sum() / m.sum()  # masked mean
+        rows = x[idx]  # an index tensor of unknown dtype
+        first = x[:, 0]
+        n = x.shape[0]
+        lengths = [3, 4]
+        sel = lengths[n > 1]  # a Python bool indexing a list
+        return total, rows, first, sel
+""",
+        """
+import torch
+def select(x, mask):  # not compiled
+    return x[mask]
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x.relu()
+""",
+    ]
+    INVALID = [
+        """
+import torch
+import torch.nn.functional as F
+class MLMHead(torch.nn.Module):
+    def forward(self, hidden, labels, mask):
+        logits = self.decoder(hidden)
+        sel = logits[mask]  # expect
+        return F.cross_entropy(sel, labels[mask])  # expect
+""",
+        """
+import torch
+class Head(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.decoder = torch.nn.Linear(8, 30)
+    def forward(self, hidden, labels):
+        logits = self.decoder(hidden)
+        keep = labels != -100
+        return logits[keep], logits[labels >= 0]  # expect
+""",
+        """
+import torch
+@torch.compile
+def clean(x: torch.Tensor, y: torch.Tensor):
+    finite = torch.isfinite(x)
+    a = x[finite].mean()  # expect
+    b = x[x > 0]  # expect
+    c = x[:, (y != 0).any(0)]  # expect
+    keep = torch.ones(x.shape[0], dtype=torch.bool)
+    d = x[keep, :]  # expect
+    e = x[~finite]  # expect
+    x[finite] += 1  # expect
+    y[keep] = x[keep]  # expect
+    return a, b, c, d, e
+""",
+    ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._captured = False
+        self._stores: set[int] = set()
+        self._bools: dict[str, dict[str, str | None]] = {}  # scope -> name -> "certain"/"likely"/None
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for stmt in node.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and any(
+                            (dotted(t.target) or "").endswith(CONFIG_FLAG) for t in small.targets) \
+                            and isinstance(small.value, cst.Name) and small.value.value == "True":
+                        self._captured = True
+
+    # ---- which expressions are boolean tensors -----------------------------------------
+
+    def _scope_table(self) -> dict[str, str | None]:
+        scope = self.ctx.function.qualname if self.ctx.function else "<module>"
+        return self._bools.setdefault(scope, {})
+
+    def _boolish(self, node: cst.BaseExpression) -> str | None:
+        """"certain" / "likely" when `node` is a boolean tensor, "maybe" for a comparison of
+        values of unknown type, else None."""
+        if isinstance(node, cst.Comparison):
+            if all(isinstance(c.operator, COMPARE) for c in node.comparisons):
+                kind = self.ctx.kind(node)
+                if kind == Kind.TENSOR:
+                    return "certain"
+                if kind == Kind.LIKELY:
+                    return "likely"
+                if kind == Kind.UNKNOWN:
+                    return "maybe"  # `labels != -100`: a mask if what it indexes is a tensor
+            return None
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self._boolish(node.expression)
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+                node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            sides = [self._boolish(node.left), self._boolish(node.right)]
+            for verdict in ("certain", "likely", "maybe"):
+                if verdict in sides:
+                    return verdict
+            return None
+        if isinstance(node, cst.Call):
+            return self._bool_call(node)
+        if isinstance(node, cst.Name):
+            table = self._scope_table()
+            if node.value in table:
+                return table[node.value]
+            scope = self.ctx.function
+            if scope and node.value in scope.params and MASK_NAME.search(node.value) \
+                    and self.ctx.kind(node) not in (Kind.VALUE, Kind.MODULE):
+                return "likely"  # a parameter called `mask`
+        return None
+
+    def _bool_call(self, node: cst.Call) -> str | None:
+        qualified = self.ctx.qualify(node.func) or ""
+        if qualified.startswith("torch."):
+            last = qualified.rsplit(".", 1)[-1]
+            if last in BOOL_FUNCS:
+                return "certain"
+            if last in CREATION:
+                for arg in node.args:
+                    if arg.keyword is not None and arg.keyword.value == "dtype" and _is_bool_dtype(arg.value):
+                        return "certain"
+                if last == "tensor" and node.args and isinstance(node.args[0].value, (cst.List, cst.Tuple)):
+                    elements = node.args[0].value.elements
+                    if elements and all(isinstance(e.value, cst.Name) and e.value.value in ("True", "False")
+                                        for e in elements):
+                        return "certain"
+            return None
+        func = node.func
+        if not isinstance(func, cst.Attribute):
+            return None
+        receiver = func.value
+        if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
+            return None
+        method = func.attr.value
+        kind = self.ctx.kind(receiver)
+        if kind in (Kind.VALUE, Kind.MODULE):
+            return None
+        certain = "certain" if kind == Kind.TENSOR or method == "bool" else "likely"
+        if method in BOOL_METHODS:
+            return certain
+        if method in ("to", "type") and node.args:
+            value = node.args[0].value if node.args[0].keyword is None else None
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == "dtype":
+                    value = arg.value
+            if _is_bool_dtype(value):
+                return "certain"
+        if method in ("any", "all") and node.args and kind.tensorish:
+            return certain  # reduced along a dim: still a boolean tensor
+        return None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        verdict = self._boolish(node.value)
+        for target in node.targets:
+            if isinstance(target.target, cst.Subscript):
+                self._stores.add(id(target.target))
+            elif isinstance(target.target, cst.Name):
+                self._scope_table()[target.target.value] = verdict
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            annotation = dotted(node.annotation.annotation) or ""
+            verdict = "certain" if annotation.endswith("BoolTensor") else (
+                self._boolish(node.value) if node.value is not None else None)
+            self._scope_table()[node.target.value] = verdict
+        elif isinstance(node.target, cst.Subscript):
+            self._stores.add(id(node.target))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        table = self._bools.setdefault(self.ctx.function.qualname if self.ctx.function else "<module>", {})
+        for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
+            if param.annotation is not None and (dotted(param.annotation.annotation) or "").endswith("BoolTensor"):
+                table[param.name.value] = "certain"
+
+    # ---- the index ---------------------------------------------------------------------
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if self._captured or id(node) in self._stores:
+            return
+        base = self.ctx.kind(node.value)
+        if base in (Kind.VALUE, Kind.MODULE):
+            return
+        for element in node.slice:
+            if not isinstance(element.slice, cst.Index):
+                continue
+            verdict = self._boolish(element.slice.value)
+            if verdict is None:
+                continue
+            # a list or tuple indexed by a Python bool is not this; base must be tensor-like
+            if verdict == "maybe" and not base.tensorish:
+                continue
+            if base == Kind.UNKNOWN and verdict != "certain" and not self._param_mask(element.slice.value):
+                continue
+            severity = "error" if verdict == "certain" and base == Kind.TENSOR else "warning"
+            self.report(node, severity=severity)
+            return
+
+    def _param_mask(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Name) and bool(MASK_NAME.search(node.value))

@@ -1,0 +1,90 @@
+import libcst as cst
+
+from compilelint.inference import Kind
+from compilelint.rules.base import Rule
+
+FACTORIES = frozenset({
+    "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace",
+    "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+    "randn_like", "randint_like", "as_tensor", "normal",
+})
+
+
+class RequiresGradToggle(Rule):
+    code = "CL132"
+    name = "requires-grad-toggle"
+    message = ("`.requires_grad_()` inside the compiled region: Dynamo does not support changing a "
+               "tensor's requires_grad while tracing and breaks the graph")
+    severity = "warning"
+    gb_id = "GB0125"
+    fix = ("Set requires_grad outside the compiled code (freeze parameters before compiling), or use "
+           "`.detach()` to stop gradients inside it.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import torch
+import torch.nn as nn
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(40, 8)
+        self.emb.weight.requires_grad_(False)  # __init__: not compiled
+    def freeze(self):
+        for p in self.parameters():
+            p.requires_grad = False
+    def forward(self, ids):
+        h = self.emb(ids).detach()
+        ok = h.requires_grad  # reading the flag is fine
+        w = torch.zeros(3, requires_grad=False)
+        return h, ok, w
+""",
+    ]
+    INVALID = [
+        """
+import torch
+import torch.nn as nn
+class Tagger(nn.Module):
+    def forward(self, ids, real, fake):
+        if self.freeze_embeddings:
+            self.emb.weight.requires_grad_(False)  # expect
+            self.encoder.requires_grad_(False)  # expect
+        mix = (real + fake).requires_grad_(True)  # expect
+        self.out.weight.requires_grad = False  # expect
+        noise = torch.zeros(3, requires_grad=True)  # expect
+        return self.out(self.emb(ids)), mix, noise
+""",
+    ]
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_":
+            receiver = func.value
+            if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
+                return
+            if self.ctx.kind(receiver) == Kind.VALUE:
+                return  # (a submodule's requires_grad_() sets each parameter's: it breaks too)
+            if isinstance(receiver, cst.Name) and receiver.value == "self":
+                return
+            self.report(node)
+            return
+        qualified = self.ctx.qualify(func) or ""
+        if qualified.startswith("torch.") and qualified.count(".") == 1 \
+                and qualified.rsplit(".", 1)[-1] in FACTORIES:
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == "requires_grad" \
+                        and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+                    self.report(node, "a tensor created with `requires_grad=True` inside the compiled region: "
+                                      "Dynamo does not support factory functions returning tensors that require "
+                                      "grad and breaks the graph (GB0225)", severity="error")
+                    return
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            t = target.target
+            if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
+                if isinstance(t.value, cst.Name) and t.value.value == "self":
+                    continue
+                self.report(node, "setting `.requires_grad` inside the compiled region: Dynamo does not support "
+                                  "setattr on Tensor.requires_grad and breaks the graph (GB0206)", severity="error")
+                return

@@ -1,0 +1,160 @@
+import libcst as cst
+
+from compilelint.inference import dotted
+from compilelint.rules.base import Rule
+
+# (read before the file's imports are: by the callee's last name)
+CONTAINER_CALLS = frozenset({"list", "dict", "set", "defaultdict", "OrderedDict", "deque", "Counter"})
+CONTAINER_LITERALS = (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)
+MUTATORS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "add", "update", "setdefault",
+    "popitem", "appendleft", "extendleft", "popleft", "discard", "sort", "reverse",
+})
+
+
+class GlobalStateMutation(Rule):
+    code = "CL205"
+    name = "global-state-mutation"
+    message = ("module-level `{name}` is changed inside the compiled region: Dynamo guards on globals it "
+               "reads (their value, a container's length and keys), so calls recompile — every call when "
+               "it grows or counts")
+    severity = "warning"
+    gb_id = None
+    fix = ("Keep changing state out of the compiled function: return it and update it in the caller, keep "
+           "counters in a tensor buffer (`buf.add_(1)`), or key caches so they stop changing after warm-up.")
+
+    VALID = [
+        """
+import torch
+CONFIG = {"eps": 1e-5}
+_LAYERS = []
+def register(layer):  # not compiled
+    _LAYERS.append(layer)
+class Norm(torch.nn.Module):
+    def forward(self, x):
+        cache = {}
+        cache["x"] = x  # a local dict
+        out = []
+        out.append(x)
+        return x / (x.norm() + CONFIG["eps"])  # reading a global is fine
+""",
+        """
+import torch
+STEP = 0
+def train_loop(model, batches):
+    global STEP
+    for x in batches:
+        model(x)
+        STEP += 1  # not compiled
+""",
+    ]
+    INVALID = [
+        """
+import torch
+GLOBAL_STEP = 0
+@torch.compile
+def noisy_update(param, grad, lr=0.1):
+    global GLOBAL_STEP
+    GLOBAL_STEP += 1  # expect
+    noise = torch.randn_like(grad) / (GLOBAL_STEP ** 0.5)
+    return param - lr * (grad + noise)
+""",
+        """
+import torch
+from collections import defaultdict
+_SEEN = []
+_MEMO = {}
+_STATS = defaultdict(int)
+class Block(torch.nn.Module):
+    def forward(self, x):
+        _SEEN.append(x.shape[0])  # expect
+        _MEMO[x.shape[-1]] = x.sum()  # expect
+        _STATS["calls"] += 1  # expect
+        return x
+""",
+    ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._containers: set[str] = set()
+        self._globals: dict[str, set[str]] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for stmt in node.body:
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                continue
+            for small in stmt.body:
+                if isinstance(small, cst.Assign):
+                    targets, value = [t.target for t in small.targets], small.value
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    targets, value = [small.target], small.value
+                else:
+                    continue
+                if self._is_container(value):
+                    self._containers.update(t.value for t in targets if isinstance(t, cst.Name))
+
+    def _is_container(self, value: cst.BaseExpression) -> bool:
+        if isinstance(value, CONTAINER_LITERALS):
+            return True
+        if isinstance(value, cst.Call):
+            return (dotted(value.func) or "").rsplit(".", 1)[-1] in CONTAINER_CALLS
+        return False
+
+    def _scope(self) -> str | None:
+        return self.ctx.function.qualname if self.ctx.function else None
+
+    def _global_container(self, node: cst.BaseExpression) -> str | None:
+        if not isinstance(node, cst.Name) or node.value not in self._containers:
+            return None
+        if any(node.value in scope.env for scope in self.ctx.scopes):
+            return None  # a local of the same name
+        return node.value
+
+    def visit_Global(self, node: cst.Global) -> None:
+        scope = self._scope()
+        if scope is not None:
+            self._globals.setdefault(scope, set()).update(item.name.value for item in node.names)
+
+    def _declared(self, target: cst.BaseExpression) -> str | None:
+        scope = self._scope()
+        if scope is not None and isinstance(target, cst.Name) and target.value in self._globals.get(scope, ()):
+            return target.value
+        return None
+
+    def _subscripted(self, target: cst.BaseExpression) -> str | None:
+        if isinstance(target, cst.Subscript):
+            return self._global_container(target.value)
+        return None
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            name = self._declared(target.target) or self._subscripted(target.target)
+            if name:
+                self.report(node, self.message.format(name=name))
+                return
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        name = self._declared(node.target) or self._subscripted(node.target)
+        if name:
+            self.report(node, self.message.format(name=name))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        name = self._declared(node.target)
+        if name and node.value is not None:
+            self.report(node, self.message.format(name=name))
+
+    def visit_Del(self, node: cst.Del) -> None:
+        targets = node.target.elements if isinstance(node.target, cst.Tuple) else [node.target]
+        for target in targets:
+            target = getattr(target, "value", target)
+            name = self._subscripted(target) or self._declared(target)
+            if name:
+                self.report(node, self.message.format(name=name))
+                return
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATORS:
+            name = self._global_container(func.value)
+            if name:
+                self.report(node, self.message.format(name=name))
