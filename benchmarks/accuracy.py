@@ -53,7 +53,7 @@ CORPUS = ROOT / "fixtures" / "corpus"
 SRC = ROOT / "src"
 RESULT_MARK = "@@ACCURACY-RESULT@@ "
 CASE_TIMEOUT_S = 180
-BATCH = 8  # cases per worker interpreter
+BATCH = 16  # cases per worker interpreter
 
 EXPECT_RE = re.compile(r"#\s*expect:\s*(CL\d{3}(?:\s*,\s*CL\d{3})*)")
 
