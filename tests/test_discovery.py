@@ -147,8 +147,18 @@ def test_paths_outside_the_working_directory_are_absolute(tmp_path):
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 def test_fifo_named_like_python_does_not_hang_the_run(tmp_path):
+    import json
+    import subprocess
+
+    from conftest import run_cli
+
     make_project(tmp_path, {"ok.py": BAD})
     os.mkfifo(tmp_path / "pipe.py")
-    document, _ = check_json(cwd=tmp_path, expect_rc=1)
-    found = {(f["path"], f["code"]) for f in document["findings"]}
-    assert found == {("ok.py", "CL101"), ("pipe.py", "CL000")}
+    for extra in ([], ["--no-cache"], ["--jobs", "2"]):
+        try:
+            result = run_cli("check", "--format", "json", *extra, cwd=tmp_path, timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"check {' '.join(extra)} hangs on a FIFO named pipe.py (opened with a blocking read)")
+        assert result.returncode == 1, result.stderr
+        found = {(f["path"], f["code"]) for f in json.loads(result.stdout)["findings"]}
+        assert found == {("ok.py", "CL101"), ("pipe.py", "CL000")}, extra
