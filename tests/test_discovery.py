@@ -145,6 +145,18 @@ def test_paths_outside_the_working_directory_are_absolute(tmp_path):
     assert [f["path"] for f in document["findings"]] == [(tmp_path / "proj" / "m.py").as_posix()]
 
 
+def _release_readers(fifo):
+    """Unblock any leftover process stuck opening the FIFO: open it for writing, close it (EOF)."""
+    import time
+
+    for _ in range(20):
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            return  # no reader left
+        time.sleep(0.1)
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 def test_fifo_named_like_python_does_not_hang_the_run(tmp_path):
     import json
@@ -158,6 +170,7 @@ def test_fifo_named_like_python_does_not_hang_the_run(tmp_path):
         try:
             result = run_cli("check", "--format", "json", *extra, cwd=tmp_path, timeout=30)
         except subprocess.TimeoutExpired:
+            _release_readers(tmp_path / "pipe.py")
             pytest.fail(f"check {' '.join(extra)} hangs on a FIFO named pipe.py (opened with a blocking read)")
         assert result.returncode == 1, result.stderr
         found = {(f["path"], f["code"]) for f in json.loads(result.stdout)["findings"]}
