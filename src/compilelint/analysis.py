@@ -27,6 +27,7 @@ DISABLE_NAMES = frozenset({
     "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
     "torch.compiler.assume_constant_result", "torch._disable_dynamo",
 })
+CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
     "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
@@ -87,6 +88,7 @@ class Walker(cst.CSTVisitor):
         self.compile_targets: list[list[str]] = []
         self.escaped_nodes: set[int] = set()
         self.escaped = 0
+        self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in walk order
         # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
         self.compiled: dict[str, dict[str, str]] = {}
         # torch.compile's keyword arguments (as text) for each compiled name, same keys as
@@ -353,11 +355,38 @@ class Walker(cst.CSTVisitor):
                         continue
                 info.attr_kinds[assign_target] = kind
                 if isinstance(value, cst.Call) and kind == Kind.MODULE:
-                    ref = self.qualify(value.func) or dotted(value.func)
+                    ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
                         info.attr_classes[assign_target] = ref
             for buffer in _registered(stmt):
                 info.attr_kinds[buffer] = Kind.TENSOR
+
+    def _container_element(self, value: cst.Call) -> str | None:
+        """`nn.ModuleList([Block(...) for _ in ...])` -> "[]Block": a container of Blocks."""
+        name = dotted(value.func) or ""
+        if name.split(".")[-1] not in CONTAINERS or not value.args:
+            return None
+        arg = value.args[0].value
+        elements: list[cst.BaseExpression] = []
+        if isinstance(arg, (cst.ListComp, cst.GeneratorExp)):
+            elements = [arg.elt]
+        elif isinstance(arg, (cst.List, cst.Tuple)):
+            elements = [e.value for e in arg.elements]
+        elif name.split(".")[-1] == "Sequential":
+            elements = [a.value for a in value.args]
+        refs = {self.qualify(e.func) or dotted(e.func) for e in elements if isinstance(e, cst.Call)}
+        refs.discard(None)
+        return "[]" + refs.pop() if len(refs) == 1 else None
+
+    def _element_class(self, node: cst.BaseExpression) -> str | None:
+        """The class of the elements of `self.layers` when it is a container of one class."""
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            owner = self.function.class_name if self.scopes else None
+            info = self.class_table.get(owner) if owner else None
+            ref = info.attr_classes.get(node.attr.value) if info else None
+            if ref and ref.startswith("[]"):
+                return ref[2:]
+        return None
 
     def _attr_value_kind(self, value: cst.BaseExpression) -> Kind:
         lit = literal_kind(value)
@@ -477,12 +506,22 @@ class Walker(cst.CSTVisitor):
             self.escaped_nodes.add(id(node.body))
 
     def enter_For(self, node: cst.For) -> None:
+        self.loop_ordinal[id(node)] = len(self.loop_ordinal)
         if self.scopes:
             self.scopes[-1].loops.append(node)
+            iterable, target = node.iter, node.target
+            if isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.enumerate" \
+                    and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+                iterable, target = iterable.args[0].value, target.elements[1].value
+            element = self._element_class(iterable)
             iter_kind = infer(node.iter, self)
             for name in _target_names(node.target):
                 self.scopes[-1].env[name] = iter_kind if iter_kind.tensorish else (
                     Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
+                self.scopes[-1].var_class.pop(name, None)
+            if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
+                self.scopes[-1].env[target.value] = Kind.MODULE
+                self.scopes[-1].var_class[target.value] = element
         else:
             self.module_loops.append(node)
 
@@ -493,6 +532,7 @@ class Walker(cst.CSTVisitor):
             self.module_loops.pop()
 
     def enter_While(self, node: cst.While) -> None:
+        self.loop_ordinal[id(node)] = len(self.loop_ordinal)
         if self.scopes:
             self.scopes[-1].loops.append(node)
         else:
@@ -578,23 +618,39 @@ class Walker(cst.CSTVisitor):
             self._compile_root(node, qualified in COMPILE_NAMES)
         if not self.scopes:
             return
-        info = self.functions[self.scopes[-1].qualname]
+        scope = self.scopes[-1]
+        info = self.functions[scope.qualname]
         func = node.func
+        call: list | None = None
         if isinstance(func, cst.Name):
-            if not self._locally_bound(func.value) or func.value in self.scopes[-1].var_class:
-                info["calls"].append(["name", func.value])
+            if func.value in scope.var_class:
+                call = ["instance", scope.var_class[func.value]]  # layer(x), layer a Block
+            elif not self._locally_bound(func.value):
+                call = ["name", func.value]
+        elif isinstance(func, cst.Subscript):
+            element = self._element_class(func.value)
+            if element:
+                call = ["instance", element]  # self.layers[i](x)
         elif isinstance(func, cst.Attribute):
             owner = func.value
             if isinstance(owner, cst.Name) and owner.value == "self":
-                info["calls"].append(["self", func.attr.value])
+                call = ["self", func.attr.value]
             elif isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
-                info["calls"].append(["super", func.attr.value])
+                call = ["super", func.attr.value]
             elif isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self":
-                info["calls"].append(["selfattr", owner.attr.value])  # self.block.forward(x)
+                call = ["selfattr", owner.attr.value]  # self.block.forward(x)
             else:
                 qualified_name = self.qualify(func)
                 if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
-                    info["calls"].append(["dotted", qualified_name])
+                    call = ["dotted", qualified_name]
+        if call is None:
+            return
+        info["calls"].append(call)
+        if scope.loops:
+            # For CL150 across functions: a call in a loop to a function that breaks.
+            loop = scope.loops[0]
+            keyword = "for" if isinstance(loop, cst.For) else "while"
+            info.setdefault("loop_calls", []).append(call + [self.loop_ordinal[id(loop)], keyword])
 
     def _compile_root(self, node: cst.Call, is_torch_compile: bool) -> None:
         if is_torch_compile:
@@ -731,7 +787,8 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], s
     # libcst's order, without rebuilding the tree; layout nodes only when something acts on them
     handled = {*walker._visit, *walker._leave, *(name.partition("_")[2] for name in dir(type(walker))
                                                  if name.startswith(("enter_", "exit_")))}
-    traverse.walk(tree, walker, traverse.skippable(handled))
+    with traverse.fast_visits():  # and the rules' own subtree scans (node.visit(Finder()))
+        traverse.walk(tree, walker, traverse.skippable(handled))
     noqa, file_noqa = noqa_map(text)
     candidates: list[Finding] = []
     diagnostics: list[Finding] = []

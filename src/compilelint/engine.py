@@ -118,16 +118,95 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings) -> lis
     region = index.region(settings.roots)
     region_only = {rule.code: rule.region_only for rule in all_rules()}
     out: list[Finding] = []
+    in_region: list[tuple[FileAnalysis, Finding]] = []
     for analysis in analyses:
         out.extend(analysis.diagnostics)
         for finding in analysis.candidates:
             if region_only.get(finding.code, True):
                 if finding.scope is None or f"{analysis.module}:{finding.scope}" not in region:
                     continue
-            if not _ignored_here(finding, analysis, settings):
-                out.append(finding)
+            in_region.append((analysis, finding))
+    in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, settings))
+    for analysis, finding in in_region:
+        if not _ignored_here(finding, analysis, settings):
+            out.append(finding)
     out.sort(key=Finding.sort_key)
     return out
+
+
+def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_region, settings):
+    """CL150 across functions: a loop in a compiled function that calls (directly or not)
+    a function with a graph break. Dynamo cannot resume inside the loop, so the whole
+    calling frame runs eagerly: in a decoder-layer loop, that is the whole model."""
+    rules = {rule.code: rule for rule in all_rules()}
+    loop_rule = rules.get("CL150")
+    if loop_rule is None or not loop_rule.applies_to(config_mod.torch_version(settings)):
+        return []
+    breaking_codes = {code for code, rule in rules.items() if rule.breaks_graph}
+    breaks: dict[str, Finding] = {}
+    for analysis, finding in in_region:
+        if finding.code in breaking_codes and finding.scope:
+            breaks.setdefault(f"{analysis.module}:{finding.scope}", finding)
+    if not breaks:
+        return []
+    # A function breaks if it calls a function that breaks, outside a loop or not.
+    callers: dict[str, list[str]] = {}
+    for key in region:
+        for call in index.functions[key]["calls"]:
+            callee = index.resolve_call(key, call)
+            if callee in region:
+                callers.setdefault(callee, []).append(key)
+    queue = list(breaks)
+    while queue:
+        callee = queue.pop()
+        for caller in callers.get(callee, ()):
+            if caller not in breaks:
+                breaks[caller] = breaks[callee]
+                queue.append(caller)
+    by_module = {a.module: a for a in analyses}
+    have = {(a.path, f.line) for a, f in in_region if f.code == "CL150"}
+    found = []
+    for key in sorted(region):
+        module, qualname = key.split(":", 1)
+        for entry in index.functions[key].get("loop_calls", ()):
+            *call, ordinal, keyword = entry
+            callee = index.resolve_call(key, call)
+            if callee not in breaks or callee == key:
+                continue
+            analysis = by_module.get(module)
+            if analysis is None:
+                continue
+            position = loop_position(analysis.path, ordinal)
+            if position is None or (analysis.path, position[0]) in have:
+                continue
+            have.add((analysis.path, position[0]))
+            cause = breaks[callee]
+            found.append((analysis, Finding(
+                path=analysis.path, line=position[0], col=position[1], code="CL150",
+                name=loop_rule.name, severity=loop_rule.severity, fix=loop_rule.fix, scope=qualname,
+                end_line=position[0], end_col=position[1] + len(keyword),
+                message=f"`{keyword}` loop calls `{callee.split(':', 1)[1]}`, which breaks the graph "
+                        f"({cause.code} at {cause.path}:{cause.line}): Dynamo cannot resume inside a loop "
+                        "and runs the whole function eagerly",
+            )))
+    return found
+
+
+def loop_position(path: str, ordinal: int) -> tuple[int, int] | None:
+    """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order.
+    Parsing again is rare (only loops that call breaking code) and keeps the cached
+    analysis free of positions nobody asked for."""
+    from compilelint import traverse
+
+    try:
+        tree = cst.parse_module(read(path).text)
+    except Exception:
+        return None
+    loops = [n for n in traverse.iter_nodes(tree) if isinstance(n, (cst.For, cst.While))]
+    if ordinal >= len(loops):
+        return None
+    pos = traverse.positions(tree, [loops[ordinal]])[loops[ordinal]]
+    return pos.start.line, pos.start.column + 1
 
 
 def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,

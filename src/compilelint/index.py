@@ -122,47 +122,56 @@ class ProjectIndex:
     # ---- regions -----------------------------------------------------------------------
 
     def _callees(self, key: str) -> Iterable[str]:
+        for call in self.functions[key]["calls"]:
+            found = self.resolve_call(key, call)
+            if found:
+                yield found
+
+    def resolve_call(self, key: str, call: list) -> str | None:
+        """The function key a call edge of function `key` lands in, if in the project."""
         module, qualname = key.split(":", 1)
         info = self.functions[key]
         owner = info.get("class")
         if owner is None and info.get("parent"):
             owner = self.functions.get(f"{module}:{info['parent']}", {}).get("class")
         owner_key = f"{module}:{owner}" if owner else None
-        for call in info["calls"]:
-            kind, target = call[0], call[1]
-            found: str | None = None
-            if kind == "local":
-                found = f"{module}:{target}"
-            elif kind == "name":
-                found = self.resolve_name(module, target, qualname)
-                if found in self.classes:
-                    found = None  # instantiation runs __init__, not compiled code
-            elif kind == "self" and owner_key:
-                found = self.method(owner_key, target)
-                if found is None:
-                    found = self._attr_forward(owner_key, target)
-            elif kind == "selfattr" and owner_key:
+        kind, target = call[0], call[1]
+        found: str | None = None
+        if kind == "instance":  # calling a module instance runs its forward
+            class_key = self.resolve_class(module, target)
+            found = self.method(class_key, "forward") if class_key else None
+        elif kind == "local":
+            found = f"{module}:{target}"
+        elif kind == "name":
+            found = self.resolve_name(module, target, qualname)
+            if found in self.classes:
+                found = None  # instantiation runs __init__, not compiled code
+        elif kind == "self" and owner_key:
+            found = self.method(owner_key, target)
+            if found is None:
                 found = self._attr_forward(owner_key, target)
-            elif kind == "super" and owner_key:
-                module_name = owner_key.split(":", 1)[0]
-                for base in self.classes.get(owner_key, {}).get("bases", ()):
-                    base_key = self.resolve_class(module_name, base)
-                    if base_key:
-                        found = self.method(base_key, target)
-                        if found:
-                            break
-            elif kind == "dotted":
-                found = self._lookup(target)
-                if found in self.classes:
-                    found = None
-            if found and found in self.functions:
-                yield found
+        elif kind == "selfattr" and owner_key:
+            found = self._attr_forward(owner_key, target)
+        elif kind == "super" and owner_key:
+            module_name = owner_key.split(":", 1)[0]
+            for base in self.classes.get(owner_key, {}).get("bases", ()):
+                base_key = self.resolve_class(module_name, base)
+                if base_key:
+                    found = self.method(base_key, target)
+                    if found:
+                        break
+        elif kind == "dotted":
+            found = self._lookup(target)
+            if found in self.classes:
+                found = None
+        return found if found and found in self.functions else None
 
     def _attr_forward(self, class_key: str, attr: str) -> str | None:
         module = class_key.split(":", 1)[0]
         ref = self.classes.get(class_key, {}).get("attr_classes", {}).get(attr)
         if not ref:
             return None
+        ref = ref[2:] if ref.startswith("[]") else ref  # nn.Sequential(Block(), ...) runs each Block
         target = self.resolve_class(module, ref)
         return self.method(target, "forward") if target else None
 

@@ -146,6 +146,63 @@ def iter_nodes(node: cst.CSTNode, prune=None, skip: frozenset[type] = _NOTHING):
         push(children)
 
 
+# ---- rules' own scans: node.visit(SomeVisitor()) ---------------------------------------
+
+_ORIGINAL_VISIT = cst.CSTNode.__dict__["visit"]
+_VISITOR_PLAN: dict[type, frozenset[type] | None] = {}
+_patched = 0
+
+
+def _plan(cls: type) -> frozenset[type] | None:
+    """How `walk` can stand in for libcst's visit with a visitor of class `cls`: the
+    classes it may leave out, or None when it cannot (a transformer, attribute hooks)."""
+    base = cst.CSTVisitor
+    if not issubclass(cls, base) or cls.on_visit_attribute is not base.on_visit_attribute \
+            or cls.on_leave_attribute is not base.on_leave_attribute:
+        return None
+    handled = set()
+    for klass in cls.__mro__:
+        if klass is base:
+            break
+        for name in vars(klass):
+            if name.startswith(("visit_", "leave_")):
+                if "_" in name[6:]:
+                    return None  # visit_<Node>_<field>: an attribute hook
+                handled.add(name[6:])
+    if cls.on_visit is not base.on_visit or cls.on_leave is not base.on_leave:
+        return _NOTHING  # acts on nodes its own way: walk everything
+    return skippable(handled)
+
+
+def _fast_visit(self, visitor):
+    cls = type(visitor)
+    try:
+        plan = _VISITOR_PLAN[cls]
+    except KeyError:
+        plan = _VISITOR_PLAN[cls] = _plan(cls)
+    if plan is None:
+        return _ORIGINAL_VISIT(self, visitor)
+    walk(self, visitor, plan)
+    return self  # what libcst's visit returns for a CSTVisitor
+
+
+@contextmanager
+def fast_visits():
+    """While active, `node.visit(visitor)` with a plain CSTVisitor (the way rules scan a
+    subtree) runs through :func:`walk`: same calls, same order, same result, without
+    rebuilding the subtree. Transformers and visitors with attribute hooks go to libcst."""
+    global _patched
+    if _patched == 0:
+        cst.CSTNode.visit = _fast_visit
+    _patched += 1
+    try:
+        yield
+    finally:
+        _patched -= 1
+        if _patched == 0:
+            cst.CSTNode.visit = _ORIGINAL_VISIT
+
+
 # ---- positions -----------------------------------------------------------------------
 
 _NEWLINE = re.compile(r"\r\n?|\n")
