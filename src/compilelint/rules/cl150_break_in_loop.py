@@ -18,11 +18,36 @@ class M(torch.nn.Module):
     def forward(self, x):
         for layer in self.layers:
             x = layer(x)
-        print("done")  # a break, but after the loop
+        x = torch._dynamo.graph_break() or x  # a break, but after the loop
         return x
 """,
     ]
     INVALID = [
+        """
+import torch
+from torch import nn
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+    def forward(self, x):
+        y = self.lin(x)
+        if y.abs().max() > 50:  # the break is here, in another frame
+            y = y.clamp(-50, 50)
+        return y
+class Net(nn.Module):
+    def __init__(self, depth=3):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block() for _ in range(depth)])
+    def forward(self, x):
+        for blk in self.blocks:  # expect
+            x = blk(x)
+        for i in range(len(self.blocks)):  # expect
+            x = self.refine(x, i)
+        return x
+    def refine(self, x, i):
+        return self.blocks[i](x)
+""",
         """
 import torch
 class M(torch.nn.Module):
