@@ -6,7 +6,7 @@ conversions; CL103/CL104/CL106 skip them so one line gets one finding.
 
 Purely syntactic and local to the enclosing function: an expression is an ndarray if it
 calls `.numpy()`, calls `numpy.*` on an ndarray or a tensor, or reads a local name bound
-to such an expression (flow-insensitive).
+earlier (in source order) to such an expression.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ VALUE_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes",
 # ndarray methods that leave NumPy for Python values: the conversion itself.
 PYTHON_METHODS = frozenset({"item", "tolist", "tobytes", "__len__"})
 
-_CACHE: "weakref.WeakKeyDictionary[object, dict[int, frozenset[str]]]" = weakref.WeakKeyDictionary()
+# walker -> {id(function node): names, 0: ids of assignments already seen}
+_CACHE: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
 
 
 def is_numpy_call(node: cst.BaseExpression) -> bool:
@@ -65,74 +66,54 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     return False
 
 
-def ndarray_names(ctx) -> frozenset[str]:
-    """Local names of the current function bound to ndarrays made from tensors."""
+def ndarray_names(ctx) -> frozenset[str] | set[str]:
+    """Local names of the current function bound (so far, in source order) to ndarrays made
+    from tensors."""
     scope = ctx.function
     if scope is None or scope.node is None:
         return frozenset()
-    per_walker = _CACHE.setdefault(ctx, {})
-    key = id(scope.node)
-    if key not in per_walker:
-        per_walker[key] = frozenset()  # guards recursion while computing
-        per_walker[key] = _scan(scope.node, ctx)
-    return per_walker[key]
-
-
-def _scan(func: cst.FunctionDef, ctx) -> frozenset[str]:
-    assignments: list[tuple[list[str], cst.BaseExpression]] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            names = []
-            for target in node.targets:
-                names.extend(_names(target.target))
-            assignments.append((names, node.value))
-
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            if node.value is not None:
-                assignments.append((_names(node.target), node.value))
-
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            assignments.append((_names(node.target), node.value))
-
-    if not _mentions_numpy(func, ctx):
+    state = _CACHE.get(ctx)
+    if state is None:
         return frozenset()
-    func.visit(Finder())
-    names: set[str] = set()
-    for _ in range(3):  # a few rounds reach a fixpoint for realistic chains
-        before = len(names)
-        for targets, value in assignments:
-            if is_ndarray(value, ctx, frozenset(names)):
-                names.update(targets)
-        if len(names) == before:
-            break
-    return frozenset(names)
+    return state.get(id(scope.node), frozenset())
 
 
-def _mentions_numpy(func: cst.FunctionDef, ctx) -> bool:
-    """Cheap pre-check: does the function mention NumPy at all (`.numpy()`, a name imported
-    from numpy)? Spares the scan of every other function."""
-    found = []
-    aliases = {name for name, full in ctx.imports.items() if full == "numpy" or full.startswith("numpy.")}
+def record(ctx, node: cst.CSTNode) -> None:
+    """Called on every Assign/AnnAssign/AugAssign (by each rule that uses the names; the
+    first call does the work)."""
+    scope = ctx.function
+    if scope is None or scope.node is None:
+        return
+    state = _CACHE.setdefault(ctx, {})
+    done = state.setdefault(0, set())
+    if id(node) in done:
+        return
+    done.add(id(node))
+    value = getattr(node, "value", None)
+    if value is None:
+        return
+    names = state.get(id(scope.node), frozenset())
+    if not is_ndarray(value, ctx, names):
+        return
+    if isinstance(node, cst.Assign):
+        targets = [n for t in node.targets for n in _names(t.target)]
+    else:
+        targets = _names(node.target)
+    if targets:
+        state[id(scope.node)] = frozenset(names) | frozenset(targets)
 
-    class Finder(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> bool:
-            if node.attr.value == "numpy":
-                found.append(True)
-            return not found
 
-        def visit_Name(self, node: cst.Name) -> None:
-            if node.value in aliases:
-                found.append(True)
+class TracksNdarrays:
+    """Mixin for rules that ask `is_ndarray`: keeps the per-function names up to date."""
 
-    func.visit(Finder())
-    return bool(found)
+    def visit_Assign(self, node: cst.Assign) -> None:
+        record(self.ctx, node)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        record(self.ctx, node)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        record(self.ctx, node)
 
 
 def _names(target: cst.BaseExpression) -> list[str]:

@@ -1,7 +1,7 @@
 import libcst as cst
 
 from compilelint.inference import Kind
-from compilelint.rules._ndarray import is_ndarray
+from compilelint.rules._ndarray import TracksNdarrays, is_ndarray
 from compilelint.rules.base import Rule
 
 
@@ -29,7 +29,7 @@ def receiver_severity(ctx, receiver: cst.BaseExpression) -> str | None:
     return "warning"
 
 
-class TensorItem(Rule):
+class TensorItem(TracksNdarrays, Rule):
     code = "CL103"
     name = "tensor-item"
     message = ("`.item()` copies a tensor's value to Python: Dynamo cannot trace the value and "

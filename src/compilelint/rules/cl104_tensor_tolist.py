@@ -1,11 +1,11 @@
 import libcst as cst
 
-from compilelint.rules._ndarray import is_ndarray
+from compilelint.rules._ndarray import TracksNdarrays, is_ndarray
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call, receiver_severity
 
 
-class TensorTolist(Rule):
+class TensorTolist(TracksNdarrays, Rule):
     code = "CL104"
     name = "tensor-tolist"
     message = ("`.tolist()` copies a tensor's values into Python lists: Dynamo cannot trace it "

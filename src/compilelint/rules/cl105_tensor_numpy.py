@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.rules._ndarray import is_ndarray
+from compilelint.rules._ndarray import TracksNdarrays, is_ndarray, record
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
 
@@ -10,7 +10,7 @@ CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "boo
          "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr"}
 
 
-class TensorNumpy(Rule):
+class TensorNumpy(TracksNdarrays, Rule):
     code = "CL105"
     name = "tensor-numpy"
     message = ("{what} of a NumPy array made from a tensor (`.numpy()`): Dynamo traces the array as a "
@@ -111,10 +111,12 @@ def summary(x):
         self._test(node.test, "A conditional expression on the value")
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        record(self.ctx, node)
         for target in node.targets:
             self._targets.add(id(target.target))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        record(self.ctx, node)
         self._targets.add(id(node.target))
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

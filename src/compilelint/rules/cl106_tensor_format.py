@@ -1,7 +1,7 @@
 import libcst as cst
 
 from compilelint.inference import Kind
-from compilelint.rules._ndarray import is_ndarray
+from compilelint.rules._ndarray import TracksNdarrays, is_ndarray
 from compilelint.rules.base import Rule
 
 BUILTINS = {"builtins.str": "str", "builtins.repr": "repr", "builtins.ascii": "ascii",
@@ -9,7 +9,7 @@ BUILTINS = {"builtins.str": "str", "builtins.repr": "repr", "builtins.ascii": "a
 CONVERSIONS = {"r": "repr", "s": "str", "a": "ascii"}
 
 
-class TensorFormat(Rule):
+class TensorFormat(TracksNdarrays, Rule):
     code = "CL106"
     name = "tensor-format"
     message = ("{what} of a tensor needs its values as text: Dynamo cannot trace it and breaks the graph")

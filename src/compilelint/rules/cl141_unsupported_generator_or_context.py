@@ -24,26 +24,6 @@ CONTEXTMANAGER = frozenset({"contextlib.contextmanager"})
 CONTEXTMANAGER_TRACED_FROM = (2, 7)
 
 
-def _contains_yield(func: cst.FunctionDef) -> bool:
-    found = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is func
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Yield(self, node: cst.Yield) -> None:
-            found.append(node)
-
-    func.visit(Finder())
-    return bool(found)
-
-
 class UnsupportedGeneratorOrContext(Rule):
     code = "CL141"
     name = "unsupported-generator-or-context"
@@ -120,6 +100,8 @@ def batches(x):  # expect
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._contextmanagers: set[str] = set()
+        self._generators: set[int] = set()  # functions (by node id) that contain `yield`
+        self._lambdas = 0
 
     def visit_Module(self, node: cst.Module) -> None:
         for stmt in node.body:
@@ -130,12 +112,24 @@ def batches(x):  # expect
                     if isinstance(name, cst.Name) and name.value == "contextmanager":
                         self._contextmanagers.add(stmt.name.value)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if self.ctx.function is not None and self._lambdas == 0:
+            self._generators.add(id(self.ctx.function.node))
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self._lambdas += 1
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self._lambdas -= 1
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if id(node) not in self._generators:
+            return
         compiled = any(
             (self.ctx.qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "") in COMPILE
             for d in node.decorators)
         scope = self.ctx.function
-        if (compiled or (scope is not None and scope.is_forward)) and _contains_yield(node):
+        if compiled or (scope is not None and scope.is_forward):
             self.report(node.name, f"`{node.name.value}` is a generator function compiled as a whole: Dynamo "
                                    "does not compile generator frames, so every call runs eagerly (silently)",
                         fix="Compile the function that consumes the generator, or make this one return a "
