@@ -158,3 +158,35 @@ def has_keyword(call: cst.Call, keyword: str) -> bool:
 
 def has_star_kwargs(call: cst.Call) -> bool:
     return any(a.star == "**" for a in call.args)
+
+
+class NdarrayNames:
+    """Names bound to numpy arrays (`a = x.numpy()`, `a = np.abs(...)`), per scope: graph
+    breaks on arrays belong to CL105 (numpy), not to the tensor rules."""
+
+    def __init__(self, ctx: "Walker") -> None:
+        self.ctx = ctx
+        self._names: dict[str, set[str]] = {}
+
+    def _scope(self) -> str:
+        return self.ctx.function.qualname if self.ctx.function else "<module>"
+
+    def is_array(self, node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.Name):
+            return node.value in self._names.get(self._scope(), ())
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "numpy":
+                return True
+            qualified = self.ctx.qualify(func) or ""
+            return qualified.startswith("numpy.")
+        if isinstance(node, (cst.Subscript, cst.Attribute)) and isinstance(node.value, cst.BaseExpression):
+            return self.is_array(node.value)
+        return False
+
+    def assign(self, node: cst.Assign) -> None:
+        array = self.is_array(node.value)
+        names = self._names.setdefault(self._scope(), set())
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                (names.add if array else names.discard)(target.target.value)

@@ -3,7 +3,7 @@ import re
 import libcst as cst
 
 from compilelint.inference import Kind, dotted
-from compilelint.rules._callsite import arg_value, has_keyword
+from compilelint.rules._callsite import NdarrayNames, arg_value, has_keyword
 from compilelint.rules.base import Rule
 
 # torch functions whose output size depends on the values of their input.
@@ -112,6 +112,10 @@ class LengthRegulator(torch.nn.Module):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._captured = False
+        self._arrays = NdarrayNames(walker)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._arrays.assign(node)
 
     def visit_Module(self, node: cst.Module) -> None:
         # torch._dynamo.config.capture_dynamic_output_shape_ops = True at the top of the file
@@ -146,8 +150,8 @@ class LengthRegulator(torch.nn.Module):
             return
         method = func.attr.value
         receiver = func.value
-        if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
-            return  # np.unique(...), pandas.unique(...)
+        if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value) or self._arrays.is_array(receiver):
+            return  # np.unique(...), pandas.unique(...), arrays from .numpy(): CL105's
         if method == "repeat_interleave":
             self._repeat_interleave(node, receiver=receiver, repeats_at=0)
             return

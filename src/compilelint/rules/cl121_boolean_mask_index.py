@@ -3,6 +3,7 @@ import re
 import libcst as cst
 
 from compilelint.inference import Kind, dotted
+from compilelint.rules._callsite import NdarrayNames
 from compilelint.rules.base import Rule
 
 CONFIG_FLAG = "capture_dynamic_output_shape_ops"
@@ -104,6 +105,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
     d = x[keep, :]  # expect
     e = x[~finite]  # expect
     x[finite] += 1  # expect
+    arr = x.numpy()
+    inliers = arr[arr > 0]  # numpy: CL105's
     y[keep] = x[keep]  # expect
     return a, b, c, d, e
 """,
@@ -114,6 +117,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._captured = False
         self._stores: set[int] = set()
         self._bools: dict[str, dict[str, str | None]] = {}  # scope -> name -> "certain"/"likely"/None
+        self._arrays = NdarrayNames(walker)
 
     def visit_Module(self, node: cst.Module) -> None:
         for stmt in node.body:
@@ -205,6 +209,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         return None
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self._arrays.assign(node)
         verdict = self._boolish(node.value)
         for target in node.targets:
             if isinstance(target.target, cst.Subscript):
@@ -230,8 +235,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
     # ---- the index ---------------------------------------------------------------------
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
-        if self._captured or id(node) in self._stores:
-            return
+        if self._captured or id(node) in self._stores or self._arrays.is_array(node.value):
+            return  # (a numpy array's mask index is CL105's)
         base = self.ctx.kind(node.value)
         if base in (Kind.VALUE, Kind.MODULE):
             return
