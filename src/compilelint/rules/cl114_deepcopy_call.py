@@ -48,6 +48,14 @@ class M(torch.nn.Module):
         """
 import copy
 import torch
+class Cell(torch.nn.Module):
+    def forward(self, x, h):
+        prev = copy.deepcopy(h)  # expect
+        return x + h - prev
+""",
+        """
+import copy
+import torch
 class M(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -88,6 +96,9 @@ class M(torch.nn.Module):
                 return "a container of tensors", "error"
             if Kind.LIKELY in kinds:
                 return "a container of tensors", "warning"
+        scope = self.ctx.function
+        if kind == Kind.UNKNOWN and isinstance(arg, cst.Name) and scope is not None and arg.value in scope.params:
+            return "an argument (a tensor or state holding tensors, most likely)", "warning"
         if isinstance(arg, cst.Dict):
             kinds = [self.ctx.kind(e.value) for e in arg.elements if isinstance(e, cst.DictElement)]
             if Kind.TENSOR in kinds or Kind.LIKELY in kinds:

@@ -89,6 +89,16 @@ class M(torch.nn.Module):
             return x.relu()
 """,
         """
+import contextlib
+import torch
+class Frozen(torch.nn.Module):
+    def forward(self, x):
+        with contextlib.ExitStack() as stack:
+            if self.freeze:
+                stack.enter_context(torch.no_grad())  # expect
+            return self.backbone(x)
+""",
+        """
 import torch
 @torch.compile
 def batches(x):  # expect
@@ -102,6 +112,7 @@ def batches(x):  # expect
         self._contextmanagers: set[str] = set()
         self._generators: set[int] = set()  # functions (by node id) that contain `yield`
         self._lambdas = 0
+        self._stacks: dict[int, set[str]] = {}  # function node id -> names holding an ExitStack
 
     def visit_Module(self, node: cst.Module) -> None:
         for stmt in node.body:
@@ -147,10 +158,29 @@ def batches(x):  # expect
                 return f"self.{expr.attr.value}"
         return None
 
+    def _is_stack(self, expr: cst.BaseExpression) -> bool:
+        scope = self.ctx.function
+        if scope is None or not isinstance(expr, cst.Name):
+            return False
+        return expr.value in self._stacks.get(id(scope.node), ()) or \
+            scope.var_class.get(expr.value) == "contextlib.ExitStack"
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "enter_context" and self._is_stack(func.value):
+            self.report(node, f"`{func.value.value}.enter_context(...)` in a compiled region: Dynamo cannot enter a "
+                              "context through contextlib.ExitStack, breaks the graph and runs the whole function eagerly",
+                        fix="Use `with` statements Dynamo supports directly (`with torch.no_grad():`), or choose "
+                            "the context with a conditional expression: `with torch.no_grad() if f else nullcontext():`.")
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         expr = node.item
         if isinstance(expr, cst.Call):
             qualified = self.ctx.qualify(expr.func) or ""
+            scope = self.ctx.function
+            if qualified == "contextlib.ExitStack" and scope is not None and node.asname is not None \
+                    and isinstance(node.asname.name, cst.Name):
+                self._stacks.setdefault(id(scope.node), set()).add(node.asname.name.value)
             if qualified in UNSUPPORTED or qualified in LOCKS:
                 self.report(node, self.message.format(what=f"`with {qualified}(...)`"))
                 return
