@@ -131,6 +131,9 @@ def match(
         related = [o for o in observed if o not in exact and o not in in_stack
                    and (any((fpath, ln) in o.related for ln in span)
                         or (f.code == "CL150" and o.rec.kind == "frame_skip" and o.abs_file == fpath
+                            and _same_function(f.scope, o.rec.function))
+                        # older torch names only the recompiled function, not the guard's line
+                        or (f.code.startswith("CL2") and o.rec.kind == "recompile" and o.abs_file == fpath
                             and _same_function(f.scope, o.rec.function)))]
         in_stack += related
         if exact:

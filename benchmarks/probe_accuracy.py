@@ -1,0 +1,197 @@
+"""How accurate is the probe's timing? Compare it with an independent reference.
+
+For each target this runs the real probe (``run_target``: a worker subprocess, per-call
+timing, median) and then, in a separate process, measures the same eager and compiled
+callables with ``torch.utils.benchmark.Timer.blocked_autorange`` (blocks of calls,
+median of block means). It reports both medians and their relative difference; the
+probe passes when every difference is within ``--tolerance`` (default 5 %).
+
+    python benchmarks/probe_accuracy.py                      # CPU here, CUDA where there is one
+    python benchmarks/probe_accuracy.py --device cuda --out results/
+
+On a CPU the default is one thread (``--threads 1``) in both measurements: on a
+shared, oversubscribed machine multi-threaded CPU kernels wait on descheduled threads
+and both numbers become noise. Exit code: 0 all within tolerance, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "src"))
+
+DEFAULT_TARGETS = [
+    "fixtures/probe/bench.py:norm_act",
+    "fixtures/probe/bench.py:mlp",
+    "fixtures/probe/bench.py:convnet",
+]
+
+
+def reference(spec_text: str, device: str, modes: list[str], backend: str, min_run_time: float,
+              warmup: int) -> dict:
+    """Measured in this process, with torch.utils.benchmark only."""
+    import torch
+    import torch._dynamo
+    from torch.utils.benchmark import Timer
+
+    from compilelint.probe.targets import load_target, parse_target
+    from compilelint.probe.timing import to_device
+
+    spec = parse_target(spec_text, base=str(REPO))
+    t = load_target(spec)
+    fn = to_device(t.fn, device)
+    args = to_device(t.args, device)
+    kwargs = to_device(t.kwargs, device)
+    threads = torch.get_num_threads()
+    out: dict = {"threads": threads, "modes": {}}
+
+    def measure(callable_) -> float:
+        timer = Timer("f(*a, **k)", globals={"f": callable_, "a": args, "k": kwargs}, num_threads=threads)
+        return timer.blocked_autorange(min_run_time=min_run_time).median
+
+    with torch.no_grad():
+        for _ in range(warmup):
+            fn(*args, **kwargs)
+        out["eager_s"] = measure(fn)
+        for mode in modes:
+            torch._dynamo.reset()
+            kw = {"mode": mode} if (backend == "inductor" and mode != "default") else {}
+            compiled = torch.compile(fn, backend=backend, **kw)
+            for _ in range(max(warmup, 3)):
+                compiled(*args, **kwargs)
+            out["modes"][mode] = measure(compiled)
+    return out
+
+
+def _ref_subprocess(spec: str, device: str, modes: list[str], backend: str, min_run_time: float,
+                    warmup: int, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "ref.json")
+        cmd = [sys.executable, __file__, "--reference", spec, "--device", device, "--modes", ",".join(modes),
+               "--backend", backend, "--min-run-time", str(min_run_time), "--warmup", str(warmup),
+               "--json", path]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if proc.returncode != 0 or not os.path.exists(path):
+            raise RuntimeError(f"reference failed for {spec}: {proc.stderr[-2000:]}")
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("targets", nargs="*", default=None)
+    ap.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
+    ap.add_argument("--modes", default="default")
+    ap.add_argument("--backend", default="inductor")
+    ap.add_argument("--runs", type=int, default=None, help="probe timed calls (default: 200 CPU, 500 CUDA)")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--min-run-time", type=float, default=None, help="reference seconds per measurement")
+    ap.add_argument("--threads", type=int, default=None, help="CPU threads (default 1 on CPU)")
+    ap.add_argument("--tolerance", type=float, default=0.05)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--out", default=None, help="folder for probe_accuracy.md and probe_accuracy.json")
+    ap.add_argument("--reference", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--json", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    modes = [m.strip() for m in a.modes.split(",") if m.strip()]
+
+    if a.reference:  # the independent measurement, in its own process
+        data = reference(a.reference, a.device, modes, a.backend, a.min_run_time or 1.0, a.warmup)
+        with open(a.json, "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
+        return 0
+
+    device = a.device
+    if device == "auto":
+        try:
+            import torch
+
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        except ImportError:
+            device = "cpu"
+    if device == "cpu":
+        threads = a.threads or 1
+        os.environ["OMP_NUM_THREADS"] = str(threads)
+        os.environ["MKL_NUM_THREADS"] = str(threads)
+    elif a.threads:
+        os.environ["OMP_NUM_THREADS"] = str(a.threads)
+    runs = a.runs or (200 if device == "cpu" else 500)
+    min_run_time = a.min_run_time or (1.0 if device == "cpu" else 0.5)
+    targets = a.targets or DEFAULT_TARGETS
+
+    from compilelint.probe.runner import run_target
+    from compilelint.probe.targets import parse_target
+
+    rows = []
+    started = time.time()
+    for spec_text in targets:
+        spec = parse_target(spec_text, base=str(REPO))
+        t0 = time.time()
+        res = run_target(spec, device=device, modes=modes, backend=a.backend, runs=runs, warmup=a.warmup,
+                         timeout=a.timeout, fullgraph_check=False)
+        probe_wall = time.time() - t0
+        if not res.ok or res.timing is None or res.timing.eager is None:
+            rows.append({"target": spec_text, "error": res.error or "no timing"})
+            print(f"{spec_text}: probe failed: {res.error}", file=sys.stderr)
+            continue
+        ref = _ref_subprocess(spec_text, device, modes, a.backend, min_run_time, a.warmup, a.timeout)
+        pairs = [("eager", res.timing.eager.median_s, ref["eager_s"], res.timing.eager.spread)]
+        for m in res.timing.modes:
+            if m.ok and m.stats is not None and m.mode in ref["modes"]:
+                pairs.append((f"compiled ({m.mode})", m.stats.median_s, ref["modes"][m.mode], m.stats.spread))
+        for what, probe_s, ref_s, spread in pairs:
+            diff = probe_s / ref_s - 1.0
+            rows.append({
+                "target": spec_text, "what": what, "probe_ms": probe_s * 1e3, "reference_ms": ref_s * 1e3,
+                "diff": diff, "within": abs(diff) <= a.tolerance, "probe_spread": spread,
+            })
+        speed = [m.speedup for m in res.timing.modes if m.speedup]
+        ref_speed = [ref["eager_s"] / ref["modes"][m.mode] for m in res.timing.modes if m.mode in ref["modes"]]
+        rows.append({"target": spec_text, "what": "speedup", "probe": speed, "reference": ref_speed,
+                     "probe_wall_s": probe_wall, "device_name": res.timing.device_name,
+                     "threads": ref.get("threads")})
+        print(f"{spec_text}: done in {time.time() - t0:.0f} s", file=sys.stderr)
+
+    timed = [r for r in rows if "diff" in r]
+    ok = bool(timed) and all(r["within"] for r in timed) and not any("error" in r for r in rows)
+    dev_name = next((r["device_name"] for r in rows if r.get("device_name")), device)
+    lines = [
+        f"# probe timing accuracy — {dev_name}",
+        "",
+        f"probe: median of {runs} per-call timings after {a.warmup} warm-ups (worker subprocess); "
+        f"reference: torch.utils.benchmark.Timer.blocked_autorange(min_run_time={min_run_time}), "
+        f"separate process. Tolerance ±{a.tolerance:.0%}.",
+        "",
+        "| target | measured | probe ms | reference ms | difference | within |",
+        "| --- | --- | ---: | ---: | ---: | :---: |",
+    ]
+    for r in rows:
+        if "error" in r:
+            lines.append(f"| {r['target']} | — | — | — | probe failed: {r['error']} | no |")
+        elif "diff" in r:
+            lines.append(f"| {r['target']} | {r['what']} | {r['probe_ms']:.4g} | {r['reference_ms']:.4g} | "
+                         f"{r['diff']:+.1%} | {'yes' if r['within'] else 'no'} |")
+    lines += ["", f"result: {'PASS' if ok else 'FAIL'} ({sum(r['within'] for r in timed)}/{len(timed)} "
+              f"within ±{a.tolerance:.0%}); total {time.time() - started:.0f} s", ""]
+    md = "\n".join(lines)
+    print(md)
+    if a.out:
+        out = Path(a.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "probe_accuracy.md").write_text(md, encoding="utf-8")
+        (out / "probe_accuracy.json").write_text(json.dumps({"device": device, "device_name": dev_name,
+                                                             "tolerance": a.tolerance, "pass": ok,
+                                                             "rows": rows}, indent=2), encoding="utf-8")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
