@@ -12,6 +12,7 @@ from pathlib import Path
 import libcst as cst
 
 from compilelint import config as config_mod
+from compilelint import limits
 from compilelint.analysis import FileAnalysis, analyze
 from compilelint.config import Settings
 from compilelint.discovery import discover
@@ -77,11 +78,19 @@ def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None 
     except SourceError as exc:
         return FileAnalysis(path, module, empty, [], [file_error(path, str(exc))], {}), 0
     lines = source.text.count("\n") + (1 if source.text and not source.text.endswith("\n") else 0)
+    # Pathologically deep nesting would crash libcst's native parser or take minutes.
+    verdict = limits.screen(source.text)
+    if verdict.problem is not None:
+        return FileAnalysis(path, module, empty, [], [file_error(path, verdict.problem, verdict.line)], {}), lines
     try:
-        result = analyze(path, source.text, module, rule_classes or rules_for(settings), settings)
+        if verdict.deep:
+            result = limits.call_deep(analyze, path, source.text, module,
+                                      rule_classes or rules_for(settings), settings)
+        else:
+            result = analyze(path, source.text, module, rule_classes or rules_for(settings), settings)
     except cst.ParserSyntaxError as exc:
-        message = f"syntax error: {exc.message}" if hasattr(exc, "message") else "syntax error"
-        return FileAnalysis(path, module, empty, [], [file_error(path, message, exc.raw_line, exc.raw_column + 1)], {}), lines
+        message, line, col = limits.syntax_error(exc, source.text)
+        return FileAnalysis(path, module, empty, [], [file_error(path, message, line, col)], {}), lines
     except RecursionError:
         return FileAnalysis(path, module, empty, [], [file_error(path, "nesting too deep to parse")], {}), lines
     except Exception as exc:  # libcst itself failing must not stop the run

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
 import tokenize
 from dataclasses import dataclass
+
+from compilelint.limits import MAX_BYTES
 
 
 class SourceError(Exception):
@@ -19,17 +22,47 @@ class Source:
     encoding: str
 
 
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _not_utf8(data: bytes, declared: bool = False) -> str:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"byte 0x{data[exc.start]:02X} on line {_line_of(data, exc.start)}"
+        if declared:
+            return f"not valid UTF-8 ({where}) although it declares UTF-8"
+        return (f"not valid UTF-8 ({where}) and no encoding declared: save it as UTF-8 or "
+                "declare its encoding (`# -*- coding: latin-1 -*-`)")
+    return "invalid or missing encoding declaration"
+
+
 def decode(data: bytes) -> Source:
-    if b"\x00" in data[:8192]:
-        raise SourceError("binary file (contains NUL bytes), not Python source")
+    if len(data) > MAX_BYTES:
+        raise SourceError(f"file too large to analyse ({len(data) / 2**20:.1f} MiB; the limit is "
+                          f"{MAX_BYTES // 2**20} MiB): exclude it if it is generated data")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise SourceError("UTF-16 text (byte order mark): Python source must be UTF-8 or an 8-bit encoding")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise SourceError(f"binary file (a NUL byte on line {_line_of(data, nul)}), not Python source")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
+        if "invalid or missing encoding declaration" in str(exc):
+            raise SourceError(_not_utf8(data)) from None
         raise SourceError(f"cannot determine the encoding: {exc}") from None
     try:
         text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise SourceError(f"not valid {encoding} text: {exc}") from None
+    except UnicodeDecodeError as exc:
+        if encoding in ("utf-8", "utf-8-sig"):
+            declared = b"coding" in b"\n".join(data.split(b"\n", 2)[:2])
+            raise SourceError(_not_utf8(data[3:] if encoding == "utf-8-sig" else data, declared)) from None
+        raise SourceError(f"not valid {encoding} text (byte 0x{data[exc.start]:02X} on line "
+                          f"{_line_of(data, exc.start)}): {exc.reason}") from None
+    except LookupError as exc:
+        raise SourceError(f"cannot decode: {exc}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return Source(text, encoding)
@@ -53,5 +86,7 @@ def read(path: str) -> Source:
     except PermissionError:
         raise SourceError("permission denied") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SourceError("symbolic link loop (too many levels of symbolic links)") from None
         raise SourceError(f"cannot read: {exc.strerror or exc}") from None
     return decode(data)
