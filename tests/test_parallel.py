@@ -71,7 +71,9 @@ def test_chunks_put_large_files_first_and_group_small_ones():
 
 def test_in_process_for_a_handful_of_files(project, monkeypatch):
     """One changed file must not pay for a pool."""
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", None)  # would fail if used
+    import concurrent.futures
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", None)  # would fail if used
     monkeypatch.chdir(project)
     settings = config_mod.load(start=str(project))
     files = ["tinygpt/models.py"]

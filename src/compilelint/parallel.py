@@ -15,12 +15,9 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 
 # Below this much source to analyse, or this many files, a pool costs more than it saves.
 IN_PROCESS_BYTES = 200_000
@@ -102,6 +99,8 @@ def _chunks(misses: list[tuple[int, str, int]]) -> list[list[tuple[int, str]]]:
 
 
 def _context():
+    import multiprocessing
+
     # fork: workers start in milliseconds with libcst and the rules already imported.
     if sys.platform.startswith("linux"):
         return multiprocessing.get_context("fork")
@@ -158,6 +157,10 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, cache: bool = Tr
             results[index] = _analyze_one(path, settings, rule_classes, store)
         yield from ready()
         return
+
+    # Only now: a warm run or a few changed files never import the pool machinery.
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     chunks = _chunks(misses)
     pending: list[list[tuple[int, str]]] = []
