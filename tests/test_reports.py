@@ -103,13 +103,40 @@ def test_sarif_rules_carry_the_rule_pages(cli, tmp_path):
     assert cl102["shortDescription"]["text"].startswith("Python control flow that needs the *value* of a tensor")
     assert "fake tensors" in cl102["fullDescription"]["text"]
     assert cl102["defaultConfiguration"]["level"] == "error"
-    assert cl102["helpUri"].startswith("https://")
+    assert cl102["helpUri"].startswith("https://") and cl102["helpUri"].endswith("rules/CL102.md")
     assert "torch.compile" in cl102["properties"]["tags"] and "graph-break" in cl102["properties"]["tags"]
     for rule in rules.values():
         assert len(rule["shortDescription"]["text"]) <= 1024
         assert len(rule["fullDescription"]["text"]) <= 1024
         assert rule["help"]["text"] and rule["help"]["markdown"]
         assert rule["defaultConfiguration"]["level"] in ("error", "warning", "note")
+
+
+def test_sarif_descriptor_for_every_rule():
+    """Every registered rule (and CL000/CL001) makes a valid descriptor from its page."""
+    from compilelint.pages import page_text
+    from compilelint.report import render
+    from compilelint.rules import BUILTIN, all_rules
+
+    rules = [(r.code, r.name, r.severity) for r in all_rules()]
+    rules += [(code, name, severity) for code, (name, severity, _) in BUILTIN.items()]
+    findings = [Finding(path="a.py", line=n + 1, col=1, code=code, name=name, severity=severity, message="m")
+                for n, (code, name, severity) in enumerate(sorted(rules))]
+    log = json.loads(render("sarif", findings, root="."))
+    validate(log)
+    descriptors = log["runs"][0]["tool"]["driver"]["rules"]
+    assert [d["id"] for d in descriptors] == sorted(code for code, _, _ in rules)
+    for d, (code, name, severity) in zip(descriptors, sorted(rules)):
+        assert d["name"] == name
+        assert d["defaultConfiguration"]["level"] == severity
+        assert 0 < len(d["shortDescription"]["text"]) <= 1024, code
+        assert 0 < len(d["fullDescription"]["text"]) <= 1024, code
+        page = page_text(code)
+        if page is None:
+            assert "{" not in d["shortDescription"]["text"], code  # no message-template placeholders
+        else:
+            assert d["help"]["markdown"] == page.strip(), code
+            assert d["helpUri"].endswith(f"rules/{code}.md"), code
 
 
 def test_sarif_without_findings(cli, tmp_path):

@@ -35,7 +35,8 @@ SRCROOT = "%SRCROOT%"
 LEVELS = {"error": "error", "warning": "warning", "note": "note"}
 FAMILIES = {"0": "internal", "1": "graph-break", "2": "recompilation", "3": "compile-api", "9": "probe"}
 SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
-DEFAULT_INFORMATION_URI = "https://pypi.org/project/compilelint/"
+# The project's home as the README gives it; `[project.urls]` in the installed metadata wins.
+DEFAULT_REPOSITORY = "https://github.com/compilelint/compilelint"
 GB_PAGE = "https://meta-pytorch.org/compile-graph-break-site/gb/{}.html"
 
 
@@ -117,15 +118,16 @@ def _information_uri(urls: dict[str, str]) -> str:
     for key in ("homepage", "documentation", "repository", "source"):
         if urls.get(key):
             return urls[key]
-    return DEFAULT_INFORMATION_URI
+    return DEFAULT_REPOSITORY
 
 
-def _page_uri(urls: dict[str, str], code: str) -> str | None:
+def _page_uri(urls: dict[str, str], code: str) -> str:
+    """The rule's page (`rules/CODE.md`) in the repository."""
     for key in ("repository", "source", "homepage"):
         url = urls.get(key, "").rstrip("/")
         if re.match(r"https://(github\.com|gitlab\.com)/[^/]+/[^/]+$", url):
             return f"{url}/blob/main/rules/{code}.md"
-    return None
+    return f"{DEFAULT_REPOSITORY}/blob/main/rules/{code}.md"
 
 
 # ---- rules ---------------------------------------------------------------------------------
@@ -176,7 +178,7 @@ def _descriptor(code: str, example, urls: dict[str, str]) -> om.ReportingDescrip
         properties["dynamoGraphBreakId"] = meta["gb_id"]
     if meta["torch"]:
         properties["torchVersions"] = meta["torch"]
-    help_uri = _page_uri(urls, code) or (GB_PAGE.format(meta["gb_id"].lower()) if meta["gb_id"] else None)
+    help_uri = _page_uri(urls, code) if page else (GB_PAGE.format(meta["gb_id"].lower()) if meta["gb_id"] else None)
     return om.ReportingDescriptor(
         id=code,
         name=meta["name"],
