@@ -80,6 +80,33 @@ def test_target_torch_from_config_and_flag(tmp_path):
     assert document["target_torch"] == "2.13"
 
 
+DEEPCOPY = """
+import copy
+
+import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        options = copy.deepcopy({"scale": 2})
+        return x * options["scale"]
+"""
+
+
+def test_target_torch_changes_findings(tmp_path):
+    """torch 2.13 traces copy.deepcopy of Python values; older releases break on it (CL114)."""
+    make_project(tmp_path, {"pyproject.toml": '[tool.compilelint]\ntarget-torch = "2.11"\n', "m.py": DEEPCOPY})
+    document, _ = check_json(cwd=tmp_path, expect_rc=1)
+    assert hits(document) == {("m.py", 8, "CL114")}
+    document, _ = check_json("--target-torch", "2.13", cwd=tmp_path, expect_rc=0)
+    assert document["findings"] == [] and document["target_torch"] == "2.13"
+    make_project(tmp_path, {"pyproject.toml": '[tool.compilelint]\ntarget-torch = "2.13"\n'})
+    document, _ = check_json(cwd=tmp_path, expect_rc=0)
+    assert document["findings"] == []
+    document, _ = check_json("--target-torch", "2.4", cwd=tmp_path, expect_rc=1)
+    assert hits(document) == {("m.py", 8, "CL114")}
+
+
 def versioned_rules():
     from compilelint.rules import all_rules
 
