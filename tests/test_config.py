@@ -226,3 +226,19 @@ def test_no_config_anywhere_uses_the_defaults(tmp_path):
     make_project(tmp_path, {"gate.py": BAD})
     document, _ = check_json(cwd=tmp_path, expect_rc=1)
     assert codes(document) == {"CL101", "CL102"}
+
+
+def test_target_torch_defaults_to_the_installed_release(tmp_path):
+    from importlib import metadata
+
+    from compilelint.config import SUPPORTED_TORCH, parse_version
+
+    make_project(tmp_path, {"m.py": "x = 1\n"})
+    document, _ = check_json(cwd=tmp_path, expect_rc=0)
+    try:
+        installed = parse_version(metadata.version("torch"))
+        low, high = parse_version(SUPPORTED_TORCH[0]), parse_version(SUPPORTED_TORCH[1])
+        expected = "%d.%d" % min(max(installed, low), high)
+    except metadata.PackageNotFoundError:
+        expected = SUPPORTED_TORCH[1]
+    assert document["target_torch"] == expected
