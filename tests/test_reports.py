@@ -370,3 +370,41 @@ def test_text_escapes_rich_markup_in_paths_and_messages(cli, tmp_path):
     make_project(tmp_path, {"[bold]x[/bold].py": BAD})
     result = cli("check", "--no-color", cwd=tmp_path)
     assert "[bold]x[/bold].py:7:16: CL101" in result.stdout
+
+
+# ---- `check --probe` context ---------------------------------------------------------------------
+
+
+PROBE = {
+    "targets": [
+        {"name": "demo.py:make", "status": "ok", "graph_count": 3, "device": "cpu", "error": None,
+         "counts": {"graph_break": 2, "recompile": 0, "frame_skip": 1}},
+        {"name": "broken.py:make", "status": "failed", "graph_count": None, "device": None,
+         "error": "ImportError: no module named foo", "counts": {}},
+    ],
+    "failed": ["broken.py:make"],
+}
+
+
+def test_probe_context_in_sarif_json_and_text():
+    from compilelint.report import render
+
+    findings = [Finding(path="a.py", line=3, col=5, code="CL102", name="tensor-control-flow", severity="error",
+                        message="m", evidence={"status": "confirmed", "reason": "generic_jump"})]
+    log = json.loads(render("sarif", findings, root=".", probe=PROBE))
+    validate(log)
+    run = log["runs"][0]
+    assert run["properties"]["probe"] == PROBE
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert [n["level"] for n in notes] == ["error"] and "broken.py:make" in notes[0]["message"]["text"]
+
+    document = json.loads(render("json", findings, files=1, probe=PROBE))
+    assert document["probe"] == PROBE and document["findings"][0]["evidence"]["status"] == "confirmed"
+
+    text = render("text", findings, files=1, probe=PROBE)
+    assert "probe: confirmed generic_jump" in text
+    assert "demo.py:make: ok, 3 graphs, 2 graph breaks, 1 frame skip (cpu)" in text
+    assert "broken.py:make: failed, no breaks — ImportError: no module named foo" in text
+
+    github = render("github", findings, probe=PROBE)
+    assert github.startswith("::error file=a.py,line=3,col=5,title=CL102 tensor-control-flow::m%0Aprobe: confirmed generic_jump")

@@ -316,6 +316,14 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
                 "Narrow the run with --select, or fix or suppress findings, to see the rest.")),
             descriptor=om.ReportingDescriptorReference(id="too-many-results"),
         ))
+    probe = context.get("probe")
+    if probe:  # `check --probe`: failed targets are notifications, the summaries run properties
+        for name in probe.get("failed", []) or []:
+            notifications.append(om.Notification(
+                level="error",
+                message=om.Message(text=f"probe target {name} failed; its findings are not confirmed"),
+                descriptor=om.ReportingDescriptorReference(id="probe-target-failed"),
+            ))
     crashed = any(f.code == "CL001" for f in findings)
     invocation = om.Invocation(execution_successful=not crashed,
                                tool_execution_notifications=notifications or None)
@@ -324,6 +332,8 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
         run_properties["targetTorch"] = torch
     if dropped:
         run_properties["resultsDropped"] = dropped
+    if probe:
+        run_properties["probe"] = json.loads(json.dumps(probe, default=str))
     run = om.Run(
         tool=om.Tool(driver=om.ToolComponent(
             name="compilelint",

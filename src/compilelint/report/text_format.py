@@ -53,6 +53,9 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
             status = f.evidence.get("status", "")
             console.print(f"  [magenta]probe[/]: {escape(str(status))} {escape(str(f.evidence.get('reason', '') or ''))}")
         console.print()
+    probe = context.get("probe")
+    if probe and probe.get("targets"):
+        _probe_table(console, probe)
     if findings:
         severities = Counter(f.severity for f in findings)
         order = sorted(severities, key=lambda s: (SEVERITY_ORDER.get(s, len(SEVERITY_ORDER)), s))
@@ -61,3 +64,26 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
     else:
         console.print(f"[green]All checks passed![/] ({files} file{'s' if files != 1 else ''} checked)")
     return buffer.getvalue()
+
+
+def _probe_table(console: Console, probe: dict) -> None:
+    """`check --probe`: one line per probe target, then the findings' summary."""
+    console.print("[bold]probe[/]")
+    for target in probe["targets"]:
+        counts = target.get("counts") or {}
+        breaks = ", ".join(f"{n} {kind.replace('_', ' ')}{'s' if n != 1 else ''}"
+                           for kind, n in counts.items() if n) or "no breaks"
+        graphs = target.get("graph_count")
+        where = target.get("device") or ""
+        status = target.get("status", "")
+        colour = "green" if status == "ok" else "red"
+        line = f"  {escape(str(target.get('name', '')))}: [{colour}]{escape(str(status))}[/]"
+        if graphs is not None:
+            line += f", {graphs} graph{'s' if graphs != 1 else ''}"
+        line += f", {escape(breaks)}"
+        if where:
+            line += f" ({escape(str(where))})"
+        if target.get("error"):
+            line += f" — {escape(str(target['error']))}"
+        console.print(line)
+    console.print()
