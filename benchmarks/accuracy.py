@@ -391,13 +391,10 @@ def run_labels(cases: list[Case], jobs: int, verbose: bool) -> tuple[int, list[d
         if not (c.has_make or c.has_confirm):
             print(f"SKIP  {c.name}: neither make() nor confirm()")
     t0 = time.perf_counter()
-    # confirm() cases may set up process-wide state (a process group): one process each.
-    # make() cases share interpreters in small batches, spread over the workers.
-    singles = [[c] for c in runnable if c.has_confirm]
-    rest = [c for c in runnable if not c.has_confirm]
-    size = max(1, min(BATCH, -(-len(rest) // max(1, jobs))))
-    batches = singles + [rest[i:i + size] for i in range(0, len(rest), size)]
-    batches.sort(key=len, reverse=True)
+    # cases share interpreters in batches (Dynamo is reset before each case; confirm()
+    # cases clean up what they set up), spread round-robin over the workers
+    n_batches = max(max(1, jobs), -(-len(runnable) // BATCH))
+    batches = [b for b in (runnable[i::n_batches] for i in range(n_batches)) if b]
     by_name: dict[str, dict] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
         for res_list in ex.map(run_batch, batches):
