@@ -96,8 +96,16 @@ def main() -> None:
 @click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
 @click.option("--probe", "with_probe", is_flag=True,
               help="Then run the probe targets from [tool.compilelint.probe] and merge their evidence.")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings not recorded in this baseline file.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False),
+              help="Record the current findings in this baseline file (then exit 0).")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes (rules marked in `compilelint rules`), then report what is left.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Print the safe fixes as a unified diff and change nothing (exit 1 if there are any).")
 def check(paths, fmt, output, select, ignore, extend_select, config_file, target_torch, roots,
-          force_exclude, statistics, exit_zero, no_cache, cache_dir, jobs, color, with_probe) -> None:
+          force_exclude, statistics, exit_zero, no_cache, cache_dir, jobs, color, with_probe,
+          baseline_file=None, write_baseline=None, fix=False, show_diff=False) -> None:
     """Check PATHS (files or folders; default: the current folder) for torch.compile hazards."""
     from compilelint import config as config_mod
     from compilelint.engine import check as run_check
@@ -122,6 +130,9 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
     probe_data = None
     if with_probe:
         findings, probe_data = _run_probe(findings, settings)
+    if baseline_file or write_baseline or fix or show_diff:
+        findings = _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, show_diff,
+                                       lambda: run_check(list(paths) or ["."], settings, analyzer=analyzer))
     if statistics:
         text = _statistics(findings)
     else:
@@ -139,6 +150,57 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
         click.echo("compilelint: error: a rule crashed (CL001); please report it with the file", err=True)
         sys.exit(2)
     sys.exit(0 if exit_zero else (1 if findings else 0))
+
+
+def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, show_diff, recheck):
+    """--write-baseline (exits), --baseline (filters), --diff (prints, exits), --fix (writes, re-checks)."""
+    from compilelint import baseline, fixes
+
+    if fix and show_diff:
+        raise Failure("--fix and --diff exclude each other (--diff shows what --fix would do)")
+    if write_baseline:
+        if baseline_file or fix or show_diff:
+            raise Failure("--write-baseline records every current finding: use it without --baseline, --fix, --diff")
+        try:
+            count = baseline.write(write_baseline, findings, settings.root)
+        except baseline.BaselineError as exc:
+            raise Failure(str(exc)) from None
+        click.echo(f"compilelint: recorded {count} finding(s) in {write_baseline}", err=True)
+        sys.exit(0)
+    base = None
+    if baseline_file:
+        try:
+            base = baseline.load(baseline_file)
+        except baseline.BaselineError as exc:
+            raise Failure(str(exc)) from None
+        filtered = baseline.apply(findings, base, settings.root)
+        findings = filtered.findings
+        if filtered.stale:
+            click.echo(f"compilelint: {filtered.stale} baselined finding(s) are gone; "
+                       f"--write-baseline {baseline_file} drops them", err=True)
+    if not (fix or show_diff):
+        return findings
+    changes = fixes.fix_files(findings)
+    if show_diff:
+        sys.stdout.write("".join(change.diff() for change in changes if not change.error))
+        sys.stdout.flush()
+        count = sum(len(change.fixed) for change in changes)
+        if count:
+            click.echo(f"compilelint: {count} fix(es) in {len(changes)} file(s) would be applied by --fix", err=True)
+        sys.exit(1 if changes else 0)
+    applied = 0
+    for change in changes:
+        problem = change.error or fixes.write(change)
+        if problem:
+            click.echo(f"compilelint: {change.path}: {problem}", err=True)
+        else:
+            applied += len(change.fixed)
+    if applied:
+        click.echo(f"compilelint: fixed {applied} finding(s)", err=True)
+        findings = recheck().findings
+        if base is not None:
+            findings = baseline.apply(findings, base, settings.root).findings
+    return findings
 
 
 def _run_probe(findings, settings):
@@ -169,7 +231,10 @@ def rules_command(fmt) -> None:
     from compilelint.rules import BUILTIN, all_rules
 
     rows = [(code, name, severity, ">= 2.4", False, False) for code, (name, severity, _) in BUILTIN.items()]
-    rows += [(r.code, r.name, r.severity, r.torch_range(), r.fixable, r.region_only) for r in all_rules()]
+    from compilelint.fixes import FIXERS
+
+    rows += [(r.code, r.name, r.severity, r.torch_range(), r.fixable or r.code in FIXERS, r.region_only)
+             for r in all_rules()]
     rows.sort()
     if fmt == "json":
         import json
