@@ -57,16 +57,23 @@ def reference(spec_text: str, device: str, modes: list[str], backend: str, min_r
         timer = Timer("f(*a, **k)", globals={"f": callable_, "a": args, "k": kwargs}, num_threads=threads)
         return timer.blocked_autorange(min_run_time=min_run_time).median
 
+    def warm(callable_) -> None:
+        # at least `warmup` calls and half a second: GPU clocks ramp up from idle
+        t0, n = time.perf_counter(), 0
+        while n < warmup or time.perf_counter() - t0 < 0.5:
+            callable_(*args, **kwargs)
+            n += 1
+            if device.startswith("cuda") and n % 16 == 0:
+                torch.cuda.synchronize()
+
     with torch.no_grad():
-        for _ in range(warmup):
-            fn(*args, **kwargs)
+        warm(fn)
         out["eager_s"] = measure(fn)
         for mode in modes:
             torch._dynamo.reset()
             kw = {"mode": mode} if (backend == "inductor" and mode != "default") else {}
             compiled = torch.compile(fn, backend=backend, **kw)
-            for _ in range(max(warmup, 3)):
-                compiled(*args, **kwargs)
+            warm(compiled)
             out["modes"][mode] = measure(compiled)
     return out
 
@@ -91,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     ap.add_argument("--modes", default="default")
     ap.add_argument("--backend", default="inductor")
-    ap.add_argument("--runs", type=int, default=None, help="probe timed calls (default: 200 CPU, 500 CUDA)")
+    ap.add_argument("--runs", type=int, default=30, help="probe: at least this many timed samples")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--min-run-time", type=float, default=None, help="reference seconds per measurement")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads (default 1 on CPU)")
@@ -123,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["MKL_NUM_THREADS"] = str(threads)
     elif a.threads:
         os.environ["OMP_NUM_THREADS"] = str(a.threads)
-    runs = a.runs or (200 if device == "cpu" else 500)
+    runs = a.runs
     min_run_time = a.min_run_time or (1.0 if device == "cpu" else 0.5)
     targets = a.targets or DEFAULT_TARGETS
 
@@ -136,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         spec = parse_target(spec_text, base=str(REPO))
         t0 = time.time()
         res = run_target(spec, device=device, modes=modes, backend=a.backend, runs=runs, warmup=a.warmup,
-                         timeout=a.timeout, fullgraph_check=False)
+                         timeout=a.timeout, fullgraph_check=False, min_time=min_run_time)
         probe_wall = time.time() - t0
         if not res.ok or res.timing is None or res.timing.eager is None:
             rows.append({"target": spec_text, "error": res.error or "no timing"})
@@ -166,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"# probe timing accuracy — {dev_name}",
         "",
-        f"probe: median of {runs} per-call timings after {a.warmup} warm-ups (worker subprocess); "
+        f"probe: median of ≥{runs} samples over ≥{min_run_time} s after a timed warm-up (worker subprocess); "
         f"reference: torch.utils.benchmark.Timer.blocked_autorange(min_run_time={min_run_time}), "
         f"separate process. Tolerance ±{a.tolerance:.0%}.",
         "",

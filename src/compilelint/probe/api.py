@@ -33,6 +33,8 @@ CONFIG_KEYS = {
     "runs": "runs",
     "train": "train",
     "timing": "timing",
+    "min_time": "min_time",
+    "warmup_time": "warmup_time",
 }
 
 
@@ -51,7 +53,7 @@ def options_from_config(table: dict[str, Any]) -> dict[str, Any]:
             value = [m.strip() for m in value.split(",") if m.strip()]
         if dest == "device" and value == "auto":
             value = None
-        if dest == "timeout":
+        if dest in ("timeout", "min_time", "warmup_time"):
             value = float(value)
         if dest in ("warmup", "runs"):
             value = int(value)

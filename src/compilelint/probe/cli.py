@@ -46,7 +46,11 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=None,
               help=f"Seconds each target may run, in its own process (default {DEFAULT_TIMEOUT:g}).")
 @click.option("--warmup", type=click.IntRange(min=0), default=None, help="Warm-up calls before timing (default 3).")
-@click.option("--runs", type=click.IntRange(min=1), default=None, help="Timed calls (default 30).")
+@click.option("--runs", type=click.IntRange(min=1), default=None,
+              help="At least this many timed samples (default 30).")
+@click.option("--min-time", type=click.FloatRange(min=0), default=None,
+              help="At least this many seconds of timed calls per measurement (default 0.5); "
+                   "calls shorter than a millisecond or two are timed in blocks.")
 @click.option("--train", is_flag=True, default=None, help="Time forward + backward instead of forward (no_grad).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
@@ -58,7 +62,7 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--keep-cache", is_flag=True,
               help="Use inductor's normal on-disk cache (default: a fresh one, so compile times are cold).")
 @click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
-def probe(targets, device, modes, timeout, warmup, runs, train, fmt, output, plot_file, backend,
+def probe(targets, device, modes, timeout, warmup, runs, min_time, train, fmt, output, plot_file, backend,
           no_timing, config_free, keep_cache, color) -> None:
     """Run TARGETS (path/to/file.py:factory or package.module:factory; default: the
     `targets` of [tool.compilelint.probe]) each in its own process under torch.compile:
@@ -94,7 +98,8 @@ def probe(targets, device, modes, timeout, warmup, runs, train, fmt, output, plo
                                                       "max-autotune-no-cudagraphs")]
         if bad:
             raise UsageFailure(f"--modes: unknown mode {bad[0]!r}")
-    for key, value in (("timeout", timeout), ("warmup", warmup), ("runs", runs), ("backend", backend)):
+    for key, value in (("timeout", timeout), ("warmup", warmup), ("runs", runs), ("backend", backend),
+                       ("min_time", min_time)):
         if value is not None:
             opts[key] = value
     if train:

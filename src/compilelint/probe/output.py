@@ -35,6 +35,8 @@ def _stats_ms(st) -> dict[str, Any] | None:
         return None
     return {
         "n": st.n,
+        "calls_per_sample": st.calls_per_sample,
+        "warmup_calls": st.warmup_calls,
         "median_ms": _ms(st.median_s),
         "mean_ms": _ms(st.mean_s),
         "min_ms": _ms(st.min_s),
@@ -99,6 +101,7 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
                 "saved_per_call_ms": _ms(m.saved_per_call_s),
                 "break_even_calls": ("never" if m.never_breaks_even else m.break_even_calls) if m.ok else None,
                 "peak_mem_bytes": m.peak_mem_bytes,
+                "peak_reserved_bytes": m.peak_reserved_bytes,
                 "max_abs_diff": _num(m.max_abs_diff),
                 "max_rel_diff": _num(m.max_rel_diff),
             })
@@ -112,6 +115,7 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
             "eager": _stats_ms(t.eager),
             "eager_median_ms": _ms(t.eager.median_s) if t.eager else None,
             "eager_peak_mem_bytes": t.eager_peak_mem_bytes,
+            "eager_peak_reserved_bytes": t.eager_peak_reserved_bytes,
             "eager_error": t.eager_error,
             "modes": modes,
         }
@@ -294,7 +298,10 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
             if t.memory_kind:
                 pass
             mem = f"peak memory: {escape(t.memory_kind)}; " if t.memory_kind else ""
-            console.print(f"  [dim]{mode_word}; median of {t.runs} timed calls after {t.warmup} warm-ups, "
+            n = t.eager.n if t.eager else t.runs
+            k = t.eager.calls_per_sample if t.eager else 1
+            per = f" (blocks of {k} calls)" if k > 1 else ""
+            console.print(f"  [dim]{mode_word}; median of {n} timed samples{per} after warm-up, "
                           f"± half the interquartile range; {mem}Δ: compiled vs eager outputs[/]")
         console.print()
     n_ok = sum(1 for r in results if r.ok)

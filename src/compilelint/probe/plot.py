@@ -57,7 +57,7 @@ def render_svg(results: list[TargetResult], *, title: str = "compilelint probe: 
     groups = _rows(results)
     left, right, top = 230, 150, 56
     bar_h, gap, group_gap = 18, 4, 34
-    plot_w = 520
+    plot_w = 460
     width = left + plot_w + right
     y = top
     parts: list[str] = []
@@ -92,8 +92,11 @@ def render_svg(results: list[TargetResult], *, title: str = "compilelint probe: 
                     parts.append(f'<line x1="{x1:.1f}" y1="{cy}" x2="{x2:.1f}" y2="{cy}" class="iqr"/>')
                     parts.append(f'<line x1="{x1:.1f}" y1="{cy - 4}" x2="{x1:.1f}" y2="{cy + 4}" class="iqr"/>')
                     parts.append(f'<line x1="{x2:.1f}" y1="{cy - 4}" x2="{x2:.1f}" y2="{cy + 4}" class="iqr"/>')
-                value = _fmt_ms(b["median"]) + (f"  {b['note']}" if b["note"] else "")
-                parts.append(f'<text x="{left + w + 6:.1f}" y="{y + bar_h - 5}" class="value">{esc(value)}</text>')
+                end = max(w, (b["p75"] or 0) * scale)
+                value = esc(_fmt_ms(b["median"]))
+                if b["note"]:
+                    value += f'  <tspan class="speed">{esc(b["note"])}</tspan>'
+                parts.append(f'<text x="{left + end + 6:.1f}" y="{y + bar_h - 5}" class="value">{value}</text>')
             y += bar_h + gap
         if g["status"]:
             parts.append(f'<text x="{left}" y="{y + 12}" class="fail">{esc(g["status"][:110])}</text>')
@@ -109,7 +112,7 @@ def render_svg(results: list[TargetResult], *, title: str = "compilelint probe: 
         "text{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:12px;fill:#222}"
         ".title{font-size:16px;font-weight:600}.target{font-size:13px;font-weight:600}"
         ".device,.legend{fill:#666;font-size:11px}.value{fill:#333}.fail{fill:#c0392b}"
-        ".axis{stroke:#999;stroke-width:1}.iqr{stroke:#111;stroke-width:1.2}"
+        ".speed{font-weight:600}.axis{stroke:#999;stroke-width:1}.iqr{stroke:#111;stroke-width:1.2}"
         "</style>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
         f'<text x="12" y="24" class="title">{esc(title)}</text>',

@@ -163,6 +163,8 @@ def run_target(
     train: bool = False,
     fresh_cache: bool = True,
     fullgraph_check: bool = True,
+    min_time: float | None = None,
+    warmup_time: float | None = None,
     python: str | None = None,
 ) -> TargetResult:
     """Run one target in a fresh worker process; never raises for user-code faults."""
@@ -179,6 +181,8 @@ def run_target(
         "train": train,
         "fresh_cache": fresh_cache,
         "fullgraph_check": fullgraph_check,
+        "min_time": min_time,
+        "warmup_time": warmup_time,
     }
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="compilelint-probe-") as tmp:

@@ -25,6 +25,8 @@ class Stats:
     stdev_s: float
     p25_s: float
     p75_s: float
+    calls_per_sample: int = 1
+    warmup_calls: int = 0
 
     @property
     def iqr_s(self) -> float:
@@ -45,7 +47,7 @@ class Stats:
     def from_dict(cls, d: dict[str, Any] | None) -> "Stats | None":
         if not d:
             return None
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__})
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
 def _quantile(sorted_xs: list[float], q: float) -> float:
@@ -58,7 +60,10 @@ def _quantile(sorted_xs: list[float], q: float) -> float:
     return sorted_xs[lo] * (1 - frac) + sorted_xs[hi] * frac
 
 
-def summarize(samples: list[float]) -> Stats:
+def summarize(samples: "list[float] | Timing") -> Stats:
+    k, w = 1, 0
+    if isinstance(samples, Timing):
+        k, w, samples = samples.calls_per_sample, samples.warmup_calls, samples.samples
     xs = sorted(samples)
     return Stats(
         n=len(xs),
@@ -69,6 +74,8 @@ def summarize(samples: list[float]) -> Stats:
         stdev_s=statistics.stdev(xs) if len(xs) > 1 else 0.0,
         p25_s=_quantile(xs, 0.25),
         p75_s=_quantile(xs, 0.75),
+        calls_per_sample=k,
+        warmup_calls=w,
     )
 
 
@@ -86,6 +93,7 @@ class ModeResult:
     break_even_calls: int | None = None  # None with never=True: compiled is not faster
     never_breaks_even: bool = False
     peak_mem_bytes: int | None = None
+    peak_reserved_bytes: int | None = None  # CUDA: the caching allocator's (and CUDA graphs' pools)
     max_abs_diff: float | None = None
     max_rel_diff: float | None = None
     graph_count: int | None = None
@@ -111,6 +119,7 @@ class TimingResult:
     runs: int
     eager: Stats | None = None
     eager_peak_mem_bytes: int | None = None
+    eager_peak_reserved_bytes: int | None = None
     eager_error: str | None = None
     memory_kind: str = ""  # "cuda allocated" | "process RSS" | ""
     modes: list[ModeResult] = field(default_factory=list)
@@ -124,6 +133,7 @@ class TimingResult:
             "runs": self.runs,
             "eager": self.eager.to_dict() if self.eager else None,
             "eager_peak_mem_bytes": self.eager_peak_mem_bytes,
+            "eager_peak_reserved_bytes": self.eager_peak_reserved_bytes,
             "eager_error": self.eager_error,
             "memory_kind": self.memory_kind,
             "modes": [m.to_dict() for m in self.modes],
@@ -136,7 +146,8 @@ class TimingResult:
         return cls(
             device=d["device"], device_name=d.get("device_name", ""), train=d.get("train", False),
             warmup=d.get("warmup", 0), runs=d.get("runs", 0), eager=Stats.from_dict(d.get("eager")),
-            eager_peak_mem_bytes=d.get("eager_peak_mem_bytes"), eager_error=d.get("eager_error"),
+            eager_peak_mem_bytes=d.get("eager_peak_mem_bytes"),
+            eager_peak_reserved_bytes=d.get("eager_peak_reserved_bytes"), eager_error=d.get("eager_error"),
             memory_kind=d.get("memory_kind", ""),
             modes=[ModeResult.from_dict(m) for m in d.get("modes", [])],
         )
@@ -273,6 +284,7 @@ class PeakMemory:
         self.device = device
         self.kind = ""
         self.peak: int | None = None
+        self.reserved: int | None = None
 
     def __enter__(self) -> "PeakMemory":
         import torch
@@ -291,6 +303,7 @@ class PeakMemory:
         if self.device.startswith("cuda"):
             torch.cuda.synchronize()
             self.peak = int(torch.cuda.max_memory_allocated())
+            self.reserved = int(torch.cuda.max_memory_reserved())
         elif self.kind:
             self.peak = _read_status_kb("VmHWM")
             if self.peak is not None:
@@ -342,30 +355,98 @@ def _zero_grads(fn: Any) -> None:
             p.grad = None
 
 
-def time_step(step: Callable, *, device: str, warmup: int, runs: int) -> list[float]:
-    """Warm up, then time ``runs`` calls; seconds per call."""
+@dataclass
+class Timing:
+    """Seconds per call, one sample per block of ``calls_per_sample`` calls."""
+
+    samples: list[float]
+    calls_per_sample: int
+    warmup_calls: int
+
+
+def time_step(
+    step: Callable,
+    *,
+    device: str,
+    warmup: int,
+    runs: int,
+    warmup_s: float | None = None,
+    min_time_s: float | None = None,
+    block_s: float | None = None,
+    max_samples: int = 10_000,
+) -> Timing:
+    """Warm up (at least ``warmup`` calls and ``warmup_s`` seconds, so clocks and caches
+    settle), then take at least ``runs`` samples and ``min_time_s`` seconds of calls.
+
+    Calls shorter than ``block_s`` are timed in blocks (like
+    ``torch.utils.benchmark``'s blocked_autorange): a sample is the mean of a block, so
+    the timer's own cost does not bias launch-bound calls. On CUDA a pair of events
+    brackets each block (all recorded, one synchronize at the end); on CPU
+    ``perf_counter``.
+    """
     import torch
 
     cuda = device.startswith("cuda")
-    for _ in range(warmup):
-        step()
-    if cuda:
-        torch.cuda.synchronize()
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(runs)]
-        for i in range(runs):
-            starts[i].record()
-            step()
-            ends[i].record()
-        torch.cuda.synchronize()
-        return [s.elapsed_time(e) / 1000.0 for s, e in zip(starts, ends)]
-    samples = []
     clock = time.perf_counter
-    for _ in range(runs):
-        t0 = clock()
+    warmup_s = (0.5 if cuda else 0.2) if warmup_s is None else warmup_s
+    min_time_s = 0.5 if min_time_s is None else min_time_s
+    block_s = (2e-3 if cuda else 1e-3) if block_s is None else block_s
+
+    # warm-up: by count and by time (GPU clocks ramp up from idle after a compile)
+    done = 0
+    t0 = clock()
+    while done < warmup or (clock() - t0 < warmup_s and done < 100_000):
         step()
-        samples.append(clock() - t0)
-    return samples
+        done += 1
+        if cuda and done % 16 == 0:
+            torch.cuda.synchronize()
+    _sync(device)
+
+    # calibrate: how long is one call?
+    n = 1
+    while True:
+        _sync(device)
+        t1 = clock()
+        for _ in range(n):
+            step()
+        _sync(device)
+        dt = clock() - t1
+        done += n
+        if dt >= max(block_s, 5e-3) or n >= 1 << 16:
+            break
+        n = min(1 << 16, max(n * 2, int(n * max(block_s, 5e-3) * 1.2 / max(dt, 1e-9)) + 1))
+    per_call = dt / n
+    k = max(1, int(math.ceil(block_s / per_call))) if per_call < block_s else 1
+    blocks = max(runs, int(math.ceil(min_time_s / max(per_call * k, 1e-9))))
+    blocks = min(blocks, max_samples)
+
+    if cuda:
+        events = [torch.cuda.Event(enable_timing=True) for _ in range(blocks + 1)] if k > 1 else None
+        if k > 1:
+            events[0].record()
+            for b in range(blocks):
+                for _ in range(k):
+                    step()
+                events[b + 1].record()
+            torch.cuda.synchronize()
+            samples = [events[b].elapsed_time(events[b + 1]) / 1000.0 / k for b in range(blocks)]
+        else:
+            starts = [torch.cuda.Event(enable_timing=True) for _ in range(blocks)]
+            ends = [torch.cuda.Event(enable_timing=True) for _ in range(blocks)]
+            for b in range(blocks):
+                starts[b].record()
+                step()
+                ends[b].record()
+            torch.cuda.synchronize()
+            samples = [s.elapsed_time(e) / 1000.0 for s, e in zip(starts, ends)]
+        return Timing(samples, k, done)
+    samples = []
+    for _ in range(blocks):
+        t1 = clock()
+        for _ in range(k):
+            step()
+        samples.append((clock() - t1) / k)
+    return Timing(samples, k, done)
 
 
 def _sync(device: str) -> None:
@@ -387,6 +468,8 @@ def run_timing(
     runs: int = 30,
     train: bool = False,
     seed: int = 0,
+    min_time_s: float | None = None,
+    warmup_s: float | None = None,
     on_progress: Callable[[TimingResult], None] | None = None,
 ) -> TimingResult:
     import torch
@@ -403,12 +486,12 @@ def run_timing(
             ref = detach_copy(fn(*args, **kwargs))
             _zero_grads(fn)
             step = make_step(fn, args, kwargs, train, before=(lambda: _zero_grads(fn)) if train else None)
-            for _ in range(warmup):
-                step()
             with PeakMemory(device) as pm:
-                samples = time_step(step, device=device, warmup=0, runs=runs)
+                samples = time_step(step, device=device, warmup=warmup, runs=runs,
+                                    warmup_s=warmup_s, min_time_s=min_time_s)
         res.eager = summarize(samples)
         res.eager_peak_mem_bytes = pm.peak
+        res.eager_peak_reserved_bytes = pm.reserved
         res.memory_kind = pm.kind
     except Exception as exc:
         res.eager_error = f"{type(exc).__name__}: {exc}"
@@ -421,7 +504,8 @@ def run_timing(
         res.modes.append(mr)
         try:
             _time_mode(mr, fn, args, kwargs, device=device, backend=backend, warmup=warmup,
-                       runs=runs, train=train, ref=ref, eager=res.eager, seed=seed, grad_ctx=grad_ctx)
+                       runs=runs, train=train, ref=ref, eager=res.eager, seed=seed, grad_ctx=grad_ctx,
+                       warmup_s=warmup_s, min_time_s=min_time_s)
         except Exception as exc:  # compile failure, OOM, ... in this mode only
             mr.ok = False
             mr.error = f"{type(exc).__name__}: {_first_line(str(exc))}"
@@ -445,7 +529,7 @@ def _first_line(text: str, limit: int = 500) -> str:
 
 
 def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, runs, train, ref,
-               eager: Stats, seed: int, grad_ctx) -> None:
+               eager: Stats, seed: int, grad_ctx, warmup_s=None, min_time_s=None) -> None:
     import torch
     import torch._dynamo
 
@@ -486,12 +570,13 @@ def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, run
                 before()
 
         step = make_step(compiled, args, kwargs, train, before=pre)
-        for _ in range(warmup):
-            step()
+        # peak over warm-up and timed calls: CUDA graphs are recorded during warm-up
         with PeakMemory(device) as pm:
-            samples = time_step(step, device=device, warmup=0, runs=runs)
+            samples = time_step(step, device=device, warmup=max(warmup, 2 if before else 0), runs=runs,
+                                warmup_s=warmup_s, min_time_s=min_time_s)
     mr.stats = summarize(samples)
     mr.peak_mem_bytes = pm.peak
+    mr.peak_reserved_bytes = pm.reserved
     mr.compile_s = max(0.0, mr.first_call_s - mr.stats.median_s)
     if mr.stats.median_s > 0:
         mr.speedup = eager.median_s / mr.stats.median_s

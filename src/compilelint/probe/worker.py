@@ -174,6 +174,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
                 fn, a, k, device=device, modes=list(modes), backend=backend,
                 warmup=int(request.get("warmup", 3)), runs=int(request.get("runs", 30)),
                 train=train, on_progress=progress,
+                min_time_s=request.get("min_time"), warmup_s=request.get("warmup_time"),
             )
             result["timing"] = tr.to_dict()
             if tr.eager_error:
