@@ -45,10 +45,11 @@ def make_analyzer(jobs: int | None = None, cache: bool = True, cache_dir: str | 
 
 
 def _read(path: str) -> bytes | None:
+    from compilelint.source import SourceError, read_bytes
+
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
+        return read_bytes(path)  # never blocks on a FIFO named *.py
+    except SourceError:
         return None  # analyze_path reads it again and says why
 
 

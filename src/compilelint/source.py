@@ -69,6 +69,11 @@ def decode(data: bytes) -> Source:
 
 
 def read(path: str) -> Source:
+    return decode(read_bytes(path))
+
+
+def read_bytes(path: str) -> bytes:
+    """The file's bytes, or SourceError saying why not; never blocks on a FIFO or device."""
     try:
         # O_NONBLOCK: opening a FIFO (or a device) named *.py must not hang the run.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -89,4 +94,4 @@ def read(path: str) -> Source:
         if exc.errno == errno.ELOOP:
             raise SourceError("symbolic link loop (too many levels of symbolic links)") from None
         raise SourceError(f"cannot read: {exc.strerror or exc}") from None
-    return decode(data)
+    return data
