@@ -190,3 +190,12 @@ class NdarrayNames:
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 (names.add if array else names.discard)(target.target.value)
+
+
+_EMPTY = cst.Module(body=[])
+
+
+def source(node: cst.CSTNode, limit: int = 40) -> str:
+    """The code of a (small) node, shortened to `limit` characters."""
+    text = " ".join(_EMPTY.code_for_node(node).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -48,6 +48,7 @@ class CausalScores(torch.nn.Module):
         s[pad.unsqueeze(1).expand_as(s)] = -1e4  # masked assignment: index_put, static
         keep = s > 0
         s[keep] = 0.0
+        s[keep], s[~keep] = s.sum(), 1.0  # tuple target: still assignments
         return torch.where(keep, s, s * 2).softmax(-1)
 """,
         """
@@ -212,10 +213,19 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._arrays.assign(node)
         verdict = self._boolish(node.value)
         for target in node.targets:
-            if isinstance(target.target, cst.Subscript):
-                self._stores.add(id(target.target))
-            elif isinstance(target.target, cst.Name):
+            self._mark_stores(target.target)
+            if isinstance(target.target, cst.Name):
                 self._scope_table()[target.target.value] = verdict
+
+    def _mark_stores(self, target: cst.BaseExpression) -> None:
+        """`x[m] = v` and `a[m], b[m] = f()`: masked assignment, not a read."""
+        if isinstance(target, cst.Subscript):
+            self._stores.add(id(target))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._mark_stores(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._mark_stores(target.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if isinstance(node.target, cst.Name):

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from compilelint.inference import dotted
+from compilelint.rules._callsite import names_in
 from compilelint.rules.base import Rule
 
 # (read before the file's imports are: by the callee's last name)
@@ -47,6 +48,21 @@ def train_loop(model, batches):
         model(x)
         STEP += 1  # not compiled
 """,
+        """
+import torch
+_kernel = None
+_loaded = None
+def _get_kernel(name):
+    global _kernel, _loaded
+    if _kernel is None:
+        _kernel = load_kernel()  # lazy initialisation: set once
+    if _loaded != name:
+        _loaded = name
+    return _kernel
+class M(torch.nn.Module):
+    def forward(self, x):
+        return _get_kernel("a")(x)
+""",
     ]
     INVALID = [
         """
@@ -78,6 +94,17 @@ class Block(torch.nn.Module):
         super().__init__(walker)
         self._containers: set[str] = set()
         self._globals: dict[str, set[str]] = {}
+        self._tests: list[cst.BaseExpression] = []  # tests of the enclosing `if`s
+
+    def visit_If(self, node: cst.If) -> None:
+        self._tests.append(node.test)
+
+    def leave_If(self, original_node: cst.If) -> None:
+        self._tests.pop()
+
+    def _lazy_init(self, name: str, value: cst.BaseExpression) -> bool:
+        """`if X is None: X = load()`: set once (or when it changes), not accumulated."""
+        return any(name in names_in(test) for test in self._tests) and name not in names_in(value)
 
     def visit_Module(self, node: cst.Module) -> None:
         for stmt in node.body:
@@ -128,7 +155,10 @@ class Block(torch.nn.Module):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            name = self._declared(target.target) or self._subscripted(target.target)
+            declared = self._declared(target.target)
+            if declared and self._lazy_init(declared, node.value):
+                continue
+            name = declared or self._subscripted(target.target)
             if name:
                 self.report(node, self.message.format(name=name))
                 return
@@ -140,7 +170,7 @@ class Block(torch.nn.Module):
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = self._declared(node.target)
-        if name and node.value is not None:
+        if name and node.value is not None and not self._lazy_init(name, node.value):
             self.report(node, self.message.format(name=name))
 
     def visit_Del(self, node: cst.Del) -> None:

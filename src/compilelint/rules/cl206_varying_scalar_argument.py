@@ -1,7 +1,7 @@
 import libcst as cst
 
 from compilelint.inference import dotted
-from compilelint.rules._callsite import assignments_in, compiled_options, target_version
+from compilelint.rules._callsite import assignments_in, compiled_options, source, target_version
 from compilelint.rules.base import Rule
 
 SCALARS = ("int", "float", "str", "bool")
@@ -239,7 +239,7 @@ for n_steps in range(1, 5):
             if severity is None:
                 continue
             callee = dotted(node.func) or "callable"
-            label = dotted(arg.value) or (f"{arg.keyword.value}=" if arg.keyword else "an argument")
+            label = (f"{arg.keyword.value}=" if arg.keyword else "") + source(arg.value)
             self.report(node, self.message.format(arg=label, type=kind, callee=callee, cost=cost),
                         severity=severity)
             return

@@ -1,7 +1,7 @@
 import libcst as cst
 
 from compilelint.inference import dotted
-from compilelint.rules._callsite import assignments_in, calls_in, compiled_options, loop_varying, names_in
+from compilelint.rules._callsite import assignments_in, calls_in, compiled_options, loop_varying, names_in, source
 from compilelint.rules.base import Rule
 
 FACTORIES = frozenset({
@@ -79,6 +79,9 @@ def run(data, lengths):
         options = compiled_options(self.ctx, node.func)
         if options is None or options.get("dynamic") != "False":
             return
+        scope = self.ctx.function
+        if scope is not None and "warm" in scope.qualname.rsplit(".", 1)[-1].lower():
+            return  # compiling each shape on purpose, ahead of time
         varying: set[str] = set()
         for loop in loops:
             varying |= loop_varying(loop)
@@ -88,7 +91,7 @@ def run(data, lengths):
             if arg.star:
                 continue
             if self._shape_varies(arg.value, varying, loops, depth=0):
-                label = dotted(arg.value) or "an argument"
+                label = source(arg.value)
                 self.report(node, self.message.format(arg=label, callee=dotted(node.func) or "callable"))
                 return
 
