@@ -6,12 +6,14 @@
 A finding is recognised by a fingerprint, not by its line number, so that edits elsewhere
 in the file (lines added above it, the block re-indented) keep it recognised:
 
-    hash(code, path relative to the project root, the flagged source line with its
-         whitespace normalised, occurrence index among findings with the same three)
+    hash(code, path relative to the baseline file's folder, the flagged source line with
+         its whitespace normalised, occurrence index among findings with the same three)
 
 The occurrence index tells apart identical lines in one file (two `print(x)` in one
 forward): the first in the file is 0, the next 1, and so on, so adding a third reports
-exactly one new finding. CL000 (a file that cannot be read or parsed) is recognised by
+exactly one new finding. Paths are taken relative to the folder the baseline file is in
+(usually the project root), so the working directory a check runs from does not matter.
+CL000 (a file that cannot be read or parsed) is recognised by
 code and path alone; CL001 (a rule crashed) is never baselined.
 
 The file is JSON with a version field, sorted, one finding per entry (its line and
@@ -143,8 +145,15 @@ def load(path: str | os.PathLike[str]) -> Baseline:
     return Baseline(counts, str(path))
 
 
-def apply(findings: Sequence[Finding], baseline: Baseline, root: str | os.PathLike[str] = ".") -> Filtered:
-    """The findings the baseline does not account for, in their order."""
+def _folder(path) -> str:
+    return os.path.dirname(os.path.abspath(path))
+
+
+def apply(findings: Sequence[Finding], baseline: Baseline, root: str | os.PathLike[str] | None = None) -> Filtered:
+    """The findings the baseline does not account for, in their order; paths relative to
+    `root` (default: the baseline file's folder)."""
+    if root is None:
+        root = _folder(baseline.path) if baseline.path else "."
     remaining = Counter(baseline.counts)
     kept: list[Finding] = []
     hidden = 0
@@ -177,9 +186,10 @@ def _umask() -> int:
     return mask
 
 
-def write(path: str | os.PathLike[str], findings: Iterable[Finding], root: str | os.PathLike[str] = ".") -> int:
-    """Record `findings` in `path` atomically; returns how many were recorded."""
-    text = render(findings, root)
+def write(path: str | os.PathLike[str], findings: Iterable[Finding], root: str | os.PathLike[str] | None = None) -> int:
+    """Record `findings` in `path` atomically (paths relative to `root`, default: the
+    folder `path` is in); returns how many were recorded."""
+    text = render(findings, _folder(path) if root is None else root)
     folder = os.path.dirname(os.path.abspath(path))
     try:
         os.makedirs(folder, exist_ok=True)

@@ -162,7 +162,7 @@ def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, 
         if baseline_file or fix or show_diff:
             raise Failure("--write-baseline records every current finding: use it without --baseline, --fix, --diff")
         try:
-            count = baseline.write(write_baseline, findings, settings.root)
+            count = baseline.write(write_baseline, findings)
         except baseline.BaselineError as exc:
             raise Failure(str(exc)) from None
         click.echo(f"compilelint: recorded {count} finding(s) in {write_baseline}", err=True)
@@ -173,7 +173,7 @@ def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, 
             base = baseline.load(baseline_file)
         except baseline.BaselineError as exc:
             raise Failure(str(exc)) from None
-        filtered = baseline.apply(findings, base, settings.root)
+        filtered = baseline.apply(findings, base)
         findings = filtered.findings
         if filtered.stale:
             click.echo(f"compilelint: {filtered.stale} baselined finding(s) are gone; "
@@ -199,7 +199,7 @@ def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, 
         click.echo(f"compilelint: fixed {applied} finding(s)", err=True)
         findings = recheck().findings
         if base is not None:
-            findings = baseline.apply(findings, base, settings.root).findings
+            findings = baseline.apply(findings, base).findings
     return findings
 
 
