@@ -6,6 +6,7 @@ uses, whether a callee is compiled. Not a rule module (the registry loads `cl*.p
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -130,15 +131,22 @@ def compiled_options(ctx: "Walker", func: cst.BaseExpression) -> dict[str, str] 
         from compilelint.analysis import compile_kwargs
 
         return compile_kwargs(func)
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return None
     options = ctx.compiled_callable(func)
     if options is not None:
         return options
-    name = dotted(func)
-    if name:
-        last = name.split(".")[-1]
-        if COMPILED_NAME.match(last) and not ctx.is_import(name.split(".")[0]):
+    last = func.value if isinstance(func, cst.Name) else func.attr.value
+    if _compiled_name(last):
+        name = dotted(func)
+        if name and not ctx.is_import(name.split(".")[0]):
             return {}
     return None
+
+
+@lru_cache(maxsize=4096)
+def _compiled_name(name: str) -> bool:
+    return COMPILED_NAME.match(name) is not None
 
 
 def arg_value(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
@@ -185,8 +193,12 @@ class NdarrayNames:
         return False
 
     def assign(self, node: cst.Assign) -> None:
-        array = self.is_array(node.value)
-        names = self._names.setdefault(self._scope(), set())
+        array = isinstance(node.value, (cst.Call, cst.Name, cst.Subscript, cst.Attribute)) and self.is_array(node.value)
+        names = self._names.get(self._scope())
+        if names is None:
+            if not array:
+                return
+            names = self._names.setdefault(self._scope(), set())
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 (names.add if array else names.discard)(target.target.value)

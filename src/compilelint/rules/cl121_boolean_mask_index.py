@@ -170,7 +170,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         return None
 
     def _bool_call(self, node: cst.Call) -> str | None:
-        qualified = self.ctx.qualify(node.func) or ""
+        qualified = (self.ctx.qualify(node.func) or "") if not isinstance(node.func, cst.Attribute) \
+            or not isinstance(node.func.value, (cst.Call, cst.Subscript)) else ""
         if qualified.startswith("torch."):
             last = qualified.rsplit(".", 1)[-1]
             if last in BOOL_FUNCS:
@@ -188,10 +189,12 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         func = node.func
         if not isinstance(func, cst.Attribute):
             return None
+        method = func.attr.value
+        if method not in BOOL_METHODS and method not in ("to", "type", "any", "all"):
+            return None
         receiver = func.value
         if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
             return None
-        method = func.attr.value
         kind = self.ctx.kind(receiver)
         if kind in (Kind.VALUE, Kind.MODULE):
             return None

@@ -158,7 +158,8 @@ for n_steps in range(1, 5):
         if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
             inner = self._type(node.expression, names)
             return inner if inner in ("int", "float") else None
-        if isinstance(node, cst.Call):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+                and node.func.value in ("range", "float", "int", "str"):
             qualified = self.ctx.qualify(node.func) or ""
             if qualified == "builtins.range":
                 return "seq:int"

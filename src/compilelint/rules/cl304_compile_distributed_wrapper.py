@@ -82,6 +82,8 @@ def build(model):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         bad = self._fsdp_without_orig_params(node.value)
+        if not bad and not self._wrappers.get(self._scope()):
+            return
         for target in node.targets:
             name = dotted(target.target)
             if name is None:
@@ -93,16 +95,17 @@ def build(model):
                 names.discard(name)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if is_compile_call(self.ctx, node) and node.args:
+        func = node.func
+        qualified = self.ctx.qualify(func) or ""
+        if qualified == "torch.compile" and node.args:
             if self._fsdp_without_orig_params(node.args[0].value):
                 self.report(node)
             return
-        func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "compile" \
                 and not any(a.keyword is None for a in node.args) and self._fsdp_without_orig_params(func.value):
             self.report(node)
             return
-        if (self.ctx.qualify(func) or "") in FSDP1 and node.args and self._fsdp_without_orig_params(node):
+        if qualified in FSDP1 and node.args and self._fsdp_without_orig_params(node):
             inner = node.args[0].value
             if is_compile_call(self.ctx, inner) or self.ctx.compiled_callable(inner) is not None:
                 self.report(node, "an FSDP (v1) wrapper without `use_orig_params=True` around a compiled module: "
