@@ -59,6 +59,19 @@ for x in batches:
     INVALID = [
         """
 import torch
+def fit(model, train_loader, eval_loader):
+    model = torch.compile(model)
+    for epoch in range(3):
+        model.train()
+        for batch in train_loader:
+            model(batch).sum().backward()
+        model.eval()  # expect
+        for batch in eval_loader:
+            with torch.no_grad():  # (the same toggle: one note per loop)
+                model(batch)
+""",
+        """
+import torch
 def drive(compiled, x):
     for epoch in range(2):
         compiled.train()
@@ -117,7 +130,7 @@ fast(torch.randn(3, 8))
         loops = self.ctx.loops
         if not loops:
             return True
-        key = (id(loops[-1]), callee)
+        key = (id(loops[0]), callee)  # the outermost loop: one note per training loop
         if key in self._loops_reported:
             return False
         self._loops_reported.add(key)
