@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import traceback
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import libcst as cst
@@ -69,6 +70,16 @@ class FileAnalysis:
     file_noqa: bool = False
 
 
+@lru_cache(maxsize=None)
+def _handler_names(cls: type, prefixes: tuple[str, ...] = ("visit_", "leave_")) -> tuple[str, ...]:
+    """`cls`'s attributes that start with `prefixes` (sorted, as dir() gives them), with
+    the prefix for enter_/exit_ and without for visit_/leave_ callers to strip."""
+    names = [name for name in dir(cls) if name.startswith(prefixes)]
+    if prefixes == ("enter_", "exit_"):
+        return tuple(name.partition("_")[2] for name in names)
+    return tuple(names)
+
+
 class Walker(cst.CSTVisitor):
     """The walk: keeps scope, types and regions-to-be, and dispatches to rules."""
 
@@ -103,7 +114,7 @@ class Walker(cst.CSTVisitor):
         self._visit: dict[str, list] = {}
         self._leave: dict[str, list] = {}
         for rule in self.rules:
-            for attr in dir(type(rule)):
+            for attr in _handler_names(type(rule)):  # dir() once per rule class, not per file
                 if attr.startswith("visit_"):
                     self._visit.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
                 elif attr.startswith("leave_"):
@@ -128,7 +139,10 @@ class Walker(cst.CSTVisitor):
         return name in self.imports and not self._locally_bound(name)
 
     def _locally_bound(self, name: str) -> bool:
-        return any(name in scope.env for scope in self.scopes)
+        for scope in self.scopes:
+            if name in scope.env:
+                return True
+        return False
 
     def qualify_name(self, name: str) -> str | None:
         if self._locally_bound(name):
@@ -711,36 +725,60 @@ def compile_kwargs(call: cst.Call) -> dict[str, str]:
 def _self_assignments(func: cst.FunctionDef):
     """(attr, value) for every `self.attr = value` in a method, nested blocks included
     (not nested functions or classes)."""
-    out = []
-    for node in traverse.iter_nodes(func, prune=_nested_scope, skip=traverse.TRIVIA):
-        if isinstance(node, cst.Assign):
-            for target in node.targets:
-                t = target.target
-                if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
-                    out.append((t.attr.value, node.value))
-        elif isinstance(node, cst.AnnAssign):
-            t = node.target
-            if node.value is not None and isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == "self":
-                out.append((t.attr.value, node.value))
-    return out
-
-
-def _nested_scope(node: cst.CSTNode) -> bool:
-    return isinstance(node, (cst.FunctionDef, cst.ClassDef))
+    return _method_scan(func)[0]
 
 
 def _registered(func: cst.FunctionDef) -> list[str]:
     """Names given to `self.register_buffer("name", ...)` / `register_parameter`."""
-    out = []
-    for node in traverse.iter_nodes(func, skip=traverse.TRIVIA):
-        if isinstance(node, cst.Call):
+    global _last_scan
+    registered = _method_scan(func)[1]
+    _last_scan = (None, None)  # asked last: keep no tree alive
+    return registered
+
+
+_last_scan: tuple = (None, None)
+
+
+def _method_scan(func: cst.FunctionDef) -> tuple[list, list[str]]:
+    """`_self_assignments` and `_registered` of a method in one pass (a class's scan asks
+    for both, one after the other: the last method's answer is kept)."""
+    global _last_scan
+    if _last_scan[0] is func:
+        return _last_scan[1]
+    assignments: list = []
+    registered: list[str] = []
+    Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
+    scopes = (cst.FunctionDef, cst.ClassDef)
+    children, skip = traverse.children, traverse.TRIVIA
+    stack: list = [(func, False)]
+    while stack:  # pre-order, as libcst visits
+        node, nested = stack.pop()
+        kind = type(node)
+        if kind is Assign:
+            if not nested:
+                for target in node.targets:
+                    t = target.target
+                    if type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
+                        assignments.append((t.attr.value, node.value))
+        elif kind is AnnAssign:
+            t = node.target
+            if not nested and node.value is not None and type(t) is Attribute and type(t.value) is Name \
+                    and t.value.value == "self":
+                assignments.append((t.attr.value, node.value))
+        elif kind is Call:
             f = node.func
-            if isinstance(f, cst.Attribute) and f.attr.value in ("register_buffer", "register_parameter") \
+            if type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
                     and node.args and isinstance(node.args[0].value, cst.SimpleString):
                 value = node.args[0].value.evaluated_value
                 if isinstance(value, str):
-                    out.append(value)
-    return out
+                    registered.append(value)
+        elif kind in scopes and node is not func:
+            nested = True  # below: only register_* calls count
+        below = children(node, skip)
+        below.reverse()
+        stack.extend([(child, nested) for child in below])
+    _last_scan = (func, (assignments, registered))
+    return assignments, registered
 
 
 def _target_names(target: cst.CSTNode) -> list[str]:
@@ -785,8 +823,7 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], s
     tree = cst.parse_module(text)
     walker = Walker(path, module, rule_classes, settings)
     # libcst's order, without rebuilding the tree; layout nodes only when something acts on them
-    handled = {*walker._visit, *walker._leave, *(name.partition("_")[2] for name in dir(type(walker))
-                                                 if name.startswith(("enter_", "exit_")))}
+    handled = {*walker._visit, *walker._leave, *_handler_names(type(walker), ("enter_", "exit_"))}
     with traverse.fast_visits():  # and the rules' own subtree scans (node.visit(Finder()))
         traverse.walk(tree, walker, traverse.skippable(handled))
     noqa, file_noqa = noqa_map(text)

@@ -136,11 +136,14 @@ def literal_kind(node: cst.BaseExpression) -> Kind | None:
 
 def dotted(node: cst.CSTNode) -> str | None:
     """`a.b.c` for a Name/Attribute chain, else None."""
+    # exact classes (libcst's parser makes no subclasses): isinstance on its ABCs is slow
+    if type(node) is cst.Name:
+        return node.value
     parts = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import libcst as cst
 from libcst import MaybeSentinel
@@ -120,6 +120,21 @@ def walk(node: cst.CSTNode, visitor, skip: frozenset[type] = _NOTHING) -> None:
     go(node)
 
 
+def children(node: cst.CSTNode, skip: frozenset[type] = _NOTHING) -> list[cst.CSTNode]:
+    """`node`'s children in libcst's order, less the classes in `skip`."""
+    fields = _FIELDS.get(type(node))
+    if fields is None:
+        fields = child_fields(node)
+    out = []
+    for name in fields:
+        value = getattr(node, name)
+        if isinstance(value, (tuple, list)):
+            out.extend([child for child in value if type(child) not in skip])
+        elif value is not None and value is not _SENTINEL and type(value) not in skip:
+            out.append(value)
+    return out
+
+
 def iter_nodes(node: cst.CSTNode, prune=None, skip: frozenset[type] = _NOTHING):
     """Every node under `node` (itself included) in libcst's visiting order, less the
     classes in `skip` and their subtrees; below a node for which `prune(node)` is true,
@@ -206,6 +221,7 @@ def fast_visits():
 # ---- positions -----------------------------------------------------------------------
 
 _NEWLINE = re.compile(r"\r\n?|\n")
+_NULL_CONTEXT = nullcontext()
 
 
 class _LazyPositionState(PositionProvidingCodegenState):
@@ -253,11 +269,13 @@ class _LazyPositionState(PositionProvidingCodegenState):
                 self._sync()
                 self.provider._computed[node] = CodeRange(start, CodePosition(self.line, self.column))
 
-    @contextmanager
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
         if id(node) not in self.wanted:
-            yield
-            return
+            return _NULL_CONTEXT  # most nodes: nothing to record
+        return self._record(node, start_node, end_node)
+
+    @contextmanager
+    def _record(self, node, start_node, end_node):
         for hoisted in (start_node, end_node):
             if hoisted is not None:
                 self.wanted.add(id(hoisted))
