@@ -29,7 +29,6 @@ import dataclasses
 import hashlib
 import marshal
 import os
-import pickle
 import sys
 import tempfile
 from functools import lru_cache
@@ -132,6 +131,8 @@ def encode(analysis, lines: int) -> bytes:
     try:
         payload = b"m" + marshal.dumps(record)
     except ValueError:  # something marshal cannot write (an enum a rule put in a summary)
+        import pickle
+
         payload = b"p" + pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
     return MAGIC + hashlib.blake2b(payload, digest_size=8).digest() + payload
 
@@ -148,7 +149,12 @@ def decode(blob: bytes):
         raise ValueError("damaged cache entry")
     FileAnalysis, Finding, fields, finding_lists, finding_fields = _layout()
     try:
-        record = marshal.loads(blob[13:]) if blob[12:13] == b"m" else pickle.loads(blob[13:])
+        if blob[12:13] == b"m":
+            record = marshal.loads(blob[13:])
+        else:
+            import pickle
+
+            record = pickle.loads(blob[13:])
         fmt, lines, values = record
         if fmt != FORMAT or len(values) != len(fields):
             raise ValueError("cache entry of another format")
