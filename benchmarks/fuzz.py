@@ -225,8 +225,10 @@ class Pass:
             return self.engine.select_findings([analysis], self.settings)
 
 
-def generated(count: int, seed: int):
-    """`count` programs from hypothesmith's grammar strategy, lazily, reproducibly."""
+def generated(count: int, seed: int, batch: int = 200):
+    """`count` different programs from hypothesmith's grammar strategy, reproducibly, in batches
+    generated in this thread (not beside the analysis: CPython 3.11's AST constructor
+    keeps per-interpreter state that two threads building ASTs at once corrupt)."""
     import warnings
 
     import hypothesmith
@@ -234,28 +236,31 @@ def generated(count: int, seed: int):
     from hypothesis import seed as hseed
 
     warnings.filterwarnings("ignore")
-    channel: queue.Queue = queue.Queue(maxsize=8)
-    done = object()
+    strategy = hypothesmith.from_grammar()
+    seen: set[str] = set()  # every program once: hypothesis repeats a few small ones
+    made = 0
+    round_ = 0
+    while made < count:
+        size = min(batch, count - made)
+        programs: list[str] = []
 
-    @hseed(seed)
-    @settings(max_examples=count, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
-    @given(hypothesmith.from_grammar())
-    def produce(program: str) -> None:
-        channel.put(program)
+        @hseed(seed * 1_000_003 + round_)
+        @settings(max_examples=size, database=None, deadline=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(strategy)
+        def produce(program: str) -> None:
+            if len(programs) < size:
+                programs.append(program)
 
-    def run() -> None:
-        try:
-            produce()
-        finally:
-            channel.put(done)
-
-    threading.Thread(target=run, daemon=True).start()
-    while True:
-        item = channel.get()
-        if item is done:
-            return
-        yield item
+        produce()
+        round_ += 1
+        fresh = [p for p in dict.fromkeys(programs) if p not in seen]
+        if not fresh:
+            return  # the strategy has nothing new to give
+        for program in fresh[: count - made]:
+            seen.add(program)
+            made += 1
+            yield program
 
 
 # ---- worker and parent -----------------------------------------------------------------
@@ -283,8 +288,9 @@ def worker(args) -> None:
 
     mutations_per_program = args.mutations / max(args.count, 1)
     owed = 0.0
-    index = 0
+    distinct: set[int] = set()
     for index, program in enumerate(generated(args.count, args.seed)):
+        distinct.add(hash(program))
         one("generated", index, program.encode("utf-8", "surrogatepass"))
         one("spliced", index, splice(program).encode("utf-8", "surrogatepass"))
         owed += mutations_per_program
@@ -294,7 +300,7 @@ def worker(args) -> None:
     if args.count == 0:
         for i in range(args.mutations):
             one("mutated", i, mutate(rng.choice(corpus), rng))
-    print("finished", flush=True)
+    print(f"finished {len(distinct)}", flush=True)
 
 
 def parent(args) -> int:
@@ -303,6 +309,7 @@ def parent(args) -> int:
     tried = {"generated": 0, "spliced": 0, "mutated": 0}
     crashes: list[dict] = []
     started = time.perf_counter()
+    distinct = 0  # different generated programs (hypothesis repeats a few small ones)
     remaining, mutations, seed = args.count, args.mutations, args.seed
     while True:
         command = [sys.executable, __file__, "--worker", "--count", str(remaining), "--mutations",
@@ -349,6 +356,7 @@ def parent(args) -> int:
                           f"{len(crashes)} crashes, {time.perf_counter() - started:.0f}s", flush=True)
             elif parts[0] == "finished":
                 finished = True
+                distinct += int(parts[1])
         if finished:
             break
         # restart after a death or a hang, with what is left and another seed
@@ -360,12 +368,14 @@ def parent(args) -> int:
     elapsed = time.perf_counter() - started
     summary = {
         "generated": tried["generated"], "spliced": tried["spliced"], "mutated": tried["mutated"],
-        "tried": sum(tried.values()), "crashes": len(crashes), "seconds": round(elapsed, 1),
+        "tried": sum(tried.values()), "distinct_generated": distinct, "crashes": len(crashes),
+        "seconds": round(elapsed, 1),
         "seed": args.seed, "out": str(out),
     }
     (out / "summary.json").write_text(json.dumps({**summary, "crash_details": crashes}, indent=2))
-    print(f"programs tried: {summary['tried']} ({summary['generated']} generated, {summary['spliced']} "
-          f"spliced, {summary['mutated']} mutated); crashes: {summary['crashes']}; time: {elapsed:.0f}s")
+    print(f"programs tried: {summary['tried']} ({summary['generated']} generated ({distinct} distinct), "
+          f"{summary['spliced']} spliced, {summary['mutated']} mutated); crashes: {summary['crashes']}; "
+          f"time: {elapsed:.0f}s")
     print(json.dumps(summary), flush=True)
     return 1 if crashes else 0
 

@@ -515,7 +515,7 @@ def _plan_and_apply(text: str, findings: Iterable[Finding]) -> tuple[str, list[F
 def _python_parses(text: str) -> bool:
     try:
         compile(text, "<fixed>", "exec", dont_inherit=True, flags=_ONLY_AST)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError, SystemError):
         return False
     return True
 

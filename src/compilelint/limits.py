@@ -180,18 +180,29 @@ def _snippet(text: str, start: int, end: int) -> str:
 
 def _parse_depth(code: str, first_line: int = 1) -> tuple[int | None, Verdict | None]:
     """(depth, None), or (None, a verdict: a CL000), or (None, None): cannot tell."""
-    try:
-        tree = ast.parse(code)  # CPython's C parser: parses, never executes
-    except SyntaxError as exc:
-        message = str(exc.msg or "")
-        if any(part in message for part in _NESTING_MESSAGES):
-            return None, Verdict(f"nesting too deep to analyse: {message}", first_line + (exc.lineno or 1) - 1)
-        return None, None
-    except (RecursionError, MemoryError):
-        return None, Verdict("nesting too deep to analyse (Python's own parser gives up on it)", first_line)
-    except (ValueError, OverflowError):
-        return None, None
+    for attempt in (1, 2):
+        try:
+            tree = ast.parse(code)  # CPython's C parser: parses, never executes
+            break
+        except SystemError:
+            # CPython 3.11 keeps the AST constructor's depth count per interpreter: another
+            # thread building an AST at the same time makes it report a "mismatch".
+            if attempt == 2:
+                return None, None
+        except SyntaxError as exc:
+            return _syntax_verdict(exc, first_line)
+        except (RecursionError, MemoryError):
+            return None, Verdict("nesting too deep to analyse (Python's own parser gives up on it)", first_line)
+        except (ValueError, OverflowError):
+            return None, None
     return ast_depth(tree), None
+
+
+def _syntax_verdict(exc: SyntaxError, first_line: int) -> tuple[int | None, Verdict | None]:
+    message = str(exc.msg or "")
+    if any(part in message for part in _NESTING_MESSAGES):
+        return None, Verdict(f"nesting too deep to analyse: {message}", first_line + (exc.lineno or 1) - 1)
+    return None, None
 
 
 def screen(text: str) -> Verdict:
