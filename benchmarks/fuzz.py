@@ -241,7 +241,7 @@ def generated(count: int, seed: int, batch: int = 200):
     made = 0
     round_ = 0
     while made < count:
-        size = min(batch, count - made)
+        size = batch  # a full batch even near the end: tiny runs give only the simplest programs
         programs: list[str] = []
 
         @hseed(seed * 1_000_003 + round_)
