@@ -99,6 +99,9 @@ class Walker(cst.CSTVisitor):
         self.compile_targets: list[list[str]] = []
         self.escaped_nodes: set[int] = set()
         self.escaped = 0
+        # Decorators, defaults and annotations run where the function is defined, not in it.
+        self.header_nodes: set[int] = set()
+        self.header = 0
         self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in walk order
         # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
         self.compiled: dict[str, dict[str, str]] = {}
@@ -206,7 +209,10 @@ class Walker(cst.CSTVisitor):
         key = self._compiled_key(node)
         if key is None:
             return None
-        return self.compiled.get(key[0], {}).get(key[1])
+        state = self.compiled.get(key[0], {}).get(key[1])
+        if state is None and isinstance(node, cst.Name) and not self._locally_bound(node.value):
+            state = self.compiled.get("<module>", {}).get(node.value)  # a module-level model
+        return state
 
     def compiled_callable(self, node: cst.BaseExpression) -> dict[str, str] | None:
         """torch.compile's keyword arguments (`{"dynamic": "False"}`, `{}` for none) when
@@ -214,7 +220,7 @@ class Walker(cst.CSTVisitor):
         or compiled in place with `.compile()` (in this function, an enclosing one or at
         module level), or a function/method decorated with `@torch.compile`. Else None."""
         key = self._compiled_key(node)
-        if key is not None and self.compiled_state(node) is not None:
+        if key is not None and self.compiled.get(key[0], {}).get(key[1]) in ("optimized", "inplace"):
             return self.compile_options.get(key, {})
         if isinstance(node, cst.Name):
             name = node.value
@@ -223,10 +229,10 @@ class Walker(cst.CSTVisitor):
                 if nested is not None:
                     return nested
                 if name in scope.env:
-                    if name in self.compiled.get(scope.qualname, {}):
+                    if self.compiled.get(scope.qualname, {}).get(name, "wrapped") != "wrapped":
                         return self.compile_options.get((scope.qualname, name), {})
                     return None
-            if name in self.compiled.get("<module>", {}):
+            if self.compiled.get("<module>", {}).get(name, "wrapped") != "wrapped":
                 return self.compile_options.get(("<module>", name), {})
             return self.compile_options.get(("def", name))
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
@@ -258,7 +264,7 @@ class Walker(cst.CSTVisitor):
 
     def report(self, rule: Rule, node: cst.CSTNode, message: str, *, fix: str | None,
                severity: str) -> None:
-        if rule.region_only and (self.escaped or not self.scopes):
+        if rule.region_only and (self.escaped or self.header or not self.scopes):
             return
         scope = self.function.qualname if self.scopes else None
         loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
@@ -279,6 +285,8 @@ class Walker(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.escaped_nodes:
             self.escaped += 1
+        if id(node) in self.header_nodes:
+            self.header += 1
         enter = getattr(self, "enter_" + type(node).__name__, None)
         if enter is not None:
             enter(node)
@@ -292,6 +300,8 @@ class Walker(cst.CSTVisitor):
             exit_(original_node)
         if id(original_node) in self.escaped_nodes:
             self.escaped -= 1
+        if id(original_node) in self.header_nodes:
+            self.header -= 1
 
     # ---- imports -----------------------------------------------------------------------
 
@@ -430,6 +440,10 @@ class Walker(cst.CSTVisitor):
             self.scopes[-1].class_name if self.scopes else None)
         parent = self.scopes[-1].qualname if self.scopes else None
         compiled, disabled = False, False
+        self.header_nodes.update(id(d) for d in node.decorators)
+        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+            if param.default is not None:
+                self.header_nodes.add(id(param.default))
         for deco in node.decorators:
             target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
             qualified = self.qualify(target) or ""
@@ -494,7 +508,12 @@ class Walker(cst.CSTVisitor):
     # ---- control flow: escapes and loops -----------------------------------------------
 
     def _compiling_guard(self, test: cst.BaseExpression) -> bool | None:
-        """True for `is_compiling()`, False for `not is_compiling()`, None otherwise."""
+        """True for `is_compiling()`, False for `not is_compiling()` (also as one operand of
+        `and`: the body then runs only eagerly), None otherwise."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            if False in (self._compiling_guard(test.left), self._compiling_guard(test.right)):
+                return False
+            return None
         negated = False
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated = not negated
@@ -589,6 +608,11 @@ class Walker(cst.CSTVisitor):
         for target in node.targets:
             self._bind(target.target, node.value, kind)
             self._mark_compiled(target.target, "optimized" if compiled else None, options)
+        if compiled and node.value.args:
+            # `fast = torch.compile(model)`: changing `model` later changes what `fast` runs.
+            source = node.value.args[0].value
+            if self._compiled_key(source) is not None and self.compiled_state(source) is None:
+                self._mark_compiled(source, "wrapped")
 
     def exit_Call(self, node: cst.Call) -> None:
         func = node.func
@@ -630,7 +654,7 @@ class Walker(cst.CSTVisitor):
             and not node.args
         ):
             self._compile_root(node, qualified in COMPILE_NAMES)
-        if not self.scopes:
+        if not self.scopes or self.header:
             return
         scope = self.scopes[-1]
         info = self.functions[scope.qualname]

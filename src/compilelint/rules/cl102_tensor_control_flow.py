@@ -1,6 +1,7 @@
 import libcst as cst
 
 from compilelint.inference import Kind
+from compilelint.rules._ndarray import is_ndarray
 from compilelint.rules.base import Rule
 
 CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
@@ -127,7 +128,7 @@ class M(torch.nn.Module):
         cast = CASTS.get(self.ctx.qualify(node.func) or "")
         if cast and len(node.args) == 1 and node.args[0].keyword is None:
             kind = self.ctx.kind(node.args[0].value)
-            if kind.tensorish:
+            if kind.tensorish and not is_ndarray(node.args[0].value, self.ctx):  # arrays: CL105
                 self.report(node, f"`{cast}()` of a tensor: Dynamo must know its value and breaks the graph",
                             severity="error" if kind == Kind.TENSOR else "warning",
                             fix="Keep the value as a tensor (`x.to(torch.bool)`, `x.long()`), or move the conversion out of the region.")

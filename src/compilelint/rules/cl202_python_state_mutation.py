@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import Kind
+from compilelint.inference import Kind, literal_kind
 from compilelint.rules.base import Rule
 
 
@@ -30,6 +30,8 @@ class PythonStateMutation(Rule):
                "call recompiles until the recompile limit, then runs eagerly")
     severity = "warning"
     gb_id = None
+    ONCE = ("`self.{attr}` is a Python value set in a compiled region: Dynamo guards on it, so the next "
+            "call recompiles")
     fix = "Keep counters as tensors (a buffer updated in place: `self.calls.add_(1)`), or update them outside the compiled region."
 
     VALID = [
@@ -64,6 +66,20 @@ class M(nn.Module):
         self.total = self.total + 0.5  # expect
         return x
 """,
+        """
+import torch
+from torch import nn
+class DataInit(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("shift", torch.zeros(4))
+        self.initialized = False
+    def forward(self, x):
+        if not self.initialized:
+            self.shift.copy_(x.mean(0))
+            self.initialized = True  # expect
+        return x - self.shift
+""",
     ]
 
     def _python(self, attr: str, value: cst.BaseExpression) -> bool:
@@ -82,5 +98,11 @@ class M(nn.Module):
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             attr = _self_attr(target.target)
-            if attr and _mentions(node.value, attr) and self._python(attr, node.value):
+            if not attr:
+                continue
+            if _mentions(node.value, attr) and self._python(attr, node.value):
                 self.report(node, self.message.format(attr=attr))
+            elif self.ctx.self_attr_kind(attr) == Kind.VALUE and literal_kind(node.value) == Kind.VALUE \
+                    and attr != "training":
+                # A flag __init__ set to a Python value and forward overwrites: one recompile.
+                self.report(node, self.ONCE.format(attr=attr), severity="note")
