@@ -73,6 +73,10 @@ def reference(spec_text: str, device: str, modes: list[str], backend: str, min_r
             torch._dynamo.reset()
             kw = {"mode": mode} if (backend == "inductor" and mode != "default") else {}
             compiled = torch.compile(fn, backend=backend, **kw)
+            compiled(*args, **kwargs)
+            from compilelint.probe.timing import shutdown_compile_workers
+
+            shutdown_compile_workers()  # as the probe does: no compile workers while timing
             warm(compiled)
             out["modes"][mode] = measure(compiled)
     return out
@@ -103,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-run-time", type=float, default=None, help="reference seconds per measurement")
     ap.add_argument("--threads", type=int, default=None, help="CPU threads (default 1 on CPU)")
     ap.add_argument("--tolerance", type=float, default=0.05)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds of (probe, reference); each side keeps its fastest median "
+                         "(interference from other tenants only ever adds time)")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--out", default=None, help="folder for probe_accuracy.md and probe_accuracy.json")
     ap.add_argument("--reference", default=None, help=argparse.SUPPRESS)
@@ -134,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     min_run_time = a.min_run_time or (1.0 if device == "cpu" else 0.5)
     targets = a.targets or DEFAULT_TARGETS
 
+    # probe and reference share one inductor cache: the reference then runs the very
+    # kernels the probe compiled (and autotuned), so what differs is the measurement
+    cache_dir = tempfile.mkdtemp(prefix="probe-accuracy-inductor-")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache_dir
+    os.environ["TRITON_CACHE_DIR"] = os.path.join(cache_dir, "triton")
+
     from compilelint.probe.runner import run_target
     from compilelint.probe.targets import parse_target
 
@@ -142,29 +155,52 @@ def main(argv: list[str] | None = None) -> int:
     for spec_text in targets:
         spec = parse_target(spec_text, base=str(REPO))
         t0 = time.time()
-        res = run_target(spec, device=device, modes=modes, backend=a.backend, runs=runs, warmup=a.warmup,
-                         timeout=a.timeout, fullgraph_check=False, min_time=min_run_time)
-        probe_wall = time.time() - t0
-        if not res.ok or res.timing is None or res.timing.eager is None:
-            rows.append({"target": spec_text, "error": res.error or "no timing"})
-            print(f"{spec_text}: probe failed: {res.error}", file=sys.stderr)
+        probe_best: dict[str, float] = {}
+        ref_best: dict[str, float] = {}
+        spreads: dict[str, float] = {}
+        failed = None
+        dev_name_t = None
+        probe_wall = 0.0
+        for _round in range(max(1, a.repeat)):
+            t1 = time.time()
+            res = run_target(spec, device=device, modes=modes, backend=a.backend, runs=runs, warmup=a.warmup,
+                             timeout=a.timeout, fullgraph_check=False, min_time=min_run_time,
+                             fresh_cache=False)
+            probe_wall = time.time() - t1
+            if not res.ok or res.timing is None or res.timing.eager is None:
+                failed = res.error or "no timing"
+                break
+            dev_name_t = res.timing.device_name
+            got = {"eager": (res.timing.eager.median_s, res.timing.eager.spread)}
+            for m in res.timing.modes:
+                if m.ok and m.stats is not None:
+                    got[f"compiled ({m.mode})"] = (m.stats.median_s, m.stats.spread)
+            for k, (v, sp) in got.items():
+                if k not in probe_best or v < probe_best[k]:
+                    probe_best[k], spreads[k] = v, sp
+            ref = _ref_subprocess(spec_text, device, modes, a.backend, min_run_time, a.warmup, a.timeout)
+            rgot = {"eager": ref["eager_s"], **{f"compiled ({m})": v for m, v in ref["modes"].items()}}
+            for k, v in rgot.items():
+                ref_best[k] = min(v, ref_best.get(k, v))
+        if failed:
+            rows.append({"target": spec_text, "error": failed})
+            print(f"{spec_text}: probe failed: {failed}", file=sys.stderr)
             continue
-        ref = _ref_subprocess(spec_text, device, modes, a.backend, min_run_time, a.warmup, a.timeout)
-        pairs = [("eager", res.timing.eager.median_s, ref["eager_s"], res.timing.eager.spread)]
-        for m in res.timing.modes:
-            if m.ok and m.stats is not None and m.mode in ref["modes"]:
-                pairs.append((f"compiled ({m.mode})", m.stats.median_s, ref["modes"][m.mode], m.stats.spread))
-        for what, probe_s, ref_s, spread in pairs:
+        for what, probe_s in probe_best.items():
+            if what not in ref_best:
+                continue
+            ref_s = ref_best[what]
             diff = probe_s / ref_s - 1.0
             rows.append({
                 "target": spec_text, "what": what, "probe_ms": probe_s * 1e3, "reference_ms": ref_s * 1e3,
-                "diff": diff, "within": abs(diff) <= a.tolerance, "probe_spread": spread,
+                "diff": diff, "within": abs(diff) <= a.tolerance, "probe_spread": spreads.get(what),
             })
-        speed = [m.speedup for m in res.timing.modes if m.speedup]
-        ref_speed = [ref["eager_s"] / ref["modes"][m.mode] for m in res.timing.modes if m.mode in ref["modes"]]
-        rows.append({"target": spec_text, "what": "speedup", "probe": speed, "reference": ref_speed,
-                     "probe_wall_s": probe_wall, "device_name": res.timing.device_name,
-                     "threads": ref.get("threads")})
+        e_p, e_r = probe_best["eager"], ref_best["eager"]
+        rows.append({"target": spec_text, "what": "speedup",
+                     "probe": {k: e_p / v for k, v in probe_best.items() if k != "eager"},
+                     "reference": {k: e_r / v for k, v in ref_best.items() if k != "eager"},
+                     "probe_wall_s": probe_wall, "device_name": dev_name_t, "threads": ref.get("threads"),
+                     "rounds": a.repeat})
         print(f"{spec_text}: done in {time.time() - t0:.0f} s", file=sys.stderr)
 
     timed = [r for r in rows if "diff" in r]
@@ -173,9 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"# probe timing accuracy — {dev_name}",
         "",
-        f"probe: median of ≥{runs} samples over ≥{min_run_time} s after a timed warm-up (worker subprocess); "
+        f"probe: median of ≥{runs} samples over ≥{min_run_time} s after a timed warm-up (worker subprocess, "
+        f"GC off while timing, like timeit); "
         f"reference: torch.utils.benchmark.Timer.blocked_autorange(min_run_time={min_run_time}), "
-        f"separate process. Tolerance ±{a.tolerance:.0%}.",
+        f"separate process, same inductor cache (the same kernels). Tolerance ±{a.tolerance:.0%}."
+        + (f" {a.repeat} rounds; each side's fastest median." if a.repeat > 1 else ""),
         "",
         "| target | measured | probe ms | reference ms | difference | within |",
         "| --- | --- | ---: | ---: | ---: | :---: |",
@@ -197,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         (out / "probe_accuracy.json").write_text(json.dumps({"device": device, "device_name": dev_name,
                                                              "tolerance": a.tolerance, "pass": ok,
                                                              "rows": rows}, indent=2), encoding="utf-8")
+    import shutil
+
+    shutil.rmtree(cache_dir, ignore_errors=True)
     return 0 if ok else 1
 
 
