@@ -24,14 +24,14 @@ def restore(path):
     return model
 
 
-def run(batches, w1, w2):
+def run(batches, mlp, w1, w2):
     outs = []
 
     # one pass per batch
     for x in batches:
         # the fused MLP
-        fn = torch.compile(gelu_mlp, dynamic=False)  # wrap it
-        outs.append(fn(x, w1, w2))
+        mlp = torch.compile(mlp, dynamic=False)  # wrap it
+        outs.append(mlp(x, w1, w2))
     return outs
 
 
@@ -57,14 +57,14 @@ def restore(path):
     return model
 
 
-def run(batches, w1, w2):
+def run(batches, mlp, w1, w2):
     outs = []
 
     # one pass per batch
     # the fused MLP
-    fn = torch.compile(gelu_mlp, dynamic=False)  # wrap it
+    mlp = torch.compile(mlp, dynamic=False)  # wrap it
     for x in batches:
-        outs.append(fn(x, w1, w2))
+        outs.append(mlp(x, w1, w2))
     return outs
 
 
@@ -104,9 +104,9 @@ def sweep(margins, scores):
 """,
     "argument-with-a-call": """\
 import torch
-def run(batches):
+def run(batches, fn):
     for x in batches:
-        fn = torch.compile(build())
+        fn = torch.compile(fn, options=make_options())
         fn(x)
 """,
     "used-before-in-the-loop": """\
@@ -114,15 +114,15 @@ import torch
 def run(batches, fn):
     for x in batches:
         fn(x)
-        fn = torch.compile(gelu)
+        fn = torch.compile(fn)
         fn(x)
 """,
     "nested-in-an-if": """\
 import torch
-def run(batches, fast):
+def run(batches, fn, fast):
     for x in batches:
         if fast:
-            fn = torch.compile(gelu)
+            fn = torch.compile(fn)
             fn(x)
 """,
 }
@@ -177,7 +177,7 @@ def test_diff_prints_the_fix_and_writes_nothing(cli, project):
     assert proc.stdout.startswith("--- a/train.py\n+++ b/train.py\n")
     assert '-    model = torch.compile(model, mode="max-autotune")  # slow to compile\n' in proc.stdout
     assert '+    model.compile(mode="max-autotune")  # slow to compile\n' in proc.stdout
-    assert "+    fn = torch.compile(gelu_mlp, dynamic=False)  # wrap it\n" in proc.stdout
+    assert "+    mlp = torch.compile(mlp, dynamic=False)  # wrap it\n" in proc.stdout
     assert "would be applied by --fix" in proc.stderr
     assert path.read_text(encoding="utf-8") == BEFORE
     assert os.stat(path).st_mtime == 1_000_000_000

@@ -340,3 +340,56 @@ def test_every_hostile_input_in_one_run(cli, project):
     assert [(f["code"], f["line"]) for f in by_path(findings, "crlf.py")] == [("CL102", GOOD_LINE)]
     assert_good_still_checked(findings)
     assert not [f for f in findings if f["code"] == "CL001"]
+
+
+# ---- odd trees: names that are not UTF-8, folders nested past Python's recursion limit ----
+
+@pytest.mark.parametrize("fmt", ["concise", "text", "json", "github"])
+def test_file_names_that_are_not_utf8(cli, project, fmt):
+    os.makedirs(os.path.join(os.fsencode(project), b"pkg"))
+    with open(os.path.join(os.fsencode(project), b"pkg", b"caf\xe9.py"), "wb") as handle:
+        handle.write(GOOD.encode())
+    with open(os.path.join(os.fsencode(project), b"new\nline.py"), "wb") as handle:
+        handle.write(b"x = (\n")
+    # a strict UTF-8 stdout, as under a en_US.UTF-8 locale, macOS or Windows
+    proc = cli("check", "--format", fmt, ".", cwd=project, env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "caf\\udce9.py" in proc.stdout
+    assert "good.py" in proc.stdout
+
+
+def test_file_names_that_are_not_utf8_in_sarif(cli, project):
+    with open(os.path.join(os.fsencode(project), b"caf\xe9.py"), "wb") as handle:
+        handle.write(GOOD.encode())
+    proc = cli("check", "--format", "sarif", ".", cwd=project)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(proc.stdout)["runs"][0]["results"]}
+    assert "caf%E9.py" in uris  # the raw byte, percent-encoded
+
+
+def _nest(base, name, levels, package=False):
+    """`levels` folders, one in the other (made without recursion)."""
+    path = os.fspath(base)
+    os.makedirs(path, exist_ok=True)
+    for _ in range(levels):
+        path = os.path.join(path, name)
+        os.mkdir(path)
+        if package:
+            open(os.path.join(path, "__init__.py"), "w").close()
+    return path
+
+
+def test_folders_nested_past_the_recursion_limit(cli, project):
+    # os.walk in Python 3.11 recurses once per level: RecursionError stopped the run
+    inner = _nest(project / "deep", "d", 1500)
+    with open(os.path.join(inner, "bottom.py"), "w", encoding="utf-8") as handle:
+        handle.write(GOOD)
+    inner = _nest(project / "pkgs", "p", 1200, package=True)  # module names 1,200 parts long
+    with open(os.path.join(inner, "model.py"), "w", encoding="utf-8") as handle:
+        handle.write(GOOD)
+    findings = check(cli, project)
+    assert [(f["code"], f["line"]) for f in by_path(findings, "bottom.py")] == [("CL102", GOOD_LINE)]
+    assert [(f["code"], f["line"]) for f in by_path(findings, "model.py")] == [("CL102", GOOD_LINE)]
+    assert_good_still_checked(findings)

@@ -89,8 +89,8 @@ def hostile_tree(tmp_path):
         model.load_state_dict(torch.load("ckpt.pt"))
 
         for epoch in range(3):
-            fast = torch.compile(default)
-            fast(epoch)
+            default = torch.compile(default)
+            default(epoch)
 
         if __name__ == "__main__":
             {mark('dunder-main')}
@@ -175,11 +175,6 @@ def test_fix_writes_only_the_files_it_fixes(cli, hostile_tree):
     assert sorted(os.listdir(markers)) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "SECURITY: cache.decode() unpickles entries found under <project root>/.compilelint_cache, "
-    "which is inside the checked tree: a pull request can commit an entry (salt and key are "
-    "computable; the checksum is unkeyed) and run code in CI. Reported to the owner of cache.py; "
-    "remove this marker once entries from the tree can no longer be unpickled."))
 def test_a_planted_cache_entry_is_never_executed(cli, tmp_path):
     import pickle
 

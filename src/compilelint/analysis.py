@@ -263,10 +263,11 @@ class Walker(cst.CSTVisitor):
     # ---- reporting ---------------------------------------------------------------------
 
     def report(self, rule: Rule, node: cst.CSTNode, message: str, *, fix: str | None,
-               severity: str) -> None:
-        if rule.region_only and (self.escaped or self.header or not self.scopes):
+               severity: str, scope: str | None = None) -> None:
+        """`scope` overrides the function whose being compiled makes the finding count."""
+        if rule.region_only and (self.escaped or self.header or not (self.scopes or scope)):
             return
-        scope = self.function.qualname if self.scopes else None
+        scope = scope or (self.function.qualname if self.scopes else None)
         loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
         self.pending.append((rule, node, message, fix, severity, scope, loop))
 

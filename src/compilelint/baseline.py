@@ -177,7 +177,8 @@ def render(findings: Iterable[Finding], root: str | os.PathLike[str] = ".") -> s
     from compilelint import __version__
 
     data = {"version": VERSION, "tool": "compilelint", "tool_version": __version__, "findings": entries}
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    # ASCII: a path that is not valid UTF-8 (a lone surrogate) still makes valid JSON
+    return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
 
 
 def _umask() -> int:

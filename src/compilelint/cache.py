@@ -20,7 +20,10 @@ killed run, a full disk, an edit by hand) reads as a miss and is rewritten. Two 
 sharing the folder at once write identical entries for identical keys.
 
 Entries are `marshal` data (plain tuples, lists, dicts and strings: fast to load, no code
-runs when loading); the same bytes carry results from worker processes to the parent.
+runs when loading; never pickle, since the folder sits in the checked tree and a pull
+request could plant an entry); the same bytes carry results from worker processes to the
+parent. A planted entry can at most claim results for a file, which the same pull request
+could get by editing the configuration (`per-file-ignores`, `# noqa`).
 """
 
 from __future__ import annotations
@@ -118,8 +121,9 @@ def _layout():
     return FileAnalysis, Finding, fields, finding_lists, finding_fields
 
 
-def encode(analysis, lines: int) -> bytes:
-    """A FileAnalysis and its line count as bytes (with a checksum)."""
+def encode(analysis, lines: int) -> bytes | None:
+    """A FileAnalysis and its line count as bytes (with a checksum), or None when it holds
+    something `marshal` cannot write (then it is not cached)."""
     _, _, fields, finding_lists, finding_fields = _layout()
     values = []
     for name in fields:
@@ -127,13 +131,10 @@ def encode(analysis, lines: int) -> bytes:
         if name in finding_lists:
             value = [tuple(getattr(f, n) for n in finding_fields) for f in value]
         values.append(value)
-    record = (FORMAT, lines, tuple(values))
     try:
-        payload = b"m" + marshal.dumps(record)
-    except ValueError:  # something marshal cannot write (an enum a rule put in a summary)
-        import pickle
-
-        payload = b"p" + pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+        payload = b"m" + marshal.dumps((FORMAT, lines, tuple(values)))
+    except ValueError:  # an enum or an object a rule put in a summary
+        return None
     return MAGIC + hashlib.blake2b(payload, digest_size=8).digest() + payload
 
 
@@ -143,20 +144,19 @@ def intact(blob: bytes) -> bool:
         hashlib.blake2b(blob[12:], digest_size=8).digest() == blob[4:12]
 
 
-def decode(blob: bytes):
-    """(FileAnalysis, lines) from `encode`'s bytes; ValueError when they are damaged."""
-    if not intact(blob):
+def decode(blob: bytes, *, checked: bool = False):
+    """(FileAnalysis, lines) from `encode`'s bytes; ValueError when they are damaged or not
+    an entry. Only `marshal` data is ever read back: never pickle, as an entry may have
+    been planted in the checked tree, and loading marshal data runs no code."""
+    if not checked and not intact(blob):
         raise ValueError("damaged cache entry")
     FileAnalysis, Finding, fields, finding_lists, finding_fields = _layout()
+    if blob[12:13] != b"m":
+        raise ValueError("not a cache entry")
     try:
-        if blob[12:13] == b"m":
-            record = marshal.loads(blob[13:])
-        else:
-            import pickle
-
-            record = pickle.loads(blob[13:])
+        record = marshal.loads(blob[13:])
         fmt, lines, values = record
-        if fmt != FORMAT or len(values) != len(fields):
+        if fmt != FORMAT or type(lines) is not int or type(values) is not tuple or len(values) != len(fields):
             raise ValueError("cache entry of another format")
         kwargs = dict(zip(fields, values))
         for name in finding_lists:

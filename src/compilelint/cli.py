@@ -26,18 +26,35 @@ class Failure(click.ClickException):
 def write_output(text: str, output: str | None) -> None:
     """To stdout, or atomically to a file so an interrupted run leaves the old one intact."""
     if output is None or output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        _to_stdout(text)
         return
     folder = os.path.dirname(os.path.abspath(output))
     try:
         os.makedirs(folder, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".compilelint-", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        # backslashreplace: a file name that is not valid UTF-8 must not stop the report
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="backslashreplace") as handle:
             handle.write(text)
         os.replace(tmp, output)
     except OSError as exc:
         raise Failure(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+def _to_stdout(text: str) -> None:
+    """Write to stdout; characters it cannot encode (a file name that is not valid UTF-8,
+    a terminal that is not UTF-8) are escaped rather than ending the run."""
+    try:
+        sys.stdout.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        data = text.encode(encoding, "backslashreplace")
+        if buffer is not None:
+            buffer.write(data)
+        else:
+            sys.stdout.write(data.decode(encoding, "replace"))
+    sys.stdout.flush()
 
 
 def _codes(value: str | None) -> list[str] | None:
@@ -182,8 +199,7 @@ def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, 
         return findings
     changes = fixes.fix_files(findings)
     if show_diff:
-        sys.stdout.write("".join(change.diff() for change in changes if not change.error))
-        sys.stdout.flush()
+        _to_stdout("".join(change.diff() for change in changes if not change.error))
         count = sum(len(change.fixed) for change in changes)
         if count:
             click.echo(f"compilelint: {count} fix(es) in {len(changes)} file(s) would be applied by --fix", err=True)

@@ -115,6 +115,33 @@ class Excluder:
         return False
 
 
+def _walk(top: str, onerror) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk(top, onerror=onerror)`, top-down, without recursion: Python 3.11's
+    os.walk recurses once per folder level and raises RecursionError past ~1,000 levels.
+    The caller may prune `dirs` in place, as with os.walk."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else files).append(entry.name)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        yield folder, dirs, files
+        for name in reversed(dirs):
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                stack.append(path)
+
+
 def discover(paths: list[str], settings: Settings) -> Iterator[Candidate]:
     """Yield each file to check once, in a stable order."""
     excluder = Excluder(settings)
@@ -138,7 +165,7 @@ def discover(paths: list[str], settings: Settings) -> Iterator[Candidate]:
         if settings.force_exclude and excluder.excluded_by_ancestors(given):
             continue
         errors: list[OSError] = []
-        for folder, dirs, files in os.walk(given, onerror=errors.append):
+        for folder, dirs, files in _walk(given, errors.append):
             kept = []
             for name in sorted(dirs):
                 full = os.path.join(folder, name)

@@ -38,12 +38,14 @@ class CheckResult:
 
 @lru_cache(maxsize=4096)
 def _package_parts(folder: str) -> tuple[str, ...]:
-    if not os.path.isfile(os.path.join(folder, "__init__.py")):
-        return ()
-    parent = os.path.dirname(folder)
-    if parent == folder:
-        return (os.path.basename(folder),)
-    return _package_parts(parent) + (os.path.basename(folder),)
+    parts = []  # innermost first; a loop, not recursion: packages may nest 1,000s deep
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts.append(os.path.basename(folder))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return tuple(reversed(parts))
 
 
 def module_name(path: str) -> str:
@@ -136,8 +138,11 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings) -> lis
                     continue
             in_region.append((analysis, finding))
     in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, settings))
+    seen: set[tuple] = set()
     for analysis, finding in in_region:
-        if not _ignored_here(finding, analysis, settings):
+        key = (finding.path, finding.line, finding.col, finding.code)
+        if key not in seen and not _ignored_here(finding, analysis, settings):
+            seen.add(key)  # one finding per place, however many compiled readers lead to it
             out.append(finding)
     out.sort(key=Finding.sort_key)
     return out

@@ -58,13 +58,17 @@ def _read(path: str) -> bytes | None:
 _WORKER: dict = {}
 
 
-def _analyze_one(path: str, settings, rule_classes, store) -> bytes:
+def _analyze_one(path: str, settings, rule_classes, store):
+    """The cache entry's bytes for `path` (written to `store`), or (analysis, lines) when
+    the analysis cannot be an entry."""
     from compilelint.cache import encode, entry_key
     from compilelint.engine import analyze_path, module_name
 
     data = _read(path)
     analysis, lines = analyze_path(path, settings, rule_classes, data=data)
     blob = encode(analysis, lines)
+    if blob is None:
+        return analysis, lines
     if store is not None and data is not None and not any(d.code == "CL001" for d in analysis.diagnostics):
         store.put(entry_key(data, path, module_name(path)), blob)
     return blob
@@ -120,14 +124,14 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, cache: bool = Tr
         store = cache_mod.Cache(cache_dir or cache_mod.default_folder(settings), settings)
         if not store.prepare():
             store = None
-    results: list[bytes | None] = [None] * len(files)
+    results: list = [None] * len(files)  # entry bytes (or an (analysis, lines) pair) per file
     misses: list[tuple[int, str, int]] = []
     for index, path in enumerate(files):
         if store is not None:
             data = _read(path)
             if data is not None:
                 blob = store.get(cache_mod.entry_key(data, path, module_name(path)))
-                if blob is not None and cache_mod.intact(blob):
+                if blob is not None and cache_mod.intact(blob):  # else damaged: a miss
                     results[index] = blob
                     continue
             misses.append((index, path, len(data) if data is not None else 0))
@@ -144,11 +148,15 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, cache: bool = Tr
     def ready() -> Iterable:
         nonlocal position
         while position < len(files) and results[position] is not None:
-            blob, results[position] = results[position], None
-            try:
-                yield cache_mod.decode(blob)
-            except ValueError:  # cannot happen for an intact entry of this salt; be safe
-                yield cache_mod.decode(_analyze_one(files[position], settings, rule_classes, None))
+            item, results[position] = results[position], None
+            if type(item) is tuple:
+                yield item
+            else:
+                try:
+                    yield cache_mod.decode(item, checked=True)
+                except ValueError:  # an intact entry of another format: analyse again
+                    again = _analyze_one(files[position], settings, rule_classes, None)
+                    yield again if type(again) is tuple else cache_mod.decode(again)
             position += 1
 
     total = sum(m[2] for m in misses)

@@ -224,7 +224,8 @@ def relative_uri(path: str, root: str) -> tuple[str, str | None]:
             rel = Path(os.path.realpath(absolute)).relative_to(Path(root).resolve())
         except ValueError:
             return absolute.as_uri(), None
-    return quote(rel.as_posix(), safe="/"), SRCROOT
+    # surrogateescape: a file name that is not valid UTF-8 keeps its raw bytes, %-encoded
+    return quote(rel.as_posix(), safe="/", errors="surrogateescape"), SRCROOT
 
 
 def fingerprints(findings, root: str, lines: _Lines | None = None) -> list[str]:

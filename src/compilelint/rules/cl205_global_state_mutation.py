@@ -20,6 +20,8 @@ class GlobalStateMutation(Rule):
                "reads (their value, a container's length and keys), so calls recompile — every call when "
                "it grows or counts")
     severity = "warning"
+    READ = ("`{name}` is read by compiled code (`{reader}`) and changed here: Dynamo guards on its "
+            "contents, so the next call recompiles")
     gb_id = None
     fix = ("Keep changing state out of the compiled function: return it and update it in the caller, keep "
            "counters in a tensor buffer (`buf.add_(1)`), or key caches so they stop changing after warm-up.")
@@ -67,6 +69,18 @@ class M(torch.nn.Module):
     INVALID = [
         """
 import torch
+from torch import nn
+CONFIG = {"label_smoothing": 0.0}
+class SmoothedCE(nn.Module):
+    def forward(self, logits, target):
+        return nn.functional.cross_entropy(logits, target, label_smoothing=CONFIG["label_smoothing"])
+def train(model, batches):
+    for epoch, (x, y) in enumerate(batches):
+        CONFIG["label_smoothing"] = 0.1 * epoch  # expect
+        model(x, y)
+""",
+        """
+import torch
 GLOBAL_STEP = 0
 @torch.compile
 def noisy_update(param, grad, lr=0.1):
@@ -93,6 +107,8 @@ class Block(torch.nn.Module):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._containers: set[str] = set()
+        self._mutations: list[tuple[cst.CSTNode, str, str | None]] = []
+        self._readers: dict[str, set[str]] = {}
         self._globals: dict[str, set[str]] = {}
         self._tests: list[cst.BaseExpression] = []  # tests of the enclosing `if`s
 
@@ -119,6 +135,30 @@ class Block(torch.nn.Module):
                     continue
                 if self._is_container(value):
                     self._containers.update(t.value for t in targets if isinstance(t, cst.Name))
+
+    def report(self, node, message=None, **kwargs) -> None:
+        super().report(node, message, **kwargs)
+        # Remember the mutation: if compiled code elsewhere reads this global, the change
+        # between its calls is what recompiles (reported at leave_Module).
+        name = next((n for n in self._containers | set(self._globals.get(self._scope() or "", ()))
+                     if message and f"`{n}`" in message), None)
+        if name:
+            self._mutations.append((node, name, self._scope()))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        scope = self._scope()
+        if scope is not None and self._global_container(node):
+            self._readers.setdefault(node.value, set()).add(scope)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        for node, name, mutator in self._mutations:
+            for reader in sorted(self._readers.get(name, ())):
+                if reader != mutator:
+                    self.report_in(reader, node, self.READ.format(name=name, reader=reader))
+
+    def report_in(self, scope: str, node, message: str) -> None:
+        """Report at `node`, kept when `scope` (the reader) runs compiled."""
+        self.ctx.report(self, node, message, fix=self.fix, severity=self.severity, scope=scope)
 
     def _is_container(self, value: cst.BaseExpression) -> bool:
         if isinstance(value, CONTAINER_LITERALS):

@@ -43,7 +43,7 @@ import torch
 step = torch.compile(norm, dynamic=False)
 def run(data):
     for start in range(0, 40, 16):
-        batch = data[start:start + 16]  # fixed width (only a short last batch)
+        batch = data[start:start + 16]  # a named window: left alone
         step(batch)
     for n in (8, 16, 32):
         x = torch.randn(n, 4)
@@ -52,6 +52,15 @@ def run(data):
 """,
     ]
     INVALID = [
+        """
+import torch
+@torch.compile(dynamic=False)
+def normalize(x):
+    return (x - x.mean(0)) / (x.std(0) + 1e-5)
+def epoch(data, batch=16):
+    for start in range(0, len(data), batch):
+        normalize(data[start:start + batch])  # expect
+""",
         """
 import torch
 model = torch.compile(Pool(), dynamic=False)
@@ -94,6 +103,26 @@ def run(data, lengths):
                 label = source(arg.value)
                 self.report(node, self.message.format(arg=label, callee=dotted(node.func) or "callable"))
                 return
+        for arg in node.args:
+            if not arg.star and self._fixed_window(arg.value, varying):
+                self.report(node, self.LAST_BATCH.format(arg=source(arg.value), callee=dotted(node.func) or "callable"),
+                            severity="note")
+                return
+
+    LAST_BATCH = ("`{arg}` is a fixed-width window, but the last one is shorter unless the length divides "
+                  "evenly: with `dynamic=False`, `{callee}` compiles once more for it")
+
+    def _fixed_window(self, value: cst.BaseExpression, varying: set[str]) -> bool:
+        """data[start:start + 16] with `start` from the loop: only the last batch differs."""
+        if not isinstance(value, cst.Subscript):
+            return False
+        for element in value.slice:
+            part = element.slice
+            if isinstance(part, cst.Slice) and part.lower is not None and names_in(part.lower) & varying \
+                    and isinstance(part.upper, cst.BinaryOperation) and isinstance(part.upper.operator, cst.Add) \
+                    and part.upper.left.deep_equals(part.lower):
+                return True
+        return False
 
     def _shape_varies(self, value: cst.BaseExpression, varying: set[str], loops, depth: int) -> bool:
         if isinstance(value, cst.Subscript):

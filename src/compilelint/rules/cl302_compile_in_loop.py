@@ -18,6 +18,15 @@ class CompileInLoop(Rule):
     VALID = [
         """
 import torch
+def run(batches, w1, w2):
+    outs = []
+    for x in batches:
+        fn = torch.compile(gelu_mlp)  # the same function: the code cache is shared, nothing recompiles
+        outs.append(fn(x, w1, w2))
+    return outs
+""",
+        """
+import torch
 def regional(model):
     for layer in model.layers:
         layer.compile()  # regional compilation: each block once
@@ -59,15 +68,6 @@ def sweep(margins, scores, labels):
         results.append(torch.compile(lambda s: s * m)(scores))  # expect
     return results
 """,
-        """
-import torch
-def run(batches, w1, w2):
-    outs = []
-    for x in batches:
-        fn = torch.compile(gelu_mlp)  # expect
-        outs.append(fn(x, w1, w2))
-    return outs
-""",
     ]
 
     def __init__(self, walker) -> None:
@@ -88,6 +88,9 @@ def run(batches, w1, w2):
         bound = dotted(statement.targets[0].target) if statement is not None and len(statement.targets) == 1 else None
         varying = loop_varying(loop, exclude=statement)
         uses = names_in(node) & varying
+        if isinstance(target, cst.Lambda):  # a closure over the loop's variables
+            params = {p.name.value for p in target.params.params}
+            uses |= (names_in(target.body) - params) & varying
         called = id(node) in self._called_directly or (bound is not None and bool(calls_in(loop.body, bound)))
         if bound is not None and bound == dotted(target):
             module = self.ctx.kind(target) == Kind.MODULE or self._looks_like_module(bound)
@@ -104,10 +107,8 @@ def run(batches, w1, w2):
                 why="what it compiles (or how) changes with the loop (`" + "`, `".join(sorted(uses)) + "`): "
                     "a fresh closure, module or option per iteration recompiles every time"))
             return
-        self.report(node, self.message.format(
-            why="the same callable is wrapped again on every iteration; the code cache is shared, so it "
-                "does not recompile, but each wrap costs about 0.5-3 ms before the call runs"),
-            severity="note")
+        # The same callable wrapped again each iteration: the code cache is shared, nothing
+        # recompiles (measured on 2.13), and a wrap costs ~0.5 ms: not worth a finding.
 
     def _assignment_of(self, node: cst.Call, loop: cst.CSTNode) -> cst.Assign | None:
         """The `name = torch.compile(...)` statement in `loop` whose value is `node`."""
