@@ -19,8 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -79,11 +81,46 @@ def llama():
 # --------------------------------------------------------------------------------------
 
 
+def static_findings(results) -> list:
+    """`compilelint check` (a subprocess: the static pass as users run it) over every
+    Python file the targets ran, library code included (torch itself aside)."""
+    from compilelint.finding import Finding
+
+    files = sorted({f for r in results for f in (r.lines_run or {})
+                    if f.endswith(".py") and os.path.isfile(f) and f"{os.sep}torch{os.sep}" not in f})
+    if not files:
+        return []
+    proc = subprocess.run([sys.executable, "-m", "compilelint", "check", *files, "--format", "json",
+                           "--no-cache", "--exit-zero"], capture_output=True, text=True, cwd=REPO)
+    try:
+        found = json.loads(proc.stdout)["findings"]
+    except (ValueError, KeyError):
+        print(f"static pass failed: {proc.stderr[-2000:]}", file=sys.stderr)
+        return []
+    return [Finding.from_dict(f) for f in found]
+
+
+def static_columns(results, findings) -> dict[str, dict[str, int]]:
+    """Per target: static findings confirmed / not reproduced / not reached, and breaks
+    (graph breaks, recompiles, frame skips) with no static finding (CL9xx)."""
+    import copy
+
+    from compilelint.probe.match import match
+
+    out: dict[str, dict[str, int]] = {}
+    for r in results:  # each target on its own: two targets may run the same file
+        mine = [copy.copy(f) for f in findings]
+        extra = match(mine, [r], cwd=str(REPO))
+        counts = out[r.name] = Counter(f.evidence["status"] for f in mine if f.evidence)
+        counts["missed"] = len(extra)
+    return out
+
+
 def _fmt(x, spec: str, dash: str = "—") -> str:
     return dash if x is None else format(x, spec)
 
 
-def _markdown(results, started: float, budget: float, skipped: list[str]) -> str:
+def _markdown(results, started: float, budget: float, skipped: list[str], static=None) -> str:
     from compilelint.probe.output import fmt_bytes
 
     dev = next((r.timing.device_name for r in results if r.timing), None) or \
@@ -96,6 +133,18 @@ def _markdown(results, started: float, budget: float, skipped: list[str]) -> str
         "compiled ms | speedup | compile s | break-even calls | peak mem eager → compiled | max abs diff |",
         "| --- | --- | ---: | :---: | :---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
     ]
+    if static:
+        lines[2:2] = [
+            "Static findings in the code each target ran, matched with what Dynamo did "
+            "(`compilelint check` on those files, then the probe's matching):",
+            "",
+            "| target | static findings | confirmed | not reproduced | not reached | breaks with no static finding (CL9xx) |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |",
+            *(f"| {r.name} | {sum(static[r.name][k] for k in ('confirmed', 'not-reproduced', 'not-reached'))} | "
+              f"{static[r.name]['confirmed']} | {static[r.name]['not-reproduced']} | "
+              f"{static[r.name]['not-reached']} | {static[r.name]['missed']} |" for r in results),
+            "",
+        ]
     for r in results:
         counts = {k: sum(1 for b in r.breaks if b.kind == k) for k in ("graph_break", "recompile", "frame_skip")}
         c = f"{counts['graph_break']} / {counts['recompile']} / {counts['frame_skip']}"
@@ -183,11 +232,14 @@ def main(argv: list[str] | None = None) -> int:
         doc["run"] = {"budget_s": a.budget, "wall_s": round(time.time() - started, 1), "scale": a.scale,
                       "skipped": skipped}
         (out / "gpu_probe.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    md = _markdown(results, started, a.budget, skipped)
+    findings = static_findings(results)
+    static = static_columns(results, findings)
+    md = _markdown(results, started, a.budget, skipped, static)
     (out / "gpu_probe.md").write_text(md, encoding="utf-8")
     doc = probe_document(results, findings_from_results(results, cwd=str(REPO)), cwd=str(REPO))
     doc["run"] = {"budget_s": a.budget, "wall_s": round(time.time() - started, 1), "scale": a.scale,
                   "skipped": skipped}
+    doc["static"] = {"findings": [f.to_dict() for f in findings], "per_target": static}
     (out / "gpu_probe.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
     (out / "gpu_probe.svg").write_text(render_svg(results), encoding="utf-8")
     (out / "gpu_probe.html").write_text(render_html(results), encoding="utf-8")

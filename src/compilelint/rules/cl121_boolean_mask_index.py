@@ -262,7 +262,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             # a list or tuple indexed by a Python bool is not this; base must be tensor-like
             if verdict == "maybe" and not base.tensorish:
                 continue
-            if base == Kind.UNKNOWN and verdict != "certain" and not self._param_mask(element.slice.value):
+            # a boolean tensor indexes only tensors (and arrays), so a likely mask suffices
+            if base == Kind.UNKNOWN and verdict == "maybe" and not self._param_mask(element.slice.value):
                 continue
             severity = "error" if verdict == "certain" and base == Kind.TENSOR else "warning"
             self.report(node, severity=severity)
