@@ -87,7 +87,8 @@ def static_findings(results) -> list:
     from compilelint.finding import Finding
 
     files = sorted({f for r in results for f in (r.lines_run or {})
-                    if f.endswith(".py") and os.path.isfile(f) and f"{os.sep}torch{os.sep}" not in f})
+                    if f.endswith(".py") and os.path.isfile(f)
+                    and f"site-packages{os.sep}torch{os.sep}" not in f})
     if not files:
         return []
     proc = subprocess.run([sys.executable, "-m", "compilelint", "check", *files, "--format", "json",
