@@ -89,7 +89,11 @@ def _ref_subprocess(spec: str, device: str, modes: list[str], backend: str, min_
         cmd = [sys.executable, __file__, "--reference", spec, "--device", device, "--modes", ",".join(modes),
                "--backend", backend, "--min-run-time", str(min_run_time), "--warmup", str(warmup),
                "--json", path]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        from compilelint.probe.runner import ALLOCATOR_ENV
+
+        # the same malloc settings as the probe's worker: the same program, the same conditions
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **ALLOCATOR_ENV})
         if proc.returncode != 0 or not os.path.exists(path):
             raise RuntimeError(f"reference failed for {spec}: {proc.stderr[-2000:]}")
         with open(path, encoding="utf-8") as fh:

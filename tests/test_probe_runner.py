@@ -147,3 +147,17 @@ def test_factory_result_shapes():
     assert calls == [((2,), {}), ((3,), {"x": 1})]
     with pytest.raises(TypeError):
         normalize_factory_result((1, ()))
+
+
+def test_worker_pins_malloc_thresholds(tmp_path):
+    # without them eager CPU timings flipped between two modes 2.5x apart (glibc's
+    # adaptive mmap threshold); the worker's environment must carry the fixed values
+    (tmp_path / "envtarget.py").write_text(textwrap.dedent("""
+        import os
+        def factory():
+            raise ValueError("env " + os.environ.get("MALLOC_MMAP_THRESHOLD_", "unset") + " "
+                             + os.environ.get("MALLOC_TRIM_THRESHOLD_", "unset"))
+    """), encoding="utf-8")
+    r = run_target(parse_target(str(tmp_path / "envtarget.py") + ":factory"), timeout=120, timing=False)
+    assert r.status == "failed"
+    assert f"env {32 << 20} {1 << 30}" in r.error

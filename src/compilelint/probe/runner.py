@@ -136,7 +136,15 @@ def _worker_env(extra_path: Iterable[str]) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in parts if p))
     env.setdefault("PYTHONUNBUFFERED", "1")
     env.setdefault("PYTHONFAULTHANDLER", "1")
+    env.update(ALLOCATOR_ENV)
     return env
+
+
+# glibc's malloc serves large blocks with mmap and adapts its threshold to the allocation
+# history, so an eager CPU call making MB-sized tensors ran 2.5x slower or not depending
+# on what the process did before (12.4 vs 4.9 ms for bench.py:norm_act, same process).
+# Fixed thresholds keep such tensors on the heap, as in a long-running training process.
+ALLOCATOR_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
