@@ -32,6 +32,7 @@ CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
     "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
+    "is_tracing",  # transformers' helper: true under Dynamo, FX and TorchScript tracing
 })
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+\d+(?:[\s,]+[A-Za-z]+\d+)*))?", re.IGNORECASE)
 FILE_NOQA = re.compile(r"#\s*compilelint:\s*noqa\b", re.IGNORECASE)

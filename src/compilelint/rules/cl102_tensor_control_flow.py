@@ -20,6 +20,18 @@ class TensorControlFlow(Rule):
     VALID = [
         """
 import torch
+from transformers.utils.import_utils import is_tracing
+class Packed(torch.nn.Module):
+    def forward(self, position_ids):
+        mask = (torch.diff(position_ids, dim=-1) != 1).cumsum(-1)
+        if not is_tracing(mask) and (mask[:, -1] == 0).all():
+            return None  # eager-only check: under Dynamo the `and` stops at `not is_tracing()`
+        if torch.compiler.is_compiling() or mask.any():
+            return mask
+        return mask
+""",
+        """
+import torch
 class M(torch.nn.Module):
     def forward(self, x, mask=None):
         if x.shape[0] > 2:
@@ -116,9 +128,14 @@ class M(torch.nn.Module):
         self._check(node.test, "a comprehension's `if`")
 
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
-        op = "and" if isinstance(node.operator, cst.And) else "or"
-        for side in (node.left, node.right):
-            self._check(side, f"`{op}`")
+        is_and = isinstance(node.operator, cst.And)
+        op = "and" if is_and else "or"
+        self._check(node.left, f"`{op}`")
+        # `not is_compiling() and t.any()` / `is_compiling() or t.any()`: under Dynamo
+        # the right side never runs
+        short_circuit = False if is_and else True
+        if self.ctx._compiling_guard(node.left) is not short_circuit:
+            self._check(node.right, f"`{op}`")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):
