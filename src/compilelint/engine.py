@@ -247,3 +247,30 @@ def _loop_positions_libcst(text: str) -> tuple[tuple[int, int], ...]:
     loops = [n for n in traverse.iter_nodes(tree) if isinstance(n, (cst.For, cst.While))]
     pos = traverse.positions(tree, loops)
     return tuple((pos[n].start.line, pos[n].start.column + 1) for n in loops)
+
+
+def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,
+          analyzer=None) -> CheckResult:
+    """The static pass over `paths`. `analyzer` maps file paths to (FileAnalysis, lines)
+    pairs; the default analyses sequentially (the parallel, cached one plugs in here)."""
+    result = CheckResult()
+    candidates = list(discover(paths, settings))
+    errors = [c for c in candidates if c.error]
+    files = [c.path for c in candidates if not c.error]
+    analyses: list[FileAnalysis] = []
+    if analyzer is None:
+        rule_classes = rules_for(settings)
+        pairs = (analyze_path(path, settings, rule_classes) for path in files)
+    else:
+        pairs = analyzer(files, settings)
+    for analysis, lines in pairs:
+        result.files += 1
+        result.lines += lines
+        analyses.append(analysis)
+        if progress:
+            progress(analysis.path)
+    result.findings = select_findings(analyses, settings)
+    result.findings.extend(file_error(c.path, c.error) for c in errors)
+    result.findings.sort(key=Finding.sort_key)
+    result.crashed = any(f.code == "CL001" for f in result.findings)
+    return result
