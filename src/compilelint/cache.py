@@ -38,7 +38,7 @@ from functools import lru_cache
 
 from compilelint import __version__
 
-FORMAT = 1
+FORMAT = 2  # 2: summaries carry loop positions
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

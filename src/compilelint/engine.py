@@ -13,7 +13,7 @@ import libcst as cst
 
 from compilelint import config as config_mod
 from compilelint import limits
-from compilelint.analysis import FileAnalysis, analyze
+from compilelint.analysis import FileAnalysis, analyze, loop_positions
 from compilelint.config import Settings
 from compilelint.discovery import discover
 from compilelint.finding import Finding
@@ -190,7 +190,7 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
             analysis = by_module.get(module)
             if analysis is None:
                 continue
-            position = loop_position(analysis.path, ordinal)
+            position = loop_position(analysis, ordinal)
             if position is None or (analysis.path, position[0]) in have:
                 continue
             have.add((analysis.path, position[0]))
@@ -206,47 +206,21 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
     return found
 
 
-def loop_position(path: str, ordinal: int) -> tuple[int, int] | None:
-    """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order."""
-    loops = _loop_positions(path)
-    return loops[ordinal] if 0 <= ordinal < len(loops) else None
+def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | None:
+    """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order:
+    from the summary (cached), else found again."""
+    loops = analysis.summary.get("loops")
+    if loops is None:
+        loops = _loop_positions(analysis.path)
+    return tuple(loops[ordinal]) if 0 <= ordinal < len(loops) else None
 
 
 @lru_cache(maxsize=256)
 def _loop_positions(path: str) -> tuple[tuple[int, int], ...]:
-    """Every for/while loop's (line, column) in libcst's walk order. Python's own parser
-    finds them about 20x faster than libcst and a position pass (this runs on warm, fully
-    cached runs too); loops sorted by where they start are in pre-order, as libcst walks.
-    libcst decides where `ast` cannot parse the file."""
-    import ast
-
     try:
-        text = read(path).text
+        return loop_positions(read(path).text)
     except (OSError, SourceError):
         return ()
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return _loop_positions_libcst(text)
-    lines = text.splitlines(keepends=True)
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            line = lines[node.lineno - 1].encode("utf-8")
-            found.append((node.lineno, len(line[:node.col_offset].decode("utf-8", "replace")) + 1))
-    return tuple(sorted(found))
-
-
-def _loop_positions_libcst(text: str) -> tuple[tuple[int, int], ...]:
-    from compilelint import traverse
-
-    try:
-        tree = cst.parse_module(text)
-    except Exception:
-        return ()
-    loops = [n for n in traverse.iter_nodes(tree) if isinstance(n, (cst.For, cst.While))]
-    pos = traverse.positions(tree, loops)
-    return tuple((pos[n].start.line, pos[n].start.column + 1) for n in loops)
 
 
 def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,
