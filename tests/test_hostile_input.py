@@ -381,7 +381,32 @@ def _nest(base, name, levels, package=False):
     return path
 
 
-def test_folders_nested_past_the_recursion_limit(cli, project):
+def _unnest(top):
+    """Remove what `_nest` made, deepest first (shutil.rmtree recurses: pytest's clean-up
+    of old temporary folders would hit the recursion limit on it)."""
+    folders, stack = [], [top]  # not os.walk: it recurses in Python 3.11
+    while stack:
+        folder = stack.pop()
+        folders.append(folder)
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+    for folder in reversed(folders):
+        os.rmdir(folder)
+
+
+@pytest.fixture
+def nested(project):
+    yield
+    for top in ("deep", "pkgs"):
+        if (project / top).exists():
+            _unnest(os.fspath(project / top))
+
+
+def test_folders_nested_past_the_recursion_limit(cli, project, nested):
     # os.walk in Python 3.11 recurses once per level: RecursionError stopped the run
     inner = _nest(project / "deep", "d", 1500)
     with open(os.path.join(inner, "bottom.py"), "w", encoding="utf-8") as handle:
