@@ -33,6 +33,7 @@ class ProjectIndex:
             for qualname, info in summary["classes"].items():
                 self.classes[f"{module}:{qualname}"] = info
         self._is_module: dict[str, bool] = {}
+        self._resolved: dict[tuple[str, str, str], str | None] = {}
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -128,7 +129,18 @@ class ProjectIndex:
                 yield found
 
     def resolve_call(self, key: str, call: list) -> str | None:
-        """The function key a call edge of function `key` lands in, if in the project."""
+        """The function key a call edge of function `key` lands in, if in the project.
+        Memoised: the region walk and the cross-function CL150 ask for the same edges."""
+        memo = (key, call[0], call[1])
+        try:
+            return self._resolved[memo]
+        except KeyError:
+            found = self._resolved[memo] = self._resolve_call(key, call)
+            return found
+        except TypeError:  # an unhashable target: not memoised
+            return self._resolve_call(key, call)
+
+    def _resolve_call(self, key: str, call: list) -> str | None:
         module, qualname = key.split(":", 1)
         info = self.functions[key]
         owner = info.get("class")
