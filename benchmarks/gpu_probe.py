@@ -101,18 +101,26 @@ def static_findings(results) -> list:
     return [Finding.from_dict(f) for f in found]
 
 
-def static_columns(results, findings) -> dict[str, dict[str, int]]:
-    """Per target: static findings confirmed / not reproduced / not reached, and breaks
-    (graph breaks, recompiles, frame skips) with no static finding (CL9xx)."""
+def match_per_target(results, findings, cwd: str) -> dict[str, tuple[list, list]]:
+    """Per target: (copies of `findings` with that target's evidence, CL9xx findings for
+    its breaks that no finding explains). Each target on its own: two may run one file."""
     import copy
 
     from compilelint.probe.match import match
 
-    out: dict[str, dict[str, int]] = {}
-    for r in results:  # each target on its own: two targets may run the same file
+    out = {}
+    for r in results:
         mine = [copy.copy(f) for f in findings]
-        extra = match(mine, [r], cwd=str(REPO))
-        counts = out[r.name] = Counter(f.evidence["status"] for f in mine if f.evidence)
+        out[r.name] = (mine, match(mine, [r], cwd=cwd))
+    return out
+
+
+def static_columns(results, findings) -> dict[str, dict[str, int]]:
+    """Per target: static findings confirmed / not reproduced / not reached, and breaks
+    (graph breaks, recompiles, frame skips) with no static finding (CL9xx)."""
+    out: dict[str, dict[str, int]] = {}
+    for name, (mine, extra) in match_per_target(results, findings, str(REPO)).items():
+        counts = out[name] = Counter(f.evidence["status"] for f in mine if f.evidence)
         counts["missed"] = len(extra)
     return out
 

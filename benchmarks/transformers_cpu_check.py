@@ -12,7 +12,6 @@ reached, plus the breaks no finding explains (CL9xx). Results: benchmarks/RESULT
 
 from __future__ import annotations
 
-import copy
 import os
 import sys
 
@@ -52,7 +51,6 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, os.path.join(os.path.dirname(here), "src"))
     sys.path.insert(0, here)
     import gpu_probe
-    from compilelint.probe.match import match
     from compilelint.probe.runner import run_target
     from compilelint.probe.targets import parse_target
 
@@ -63,10 +61,8 @@ def main(argv: list[str]) -> int:
         print(f"{name}: {r.status} {r.error or ''}", flush=True)
         results.append(r)
     findings = gpu_probe.static_findings(results)
-    for r in results:
-        mine = [copy.copy(f) for f in findings]
-        extra = match(mine, [r], cwd=here)
-        print(f"== {r.name}")
+    for name, (mine, extra) in gpu_probe.match_per_target(results, findings, here).items():
+        print(f"== {name}")
         for f in sorted((f for f in mine if f.evidence), key=lambda f: (f.evidence["status"], f.path, f.line)):
             print(f"   {f.evidence['status']:15} {f.path.split('site-packages/')[-1]}:{f.line} {f.code}")
         for f in extra:

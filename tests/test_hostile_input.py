@@ -384,16 +384,13 @@ def _nest(base, name, levels, package=False):
 def _unnest(top):
     """Remove what `_nest` made, deepest first (shutil.rmtree recurses: pytest's clean-up
     of old temporary folders would hit the recursion limit on it)."""
-    folders, stack = [], [top]  # not os.walk: it recurses in Python 3.11
-    while stack:
-        folder = stack.pop()
+    from compilelint.discovery import _walk  # top-down and without recursion
+
+    folders = []
+    for folder, _dirs, files in _walk(top, onerror=lambda exc: None):
         folders.append(folder)
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                else:
-                    os.unlink(entry.path)
+        for name in files:
+            os.unlink(os.path.join(folder, name))
     for folder in reversed(folders):
         os.rmdir(folder)
 

@@ -509,11 +509,11 @@ class Walker(cst.CSTVisitor):
 
     # ---- control flow: escapes and loops -----------------------------------------------
 
-    def _compiling_guard(self, test: cst.BaseExpression) -> bool | None:
+    def compiling_guard(self, test: cst.BaseExpression) -> bool | None:
         """True for `is_compiling()`, False for `not is_compiling()` (also as one operand of
         `and`: the body then runs only eagerly), None otherwise."""
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            if False in (self._compiling_guard(test.left), self._compiling_guard(test.right)):
+            if False in (self.compiling_guard(test.left), self.compiling_guard(test.right)):
                 return False
             return None
         negated = False
@@ -527,14 +527,14 @@ class Walker(cst.CSTVisitor):
         return None
 
     def enter_If(self, node: cst.If) -> None:
-        guard = self._compiling_guard(node.test)
+        guard = self.compiling_guard(node.test)
         if guard is True and node.orelse is not None:
             self.escaped_nodes.add(id(node.orelse))
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
 
     def enter_IfExp(self, node: cst.IfExp) -> None:
-        guard = self._compiling_guard(node.test)
+        guard = self.compiling_guard(node.test)
         if guard is True:
             self.escaped_nodes.add(id(node.orelse))
         elif guard is False:
@@ -891,24 +891,25 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], s
     if any("loop_calls" in info for info in walker.functions.values()):
         # where each loop is, for a CL150 that only the project index can decide (a loop
         # calling a function that breaks): cached with the rest, no re-parse on warm runs
-        summary["loops"] = loop_positions(text)
+        summary["loops"] = loop_positions(text, tree)
     return FileAnalysis(path, module, summary, candidates, diagnostics, noqa, file_noqa)
 
 
-def loop_positions(text: str) -> tuple[tuple[int, int], ...]:
+def loop_positions(text: str, tree: cst.Module) -> tuple[tuple[int, int], ...]:
     """Every for/while loop's (line, 1-based column), in libcst's walk order. Python's own
     parser finds them ~20x faster than a libcst position pass; loops sorted by where they
-    start are in pre-order, as libcst walks. libcst decides where `ast` cannot parse."""
+    start are in pre-order, as libcst walks. Where `ast` cannot parse what libcst did (newer
+    syntax than the running Python), `tree`'s positions decide."""
     import ast
 
     try:
-        tree = ast.parse(text)
+        parsed = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return loop_positions_libcst(text)
+        return loop_positions_libcst(tree)
     lines = text.splitlines(keepends=True)
     found = []
     # loops are statements: walk statement lists only, not the (many) expression nodes
-    stack = list(tree.body)
+    stack = list(parsed.body)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
@@ -925,11 +926,7 @@ def loop_positions(text: str) -> tuple[tuple[int, int], ...]:
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def loop_positions_libcst(text: str) -> tuple[tuple[int, int], ...]:
-    try:
-        tree = cst.parse_module(text)
-    except Exception:
-        return ()
+def loop_positions_libcst(tree: cst.Module) -> tuple[tuple[int, int], ...]:
     loops = [n for n in traverse.iter_nodes(tree) if isinstance(n, (cst.For, cst.While))]
     pos = traverse.positions(tree, loops)
     return tuple((pos[n].start.line, pos[n].start.column + 1) for n in loops)

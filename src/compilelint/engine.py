@@ -13,7 +13,7 @@ import libcst as cst
 
 from compilelint import config as config_mod
 from compilelint import limits
-from compilelint.analysis import FileAnalysis, analyze, loop_positions
+from compilelint.analysis import FileAnalysis, analyze
 from compilelint.config import Settings
 from compilelint.discovery import discover
 from compilelint.finding import Finding
@@ -207,20 +207,10 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
 
 
 def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | None:
-    """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order:
-    from the summary (cached), else found again."""
-    loops = analysis.summary.get("loops")
-    if loops is None:
-        loops = _loop_positions(analysis.path)
+    """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order
+    (the summary has them whenever a function of the file calls something in a loop)."""
+    loops = analysis.summary.get("loops", ())
     return tuple(loops[ordinal]) if 0 <= ordinal < len(loops) else None
-
-
-@lru_cache(maxsize=256)
-def _loop_positions(path: str) -> tuple[tuple[int, int], ...]:
-    try:
-        return loop_positions(read(path).text)
-    except (OSError, SourceError):
-        return ()
 
 
 def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,

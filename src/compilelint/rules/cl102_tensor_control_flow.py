@@ -132,9 +132,9 @@ class M(torch.nn.Module):
         op = "and" if is_and else "or"
         self._check(node.left, f"`{op}`")
         # `not is_compiling() and t.any()` / `is_compiling() or t.any()`: under Dynamo
-        # the right side never runs
-        short_circuit = False if is_and else True
-        if self.ctx._compiling_guard(node.left) is not short_circuit:
+        # the left side decides and the right side never runs
+        decided = self.ctx.compiling_guard(node.left) is (not is_and)
+        if not decided:
             self._check(node.right, f"`{op}`")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:

@@ -66,6 +66,13 @@ class M(torch.nn.Module):
 """,
         """
 import torch
+class Lookup(torch.nn.Module):
+    def forward(self, x, table, key, limit):
+        flags = key == limit  # values of unknown type compared: maybe not a tensor at all
+        return x + table[flags]
+""",
+        """
+import torch
 def select(x, mask):  # not compiled
     return x[mask]
 class M(torch.nn.Module):
@@ -74,6 +81,19 @@ class M(torch.nn.Module):
 """,
     ]
     INVALID = [
+        """
+import torch
+class Head(torch.nn.Module):
+    def scores_and_boxes(self, feats):
+        return self.cls(feats).sigmoid(), self.box(feats)
+class PostProcess(Head):
+    def forward(self, feats, threshold: float = 0.5):
+        scores, boxes = self.scores_and_boxes(feats)  # what a helper returns: unknown
+        best, labels = scores.max(-1)  # likely tensors
+        keep = best > threshold  # a likely boolean tensor
+        kept = boxes[keep]  # expect
+        return kept, labels[keep]  # expect
+""",
         """
 import torch
 import torch.nn.functional as F

@@ -136,14 +136,11 @@ class Block(torch.nn.Module):
                 if self._is_container(value):
                     self._containers.update(t.value for t in targets if isinstance(t, cst.Name))
 
-    def report(self, node, message=None, **kwargs) -> None:
-        super().report(node, message, **kwargs)
-        # Remember the mutation: if compiled code elsewhere reads this global, the change
-        # between its calls is what recompiles (reported at leave_Module).
-        name = next((n for n in self._containers | set(self._globals.get(self._scope() or "", ()))
-                     if message and f"`{n}`" in message), None)
-        if name:
-            self._mutations.append((node, name, self._scope()))
+    def _mutated(self, node: cst.CSTNode, name: str) -> None:
+        self.report(node, self.message.format(name=name))
+        # if compiled code elsewhere reads `name`, the change between its calls is what
+        # recompiles (reported at leave_Module)
+        self._mutations.append((node, name, self._scope()))
 
     def visit_Name(self, node: cst.Name) -> None:
         scope = self._scope()
@@ -200,18 +197,18 @@ class Block(torch.nn.Module):
                 continue
             name = declared or self._subscripted(target.target)
             if name:
-                self.report(node, self.message.format(name=name))
+                self._mutated(node, name)
                 return
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         name = self._declared(node.target) or self._subscripted(node.target)
         if name:
-            self.report(node, self.message.format(name=name))
+            self._mutated(node, name)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         name = self._declared(node.target)
         if name and node.value is not None and not self._lazy_init(name, node.value):
-            self.report(node, self.message.format(name=name))
+            self._mutated(node, name)
 
     def visit_Del(self, node: cst.Del) -> None:
         targets = node.target.elements if isinstance(node.target, cst.Tuple) else [node.target]
@@ -219,7 +216,7 @@ class Block(torch.nn.Module):
             target = getattr(target, "value", target)
             name = self._subscripted(target) or self._declared(target)
             if name:
-                self.report(node, self.message.format(name=name))
+                self._mutated(node, name)
                 return
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -227,4 +224,4 @@ class Block(torch.nn.Module):
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATORS:
             name = self._global_container(func.value)
             if name:
-                self.report(node, self.message.format(name=name))
+                self._mutated(node, name)
