@@ -347,3 +347,50 @@ def test_entries_round_trip(project):
         assert (again, again_lines) == (analysis, lines)
     with pytest.raises(ValueError):
         cache_mod.decode(b"garbage")
+
+
+# ---- a warm run stays light -----------------------------------------------------------
+
+def imported_modules(project, *args):
+    """Run `compilelint check` with -X importtime: (the modules it imported, its stdout)."""
+    env = dict(os.environ, NO_COLOR="1")
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "compilelint", "check",
+                             "--format", "json", *args, "."], cwd=project, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1, result.stderr
+    names = {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines()
+             if line.startswith("import time:") and "|" in line}
+    return names, json.loads(result.stdout)
+
+
+def test_a_warm_run_never_imports_libcst_or_the_rules(project):
+    cold, cold_report = imported_modules(project)
+    assert "libcst" in cold and "compilelint.rules" in cold
+    warm, warm_report = imported_modules(project)
+    assert not {name for name in warm if name.startswith(("libcst", "compilelint.rules",
+                                                          "compilelint.analysis"))}, warm
+    assert warm_report == cold_report
+    # one changed file: analysed, so libcst is back; results still those of a cold run
+    target = project / "tinygpt" / "models.py"
+    target.write_text(target.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    changed, changed_report = imported_modules(project)
+    assert "libcst" in changed
+    assert changed_report["findings"] == warm_report["findings"]
+
+
+@pytest.mark.parametrize("damage", ["cut", "flipped", "other-shape"])
+def test_a_damaged_rule_table_is_made_again(project, damage):
+    expected = reference(project)
+    assert run(project) == expected
+    [table] = (project / ".compilelint_cache").glob("*/rules")
+    data = table.read_bytes()
+    if damage == "cut":
+        table.write_bytes(data[: len(data) // 2])
+    elif damage == "flipped":
+        table.write_bytes(data[:20] + bytes([data[20] ^ 0xFF]) + data[21:])
+    else:  # intact, but each rule a 1-tuple: read, refused, made again
+        table.write_bytes(cache_mod.encode_rules({"CL110": ("print-call",)}))
+    assert run(project) == expected
+    assert cache_mod.decode_rules(table.read_bytes()) is not None
+    assert len(cache_mod.decode_rules(table.read_bytes())["CL110"]) > 1
+    assert run(project) == expected

@@ -58,7 +58,7 @@ def test_results_come_in_input_order(project, monkeypatch, force_pool):
     monkeypatch.chdir(project)
     settings = config_mod.load(start=str(project))
     files = sorted(str(p.relative_to(project)) for p in project.rglob("*.py"))
-    got = [analysis.path for analysis, _ in parallel.analyze_files(files, settings, jobs=2, cache=False)]
+    got = [analysis.path for analysis, _ in parallel.analyze_files(files, settings, jobs=2)]
     assert got == files
 
 
@@ -77,7 +77,7 @@ def test_in_process_for_a_handful_of_files(project, monkeypatch):
     monkeypatch.chdir(project)
     settings = config_mod.load(start=str(project))
     files = ["tinygpt/models.py"]
-    out = list(parallel.analyze_files(files, settings, jobs=8, cache=False))
+    out = list(parallel.analyze_files(files, settings, jobs=8))
     assert [a.path for a, _ in out] == files
 
 
@@ -88,7 +88,7 @@ def test_unreadable_and_vanished_files_are_diagnostics(project, monkeypatch, for
     assert two == sequential
     assert any(f["code"] == "CL000" and f["path"].endswith("binary.py") for f in two[0])
     settings = config_mod.load(start=str(project))
-    out = list(parallel.analyze_files(["corpus/gone.py"], settings, jobs=2, cache=True))
+    out = list(parallel.analyze_files(["corpus/gone.py"], settings, jobs=2, store=parallel.Analyzer().store(settings)))
     assert out[0][0].diagnostics[0].code == "CL000"
 
 

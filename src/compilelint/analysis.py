@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.finding import Finding
+from compilelint.finding import FileAnalysis, Finding
 from compilelint.inference import Kind, annotation_kind, dotted, infer, literal_kind, torch_call_kind
 from compilelint.rules.base import Rule
 
@@ -56,19 +56,6 @@ class ClassInfo:
     bases: list[str]
     attr_kinds: dict[str, Kind] = field(default_factory=dict)
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.x = Foo(...) -> Foo
-
-
-@dataclass
-class FileAnalysis:
-    """A file's analysis: plain data, picklable and JSON-able for the cache."""
-
-    path: str
-    module: str
-    summary: dict[str, Any]
-    candidates: list[Finding]
-    diagnostics: list[Finding]  # CL000 and CL001: always reported
-    noqa: dict[int, list[str] | None]  # line -> codes, None for all
-    file_noqa: bool = False
 
 
 @lru_cache(maxsize=None)

@@ -11,6 +11,8 @@ Layout, in `<project root>/.compilelint_cache/` by default::
 
     CACHEDIR.TAG  .gitignore (``*``)
     <salt>/<2 hex>/<30 hex>      one entry per file analysis
+    <salt>/rules                 the rules' table (`engine.rule_table`): a run that
+                                 analyses nothing never imports libcst or the rules
 
 where `<salt>` hashes the tool version, `Settings.fingerprint()`, the source of the
 analysing modules (rules included: editing a rule invalidates its results), the Python
@@ -32,6 +34,7 @@ import dataclasses
 import hashlib
 import marshal
 import os
+import re
 import sys
 import tempfile
 from functools import lru_cache
@@ -75,20 +78,36 @@ def code_hash() -> str:
 
 
 def _schema() -> str:
-    from compilelint.analysis import FileAnalysis
+    from compilelint.finding import FileAnalysis
     from compilelint.finding import Finding
 
     return ",".join(f.name for f in dataclasses.fields(FileAnalysis)) + "/" + \
         ",".join(f.name for f in dataclasses.fields(Finding))
 
 
-def salt(settings) -> str:
-    try:
-        from libcst._version import __version__ as libcst_version
-    except ImportError:
-        from importlib.metadata import version
+@lru_cache(maxsize=1)
+def _libcst_version() -> str:
+    """libcst's version, read from its `_version.py` without importing libcst (the import
+    is most of the time a run spends when every file is cached)."""
+    import importlib.util
 
-        libcst_version = version("libcst")
+    spec = importlib.util.find_spec("libcst")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        try:
+            with open(os.path.join(folder, "_version.py"), encoding="utf-8") as handle:
+                match = re.search(r"""^__version__\s*=\s*(?:version\s*=\s*)?["']([^"']+)["']""",
+                                  handle.read(), re.MULTILINE)
+        except OSError:
+            continue
+        if match:
+            return match.group(1)
+    from importlib.metadata import version
+
+    return version("libcst")
+
+
+def salt(settings) -> str:
+    libcst_version = _libcst_version()
     parts = (
         f"format={FORMAT}", f"compilelint={__version__}", f"settings={settings.fingerprint()}",
         f"code={code_hash()}", f"python={sys.version_info[0]}.{sys.version_info[1]}",
@@ -112,7 +131,7 @@ def entry_key(data: bytes, path: str, module: str) -> str:
 
 @lru_cache(maxsize=1)
 def _layout():
-    from compilelint.analysis import FileAnalysis
+    from compilelint.finding import FileAnalysis
     from compilelint.finding import Finding
 
     fields = [f.name for f in dataclasses.fields(FileAnalysis)]
@@ -135,7 +154,29 @@ def encode(analysis, lines: int) -> bytes | None:
         payload = b"m" + marshal.dumps((FORMAT, lines, tuple(values)))
     except ValueError:  # an enum or an object a rule put in a summary
         return None
+    return _framed(payload)
+
+
+def _framed(payload: bytes) -> bytes:
     return MAGIC + hashlib.blake2b(payload, digest_size=8).digest() + payload
+
+
+def encode_rules(table: dict) -> bytes:
+    return _framed(b"r" + marshal.dumps((FORMAT, {code: tuple(info) for code, info in table.items()})))
+
+
+def decode_rules(blob: bytes) -> dict[str, tuple] | None:
+    """`encode_rules`' table, or None when the bytes are damaged or of another format."""
+    if not intact(blob) or blob[12:13] != b"r":
+        return None
+    try:
+        fmt, table = marshal.loads(blob[13:])
+    except Exception:  # noqa: BLE001 - damage reads as a miss
+        return None
+    if fmt != FORMAT or type(table) is not dict or \
+            not all(type(code) is str and type(info) is tuple for code, info in table.items()):
+        return None
+    return table
 
 
 def intact(blob: bytes) -> bool:
@@ -190,8 +231,22 @@ class Cache:
 
     def get(self, key: str) -> bytes | None:
         """The entry's bytes, unchecked (decode checks), or None."""
+        return self.get_file(os.path.join(key[:2], key[2:]))
+
+    def rules(self) -> dict[str, tuple] | None:
+        blob = self.get_file("rules")
+        return None if blob is None else decode_rules(blob)
+
+    def put_rules(self, table: dict) -> None:
+        if self.writable:
+            try:
+                _atomic_write(os.path.join(self.base, "rules"), encode_rules(table))
+            except OSError:
+                self.writable = False
+
+    def get_file(self, name: str) -> bytes | None:
         try:
-            with open(self._path(key), "rb") as handle:
+            with open(os.path.join(self.base, name), "rb") as handle:
                 return handle.read()
         except OSError:
             return None

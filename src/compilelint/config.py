@@ -6,7 +6,9 @@ import hashlib
 import json
 import os
 import re
+import sys
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +67,23 @@ def parse_version(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+_DIST_INFO = re.compile(r"^torch-(\d+\.\d+[^-]*?)\.dist-info$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
 def installed_torch() -> str | None:
-    """The installed torch's version from its metadata, without importing torch."""
+    """The installed torch's version from its metadata, without importing torch: the
+    first `torch-<version>.dist-info` folder along sys.path (what importlib.metadata
+    finds, at a tenth of its start-up cost), else importlib.metadata's answer."""
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            match = _DIST_INFO.match(name) if name[:6].lower() == "torch-" else None
+            if match:
+                return match.group(1)
     from importlib import metadata
 
     try:

@@ -1,4 +1,8 @@
-"""check: discover files, analyse each, index the project, keep what runs compiled."""
+"""check: discover files, analyse each, index the project, keep what runs compiled.
+
+libcst, the walker and the rules are imported only when a file is analysed: a run whose
+files are all in the cache reads plain data (`FileAnalysis`, `rule_table`) and starts fast.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +12,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-
-import libcst as cst
+from typing import NamedTuple
 
 from compilelint import config as config_mod
 from compilelint import limits
-from compilelint.analysis import FileAnalysis, analyze
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import Finding
+from compilelint.finding import FileAnalysis, Finding
 from compilelint.index import ProjectIndex
-from compilelint.rules import all_rules
 from compilelint.source import SourceError, decode, read
 
 
@@ -60,8 +61,26 @@ def module_name(path: str) -> str:
 
 
 def rules_for(settings: Settings) -> list[type]:
+    from compilelint.rules import all_rules
+
     version = config_mod.torch_version(settings)
     return [rule for rule in all_rules() if rule.applies_to(version)]
+
+
+class RuleInfo(NamedTuple):
+    """What selecting findings needs to know of a rule."""
+
+    name: str
+    severity: str
+    fix: str
+    region_only: bool
+    breaks_graph: bool
+
+
+def rule_table(settings: Settings) -> dict[str, RuleInfo]:
+    """The rules that apply, as plain data (the cache keeps it beside its entries)."""
+    return {rule.code: RuleInfo(rule.name, rule.severity, rule.fix, rule.region_only, rule.breaks_graph)
+            for rule in rules_for(settings)}
 
 
 def file_error(path: str, message: str, line: int = 1, col: int = 1) -> Finding:
@@ -73,6 +92,10 @@ def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None 
                  data: bytes | None = None) -> tuple[FileAnalysis, int]:
     """Analyse one file (`data`: its bytes, when already read); every failure becomes a
     CL000 diagnostic. Returns (analysis, lines)."""
+    import libcst as cst
+
+    from compilelint.analysis import analyze
+
     module = module_name(path)
     empty = {"module": module, "imports": {}, "classes": {}, "functions": {}, "compile_targets": []}
     try:
@@ -122,22 +145,24 @@ def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) 
     return False
 
 
-def select_findings(analyses: Iterable[FileAnalysis], settings: Settings) -> list[Finding]:
-    """Keep candidates in compiled regions, drop suppressed ones."""
+def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
+                    rules: dict[str, RuleInfo] | None = None) -> list[Finding]:
+    """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s."""
     analyses = list(analyses)
+    rules = rule_table(settings) if rules is None else rules
     index = ProjectIndex(a.summary for a in analyses)
     region = index.region(settings.roots)
-    region_only = {rule.code: rule.region_only for rule in all_rules()}
     out: list[Finding] = []
     in_region: list[tuple[FileAnalysis, Finding]] = []
     for analysis in analyses:
         out.extend(analysis.diagnostics)
         for finding in analysis.candidates:
-            if region_only.get(finding.code, True):
+            rule = rules.get(finding.code)
+            if rule is None or rule.region_only:
                 if finding.scope is None or f"{analysis.module}:{finding.scope}" not in region:
                     continue
             in_region.append((analysis, finding))
-    in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, settings))
+    in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, rules))
     seen: set[tuple] = set()
     for analysis, finding in in_region:
         key = (finding.path, finding.line, finding.col, finding.code)
@@ -148,13 +173,12 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings) -> lis
     return out
 
 
-def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_region, settings):
+def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_region, rules):
     """CL150 across functions: a loop in a compiled function that calls (directly or not)
     a function with a graph break. Dynamo cannot resume inside the loop, so the whole
     calling frame runs eagerly: in a decoder-layer loop, that is the whole model."""
-    rules = {rule.code: rule for rule in all_rules()}
     loop_rule = rules.get("CL150")
-    if loop_rule is None or not loop_rule.applies_to(config_mod.torch_version(settings)):
+    if loop_rule is None:  # not for this torch release
         return []
     breaking_codes = {code for code, rule in rules.items() if rule.breaks_graph}
     breaks: dict[str, Finding] = {}
@@ -216,7 +240,8 @@ def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | Non
 def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,
           analyzer=None) -> CheckResult:
     """The static pass over `paths`. `analyzer` maps file paths to (FileAnalysis, lines)
-    pairs; the default analyses sequentially (the parallel, cached one plugs in here)."""
+    pairs; the default analyses sequentially (the parallel, cached one plugs in here, and
+    may offer `rule_table(settings)` too: the cache's copy)."""
     result = CheckResult()
     candidates = list(discover(paths, settings))
     errors = [c for c in candidates if c.error]
@@ -233,7 +258,8 @@ def check(paths: list[str], settings: Settings, *, progress: Callable[[str], Non
         analyses.append(analysis)
         if progress:
             progress(analysis.path)
-    result.findings = select_findings(analyses, settings)
+    rules = getattr(analyzer, "rule_table", rule_table)(settings)
+    result.findings = select_findings(analyses, settings, rules)
     result.findings.extend(file_error(c.path, c.error) for c in errors)
     result.findings.sort(key=Finding.sort_key)
     result.crashed = any(f.code == "CL001" for f in result.findings)

@@ -1,4 +1,6 @@
-"""The one record every pass produces and every report consumes."""
+"""The records every pass produces: a Finding, and a file's analysis (the cache's entry).
+
+No libcst here: a run whose files are all cached reads these and never imports it."""
 
 from __future__ import annotations
 
@@ -40,3 +42,16 @@ class Finding:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Finding":
         return cls(**data)
+
+
+@dataclass
+class FileAnalysis:
+    """A file's analysis: plain data, picklable and JSON-able for the cache."""
+
+    path: str
+    module: str
+    summary: dict[str, Any]
+    candidates: list[Finding]
+    diagnostics: list[Finding]  # CL000 and CL001: always reported
+    noqa: dict[int, list[str] | None]  # line -> codes, None for all
+    file_noqa: bool = False

@@ -2,7 +2,8 @@
 
 `make_analyzer(jobs=, cache=, cache_dir=)` returns the analyzer `engine.check` takes:
 ``analyzer(files, settings) -> Iterable[(FileAnalysis, lines)]``, yielding in the order of
-`files` (the order the sequential analyzer uses, so results cannot depend on `--jobs`).
+`files` (the order the sequential analyzer uses, so results cannot depend on `--jobs`),
+and ``analyzer.rule_table(settings)``, kept in the cache too.
 
 1. Look-up, in this process: each file's bytes are read and hashed; an entry in the cache
    (see `compilelint.cache`) is a hit. A warm run ends here: no pool, no parsing.
@@ -33,15 +34,49 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def make_analyzer(jobs: int | None = None, cache: bool = True, cache_dir: str | None = None):
+class Analyzer:
     """The analyzer for `engine.check`: `jobs` processes (default: the cores this process
     may use), reading and writing the cache unless `cache` is false."""
 
-    def analyzer(files: list[str], settings) -> Iterator:
-        return analyze_files(files, settings, jobs=jobs or default_jobs(), cache=cache,
-                             cache_dir=cache_dir)
+    def __init__(self, jobs: int | None = None, cache: bool = True, cache_dir: str | None = None) -> None:
+        self.jobs, self.cache, self.cache_dir = jobs or default_jobs(), cache, cache_dir
+        self._stores: dict[str, object] = {}
 
-    return analyzer
+    def store(self, settings):
+        """The cache for `settings` (made once), or None: no cache, or it cannot be written."""
+        if not self.cache:
+            return None
+        key = settings.fingerprint()
+        if key not in self._stores:
+            from compilelint import cache as cache_mod
+
+            store = cache_mod.Cache(self.cache_dir or cache_mod.default_folder(settings), settings)
+            self._stores[key] = store if store.prepare() else None
+        return self._stores[key]
+
+    def __call__(self, files: list[str], settings) -> Iterator:
+        return analyze_files(files, settings, jobs=self.jobs, store=self.store(settings))
+
+    def rule_table(self, settings) -> dict:
+        """`engine.rule_table`, from the cache when it has it: a warm run never imports
+        libcst or the rules."""
+        from compilelint.engine import RuleInfo, rule_table
+
+        store = self.store(settings)
+        table = store.rules() if store is not None else None
+        if table is not None:
+            try:
+                return {code: RuleInfo(*info) for code, info in table.items()}
+            except TypeError:  # a table of another shape: made again below
+                pass
+        table = rule_table(settings)
+        if store is not None:
+            store.put_rules(table)
+        return table
+
+
+def make_analyzer(jobs: int | None = None, cache: bool = True, cache_dir: str | None = None) -> Analyzer:
+    return Analyzer(jobs, cache, cache_dir)
 
 
 def _read(path: str) -> bytes | None:
@@ -114,16 +149,12 @@ def _context():
 
 # ---- the analyzer ---------------------------------------------------------------------
 
-def analyze_files(files: list[str], settings, *, jobs: int = 1, cache: bool = True,
-                  cache_dir: str | None = None) -> Iterator:
+def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> Iterator:
+    """(FileAnalysis, lines) for each of `files`, in order; through `store` (a
+    `cache.Cache`) when given."""
     from compilelint import cache as cache_mod
     from compilelint.engine import module_name, rules_for
 
-    store = None
-    if cache:
-        store = cache_mod.Cache(cache_dir or cache_mod.default_folder(settings), settings)
-        if not store.prepare():
-            store = None
     results: list = [None] * len(files)  # entry bytes (or an (analysis, lines) pair) per file
     misses: list[tuple[int, str, int]] = []
     for index, path in enumerate(files):
