@@ -394,3 +394,29 @@ def test_a_damaged_rule_table_is_made_again(project, damage):
     assert cache_mod.decode_rules(table.read_bytes()) is not None
     assert len(cache_mod.decode_rules(table.read_bytes())["CL110"]) > 1
     assert run(project) == expected
+
+
+def test_entries_share_names_across_files(project):
+    """Decoded analyses hold one copy of each name (the parent of a large run holds them all)."""
+    os.chdir(project)
+    settings = config_mod.load(start=str(project))
+    from compilelint.engine import analyze_path
+
+    decoded = [cache_mod.decode(cache_mod.encode(*analyze_path(path, settings)))[0]
+               for path in ("tinygpt/models.py", "tinygpt/train.py")]
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                yield from strings(key)
+                yield from strings(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                yield from strings(item)
+
+    first = {s: s for s in strings(decoded[0].summary)}
+    shared = [s for s in strings(decoded[1].summary) if s in first]
+    assert shared, "the two files' summaries share no name"
+    assert all(first[s] is s for s in shared)

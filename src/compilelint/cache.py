@@ -151,10 +151,31 @@ def encode(analysis, lines: int) -> bytes | None:
             value = [tuple(getattr(f, n) for n in finding_fields) for f in value]
         values.append(value)
     try:
-        payload = b"m" + marshal.dumps((FORMAT, lines, tuple(values)))
+        payload = b"m" + marshal.dumps((FORMAT, lines, _shared(tuple(values), {})))
     except ValueError:  # an enum or an object a rule put in a summary
         return None
     return _framed(payload)
+
+
+def _shared(value, tuples: dict):
+    """`value` with its strings interned and equal tuples made one object. marshal writes
+    an object it has seen once, then back-references, and reads interned strings back
+    interned: entries shrink, and a run holding thousands of analyses (the summaries of a
+    million lines are mostly the same few thousand names) keeps one copy of each name."""
+    kind = type(value)
+    if kind is str:
+        return sys.intern(value)
+    if kind is list:
+        return [_shared(item, tuples) for item in value]
+    if kind is dict:
+        return {_shared(key, tuples): _shared(item, tuples) for key, item in value.items()}
+    if kind is tuple:
+        value = tuple(_shared(item, tuples) for item in value)
+        try:
+            return tuples.setdefault(value, value)
+        except TypeError:  # holds a list or a dict
+            return value
+    return value
 
 
 def _framed(payload: bytes) -> bytes:
