@@ -15,7 +15,8 @@ Each tool runs with its default parallelism (all cores). Columns: wall time, lin
 process (as /usr/bin/time -v reports it) and peak total PSS of the process tree (all
 workers together, shared pages counted once), sampled every 50 ms. Then each tool on
 one file (models/llama/modeling_llama.py, 519 lines; compilelint with an empty cache:
-the pre-commit case of a changed file), median of --repeat runs.
+the pre-commit case of a changed file; and cached), median of --repeat runs, beside two
+floors: starting Python, and starting Python and importing libcst.
 
 Prints a table and writes markdown (for benchmarks/RESULTS.md) and JSON to .bench/.
 """
@@ -207,6 +208,9 @@ def bench_corpus(name: str, folder: Path, repeat: int, skip: set[str], log) -> d
             ("compilelint (unchanged, cached)", lambda i: compilelint(one, scratch / "one0")),
             *[(label, lambda i, command=command: command) for label, command in peers(one).items()
               if not any(s.lower() in label.lower() for s in skip)],
+            # floors: what any Python tool pays, and what a libcst-based one pays, before any work
+            ("floor: python -c pass", lambda i: [sys.executable, "-c", "pass"]),
+            ("floor: python -c 'import libcst'", lambda i: [sys.executable, "-c", "import libcst"]),
         ]:
             results = [measure(make(i), BENCH, (0, 1, 2)) for i in range(max(repeat, 5))]
             single[label] = median_of(results)
