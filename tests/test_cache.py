@@ -42,12 +42,16 @@ def project(tmp_path):
     return root
 
 
-@pytest.fixture(params=["in-process", "pool"])
+@pytest.fixture(params=["in-process", "pool", "overlap"])
 def mode(request, monkeypatch):
     if request.param == "pool":
         monkeypatch.setattr(parallel, "IN_PROCESS_FILES", 0)
         monkeypatch.setattr(parallel, "IN_PROCESS_BYTES", 0)
         monkeypatch.setattr(parallel, "CHUNK_FILES", 2)
+    elif request.param == "overlap":  # misses in a worker while the hits are decoded here
+        monkeypatch.setattr(parallel, "OVERLAP_HITS", 1)
+    else:
+        monkeypatch.setattr(parallel, "OVERLAP_HITS", 10**9)
     return request.param
 
 
@@ -61,17 +65,20 @@ class Counting:
 
         def counted(path, *args):
             with open(log, "a", encoding="utf-8") as handle:
-                handle.write(path + "\n")
+                handle.write(f"{path}\t{os.getpid()}\n")
             return original(path, *args)
 
         monkeypatch.setattr(parallel, "_analyze_one", counted)
+        self.pids: set[int] = set()
 
     def take(self) -> list[str]:
+        """The files analysed since the last call (and in `pids`, the processes that did)."""
         if not self.log.exists():
             return []
-        names = self.log.read_text(encoding="utf-8").split()
+        rows = [line.split("\t") for line in self.log.read_text(encoding="utf-8").splitlines()]
         self.log.unlink()
-        return sorted(names)
+        self.pids = {int(pid) for _, pid in rows}
+        return sorted(path for path, _ in rows)
 
 
 def run(root, *, cache=True, cache_dir=None, jobs=2, select=None):
@@ -124,6 +131,10 @@ def test_one_changed_file_is_the_only_one_analysed(project, mode, monkeypatch, t
     models.write_text(models.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
     assert run(project) == reference(project)
     assert counting.take() == ["tinygpt/models.py"]
+    if mode == "overlap":
+        assert counting.pids and os.getpid() not in counting.pids  # a worker analysed it
+    elif mode == "in-process":
+        assert counting.pids == {os.getpid()}
 
 
 # ---- cross-file: a change in an imported module ------------------------------------------

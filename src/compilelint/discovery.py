@@ -25,27 +25,39 @@ def display_path(path: str | os.PathLike[str]) -> str:
     try:
         rel = os.path.relpath(absolute)
     except ValueError:  # another drive on Windows
-        return Path(absolute).as_posix()
+        return _posix(absolute)
     if rel.startswith(".."):
-        return Path(absolute).as_posix()
-    return Path(rel).as_posix()
+        return _posix(absolute)
+    return _posix(rel)
+
+
+def _posix(path: str) -> str:
+    return path if os.sep == "/" else path.replace(os.sep, "/")
+
+
+def _relative(path: str, folder: str) -> str | None:
+    """`path` relative to `folder` ('/' separators), None when outside it; both absolute
+    and normalised. Plain string work: this runs for every file of a million-line tree."""
+    if path == folder:
+        return "."
+    prefix = folder if folder.endswith(os.sep) else folder + os.sep
+    return _posix(path[len(prefix):]) if path.startswith(prefix) else None
 
 
 class Excluder:
     def __init__(self, settings: Settings) -> None:
-        self.root = Path(settings.root).resolve()
-        self.patterns = tuple(settings.exclude) + tuple(settings.extend_exclude)
+        self.root = str(Path(settings.root).resolve())
+        self.patterns = tuple(p.rstrip("/") for p in tuple(settings.exclude) + tuple(settings.extend_exclude))
         self.respect_gitignore = settings.respect_gitignore
-        self._gitignores: dict[Path, object | None] = {}
+        self._gitignores: dict[str, object | None] = {}
+        self._chains: dict[str, tuple] = {}
 
-    def _matches(self, absolute: Path) -> bool:
-        try:
-            rel = absolute.relative_to(self.root).as_posix()
-        except ValueError:
-            rel = absolute.as_posix()
-        name = absolute.name
+    def _matches(self, absolute: str) -> bool:
+        rel = _relative(absolute, self.root)
+        if rel is None:
+            rel = _posix(absolute)
+        name = os.path.basename(absolute)
         for pattern in self.patterns:
-            pattern = pattern.rstrip("/")
             if "/" in pattern or "*" in pattern or "?" in pattern:
                 if fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel, pattern + "/*"):
                     return True
@@ -55,63 +67,71 @@ class Excluder:
                 return True
         return False
 
-    def _gitignore(self, folder: Path):
+    def _gitignore(self, folder: str):
         if folder not in self._gitignores:
             spec = None
-            file = folder / ".gitignore"
-            if file.is_file():
+            file = os.path.join(folder, ".gitignore")
+            if os.path.isfile(file):
                 try:
                     import pathspec
 
-                    lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+                    with open(file, encoding="utf-8", errors="replace") as handle:
+                        lines = handle.read().splitlines()
                     spec = pathspec.GitIgnoreSpec.from_lines(lines)
                 except OSError:
                     spec = None
             self._gitignores[folder] = spec
         return self._gitignores[folder]
 
-    def _ignored_by_git(self, absolute: Path, is_dir: bool) -> bool:
+    def _chain(self, folder: str) -> tuple:
+        """(folder, spec) of each .gitignore from the project root down to `folder` (inside
+        it). A loop, not recursion: folders may nest thousands deep."""
+        missing, chain = [], ()
+        while True:
+            if folder in self._chains:
+                chain = self._chains[folder]
+                break
+            missing.append(folder)
+            parent = os.path.dirname(folder)
+            if folder == self.root or parent == folder:
+                break
+            folder = parent
+        for folder in reversed(missing):
+            spec = self._gitignore(folder)
+            if spec is not None:
+                chain = chain + ((folder, spec),)
+            self._chains[folder] = chain
+        return chain
+
+    def _ignored_by_git(self, absolute: str, is_dir: bool) -> bool:
         if not self.respect_gitignore:
             return False
-        # Consult every .gitignore between the project root (or the filesystem root
-        # when outside it) and the file, the nearest last, as git does.
-        try:
-            absolute.relative_to(self.root)
-            top = self.root
-        except ValueError:
+        # Consult every .gitignore between the project root and the file, the nearest
+        # last, as git does; nothing outside the project.
+        if absolute == self.root or _relative(absolute, self.root) is None:
             return False
-        folder = absolute.parent
-        chain = []
-        while True:
-            chain.append(folder)
-            if folder == top or folder.parent == folder:
-                break
-            folder = folder.parent
         ignored = False
-        for folder in reversed(chain):
-            spec = self._gitignore(folder)
-            if spec is None:
-                continue
-            rel = absolute.relative_to(folder).as_posix() + ("/" if is_dir else "")
+        for folder, spec in self._chain(os.path.dirname(absolute)):
+            rel = _relative(absolute, folder) + ("/" if is_dir else "")
             result = spec.check_file(rel)
             if result.include is not None:
                 ignored = result.include
         return ignored
 
     def excluded(self, path: str | os.PathLike[str], is_dir: bool = False) -> bool:
-        absolute = Path(os.path.abspath(path))
+        absolute = os.path.abspath(path)
         if self._matches(absolute):
             return True
         return self._ignored_by_git(absolute, is_dir)
 
     def excluded_by_ancestors(self, path: str | os.PathLike[str]) -> bool:
         """For files passed by name with --force-exclude: any excluded part of the path counts."""
-        absolute = Path(os.path.abspath(path))
-        for part in (absolute, *absolute.parents):
-            if part == self.root or part.parent == part:
-                break
-            if self.excluded(part, is_dir=part != absolute):
+        part = os.path.abspath(path)
+        is_dir = False
+        while part != self.root and os.path.dirname(part) != part:
+            if self.excluded(part, is_dir=is_dir):
                 return True
+            part, is_dir = os.path.dirname(part), True
         return False
 
 

@@ -32,13 +32,29 @@ class ProjectIndex:
                 self.functions[f"{module}:{qualname}"] = info
             for qualname, info in summary["classes"].items():
                 self.classes[f"{module}:{qualname}"] = info
+        # Memos: resolution is a pure function of the index, and a million-line project
+        # asks the same questions tens of thousands of times (bases, imports, methods).
         self._is_module: dict[str, bool] = {}
         self._resolved: dict[tuple[str, str, str], str | None] = {}
+        self._contexts: dict[str, tuple[str, str, str | None]] = {}
+        self._looked_up: dict[str, str | None] = {}
+        self._classes_of: dict[tuple[str, str], str | None] = {}
+        self._methods: dict[tuple[str, str], str | None] = {}
+        self._lineages: dict[str, list[str]] = {}
 
     # ---- resolution --------------------------------------------------------------------
 
     def _lookup(self, qualified: str, depth: int = 0) -> str | None:
         """A function or class key for a qualified name like `pkg.mod.Name.attr`."""
+        if depth == 0:
+            try:
+                return self._looked_up[qualified]
+            except KeyError:
+                found = self._looked_up[qualified] = self._follow(qualified, 0)
+                return found
+        return self._follow(qualified, depth)
+
+    def _follow(self, qualified: str, depth: int) -> str | None:
         if depth > 6:
             return None
         parts = qualified.split(".")
@@ -75,6 +91,13 @@ class ProjectIndex:
         return None
 
     def resolve_class(self, module: str, ref: str) -> str | None:
+        try:
+            return self._classes_of[(module, ref)]
+        except KeyError:
+            found = self._classes_of[(module, ref)] = self._resolve_class(module, ref)
+            return found
+
+    def _resolve_class(self, module: str, ref: str) -> str | None:
         key = f"{module}:{ref}"
         if key in self.classes:
             return key
@@ -85,23 +108,43 @@ class ProjectIndex:
         found = self._lookup(ref)
         return found if found in self.classes else None
 
-    def method(self, class_key: str, name: str, seen: set[str] | None = None) -> str | None:
+    def method(self, class_key: str, name: str) -> str | None:
         """`name` on a class, looked up through its project-defined bases."""
-        seen = seen or set()
-        if class_key in seen:
-            return None
-        seen.add(class_key)
-        key = f"{class_key}.{name}"
-        if key in self.functions:
-            return key
-        module = class_key.split(":", 1)[0]
-        for base in self.classes.get(class_key, {}).get("bases", ()):
-            base_key = self.resolve_class(module, base) or self._lookup(base)
-            if base_key in self.classes:
-                found = self.method(base_key, name, seen)
-                if found:
-                    return found
-        return None
+        try:
+            return self._methods[(class_key, name)]
+        except KeyError:
+            pass
+        found = None
+        for owner in self._lineage(class_key):
+            key = f"{owner}.{name}"
+            if key in self.functions:
+                found = key
+                break
+        self._methods[(class_key, name)] = found
+        return found
+
+    def _lineage(self, class_key: str) -> list[str]:
+        """The class and its project-defined bases, depth first, each once: the order a
+        method is looked up in."""
+        found = self._lineages.get(class_key)
+        if found is not None:
+            return found
+        found, seen, stack = [], set(), [class_key]
+        while stack:
+            key = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append(key)
+            module = key.split(":", 1)[0]
+            bases = []
+            for base in self.classes.get(key, {}).get("bases", ()):
+                base_key = self.resolve_class(module, base) or self._lookup(base)
+                if base_key in self.classes:
+                    bases.append(base_key)
+            stack.extend(reversed(bases))
+        self._lineages[class_key] = found
+        return found
 
     def is_module_class(self, class_key: str, depth: int = 0) -> bool:
         if class_key in self._is_module:
@@ -130,44 +173,63 @@ class ProjectIndex:
 
     def resolve_call(self, key: str, call: list) -> str | None:
         """The function key a call edge of function `key` lands in, if in the project.
-        Memoised: the region walk and the cross-function CL150 ask for the same edges."""
-        memo = (key, call[0], call[1])
+        Memoised on what the answer depends on (the module, or the owning class for
+        `self.x()`), not on the caller: a class's methods call the same few names."""
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._contexts[key] = self._context(key)
+        module, qualname, owner_key = context
+        kind, target = call[0], call[1]
+        if kind == "local":
+            found = f"{module}:{target}"
+            return found if found in self.functions else None
+        if kind == "name":
+            local = f"{module}:{qualname}.<locals>.{target}"
+            if local in self.functions:
+                return local
+            memo = (module, kind, target)
+        elif kind in ("self", "selfattr", "super"):
+            if owner_key is None:
+                return None
+            memo = (owner_key, kind, target)
+        else:
+            memo = (module, kind, target)
         try:
             return self._resolved[memo]
         except KeyError:
-            found = self._resolved[memo] = self._resolve_call(key, call)
+            found = self._resolved[memo] = self._resolve_call(module, owner_key, kind, target)
             return found
         except TypeError:  # an unhashable target: not memoised
-            return self._resolve_call(key, call)
+            return self._resolve_call(module, owner_key, kind, target)
 
-    def _resolve_call(self, key: str, call: list) -> str | None:
+    def _context(self, key: str) -> tuple[str, str, str | None]:
+        """(module, qualname, owning class key) of a function; nested functions belong to
+        the class of the method they are defined in."""
         module, qualname = key.split(":", 1)
         info = self.functions[key]
         owner = info.get("class")
         if owner is None and info.get("parent"):
             owner = self.functions.get(f"{module}:{info['parent']}", {}).get("class")
-        owner_key = f"{module}:{owner}" if owner else None
-        kind, target = call[0], call[1]
+        return module, qualname, (f"{module}:{owner}" if owner else None)
+
+    def _resolve_call(self, module: str, owner_key: str | None, kind: str, target) -> str | None:
         found: str | None = None
         if kind == "instance":  # calling a module instance runs its forward
             class_key = self.resolve_class(module, target)
             found = self.method(class_key, "forward") if class_key else None
-        elif kind == "local":
-            found = f"{module}:{target}"
-        elif kind == "name":
-            found = self.resolve_name(module, target, qualname)
+        elif kind == "name":  # (a function local to the caller is found before the memo)
+            found = self.resolve_name(module, target)
             if found in self.classes:
                 found = None  # instantiation runs __init__, not compiled code
-        elif kind == "self" and owner_key:
+        elif kind == "self":
             found = self.method(owner_key, target)
             if found is None:
                 found = self._attr_forward(owner_key, target)
-        elif kind == "selfattr" and owner_key:
+        elif kind == "selfattr":
             found = self._attr_forward(owner_key, target)
-        elif kind == "super" and owner_key:
-            module_name = owner_key.split(":", 1)[0]
+        elif kind == "super":
             for base in self.classes.get(owner_key, {}).get("bases", ()):
-                base_key = self.resolve_class(module_name, base)
+                base_key = self.resolve_class(module, base)
                 if base_key:
                     found = self.method(base_key, target)
                     if found:

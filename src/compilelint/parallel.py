@@ -7,8 +7,9 @@ and ``analyzer.rule_table(settings)``, kept in the cache too.
 
 1. Look-up, in this process: each file's bytes are read and hashed; an entry in the cache
    (see `compilelint.cache`) is a hit. A warm run ends here: no pool, no parsing.
-2. Misses: a handful are analysed here (a pool costs more to start than it saves);
-   otherwise by a pool of `jobs` processes, largest files first, small files in chunks.
+2. Misses: a handful are analysed here (a pool costs more to start than it saves), unless
+   there are many hits to decode meanwhile; otherwise by a pool of `jobs` processes,
+   largest files first, small files in chunks.
    Each worker sets up the rules once, analyses the bytes it read itself (so the entry it
    writes matches what it analysed, even if the file changes meanwhile), writes the cache
    entry, and sends back the same compact bytes. Results stream back as they finish.
@@ -23,6 +24,7 @@ from collections.abc import Iterable, Iterator
 # Below this much source to analyse, or this many files, a pool costs more than it saves.
 IN_PROCESS_BYTES = 200_000
 IN_PROCESS_FILES = 3
+OVERLAP_HITS = 500  # this many cached files take longer to decode than a worker to start
 CHUNK_BYTES = 64_000  # files are sent to workers in chunks of about this much source
 CHUNK_FILES = 16
 
@@ -173,28 +175,40 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> I
                 nbytes = 0
             misses.append((index, path, nbytes))
 
-    rule_classes = rules_for(settings) if misses else []
+    loaded: list = []
+
+    def rule_classes() -> list:
+        if not loaded:
+            loaded.append(rules_for(settings))
+        return loaded[0]
+
+    def decoded(index: int, item):
+        if type(item) is tuple:
+            return item
+        try:
+            return cache_mod.decode(item, checked=True)
+        except ValueError:  # an intact entry of another format: analyse again
+            again = _analyze_one(files[index], settings, rule_classes(), None)
+            return again if type(again) is tuple else cache_mod.decode(again)
+
     position = 0
 
     def ready() -> Iterable:
         nonlocal position
         while position < len(files) and results[position] is not None:
             item, results[position] = results[position], None
-            if type(item) is tuple:
-                yield item
-            else:
-                try:
-                    yield cache_mod.decode(item, checked=True)
-                except ValueError:  # an intact entry of another format: analyse again
-                    again = _analyze_one(files[position], settings, rule_classes, None)
-                    yield again if type(again) is tuple else cache_mod.decode(again)
+            yield decoded(position, item)
             position += 1
 
     total = sum(m[2] for m in misses)
-    if jobs <= 1 or len(misses) <= IN_PROCESS_FILES or total <= IN_PROCESS_BYTES:
+    # A few misses among many hits: analysed in a worker while this process decodes the
+    # hits (on 2 cores, one changed file in a large project costs about the larger of the
+    # two instead of their sum).
+    overlap = bool(misses) and jobs > 1 and len(files) - len(misses) >= OVERLAP_HITS
+    if not overlap and (jobs <= 1 or len(misses) <= IN_PROCESS_FILES or total <= IN_PROCESS_BYTES):
         for index, path, _ in sorted(misses):
             yield from ready()
-            results[index] = _analyze_one(path, settings, rule_classes, store)
+            results[index] = _analyze_one(path, settings, rule_classes(), store)
         yield from ready()
         return
 
@@ -204,10 +218,16 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> I
 
     chunks = _chunks(misses)
     pending: list[list[tuple[int, str]]] = []
+    if not overlap:
+        rule_classes()  # before the fork: workers start with the rules imported, pages shared
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=_context(),
                              initializer=_init_worker, initargs=(settings, store)) as pool:
         futures = {pool.submit(_work, chunk): chunk for chunk in chunks}
         try:
+            if overlap:
+                for index, item in enumerate(results):
+                    if item is not None:
+                        results[index] = decoded(index, item)
             while futures:
                 done, _ = wait(futures, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -223,5 +243,5 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> I
                 future.cancel()
     for chunk in pending:  # what the dead pool did not finish: here, one by one
         for index, path in chunk:
-            results[index] = _analyze_one(path, settings, rule_classes, store)
+            results[index] = _analyze_one(path, settings, rule_classes(), store)
     yield from ready()
