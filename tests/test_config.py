@@ -242,3 +242,45 @@ def test_target_torch_defaults_to_the_installed_release(tmp_path):
     except metadata.PackageNotFoundError:
         expected = SUPPORTED_TORCH[1]
     assert document["target_torch"] == expected
+
+
+def test_installed_torch_is_what_importlib_metadata_says(tmp_path, monkeypatch):
+    """The version is read from the dist-info folder's name, first along sys.path (what
+    importlib.metadata answers), and other packages named torch_something are not torch."""
+    import sys
+    from importlib import metadata
+
+    from compilelint import config as config_mod
+
+    config_mod.installed_torch.cache_clear()
+    try:
+        try:
+            expected = metadata.version("torch")
+        except metadata.PackageNotFoundError:
+            expected = None
+        assert config_mod.installed_torch() == expected
+        first, second = tmp_path / "first", tmp_path / "second"
+        for folder, names in ((first, ["torch_tb_profiler-0.4.3.dist-info", "torchvision-0.26.0.dist-info"]),
+                              (second, ["torch-2.7.1+cu128.dist-info"])):
+            for name in names:
+                (folder / name).mkdir(parents=True)
+                project, version = name[: -len(".dist-info")].rsplit("-", 1)
+                (folder / name / "METADATA").write_text(
+                    f"Metadata-Version: 2.1\nName: {project}\nVersion: {version}\n", encoding="utf-8")
+        monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(first), str(second)])
+        config_mod.installed_torch.cache_clear()
+        assert config_mod.installed_torch() == "2.7.1+cu128"
+        assert config_mod.installed_torch() == metadata.version("torch")
+    finally:
+        config_mod.installed_torch.cache_clear()
+
+
+def test_libcst_version_is_read_without_importing_libcst():
+    import subprocess
+    import sys
+    from importlib import metadata
+
+    code = ("import sys; from compilelint import cache; print(cache._libcst_version()); "
+            "print('libcst' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == [metadata.version("libcst"), "False"]
