@@ -7,9 +7,10 @@ and ``analyzer.rule_table(settings)``, kept in the cache too.
 
 1. Look-up, in this process: each file's bytes are read and hashed; an entry in the cache
    (see `compilelint.cache`) is a hit. A warm run ends here: no pool, no parsing.
-2. Misses: a handful are analysed here (a pool costs more to start than it saves), unless
-   there are many hits to decode meanwhile; otherwise by a pool of `jobs` processes,
-   largest files first, small files in chunks.
+2. Misses: a handful are analysed here, as a pool costs more to start than it saves —
+   unless hundreds of hits are to be decoded meanwhile: then a worker analyses them while
+   this process decodes. Many misses go to a pool of `jobs` processes, largest files
+   first, small files in chunks.
    Each worker sets up the rules once, analyses the bytes it read itself (so the entry it
    writes matches what it analysed, even if the file changes meanwhile), writes the cache
    entry, and sends back the same compact bytes. Results stream back as they finish.
