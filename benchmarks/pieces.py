@@ -59,10 +59,11 @@ def main() -> None:
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="subset")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--limit", type=int, help="only the first N files (sorted by path)")
+    parser.add_argument("--folder", type=Path, help="any folder of Python files instead of a corpus")
     args = parser.parse_args()
-    folder = CORPORA[args.corpus]
+    folder = args.folder or CORPORA[args.corpus]
     if not folder.is_dir():
-        sys.exit("run `bash benchmarks/setup_speed.sh` first")
+        sys.exit(f"no folder {folder}" if args.folder else "run `bash benchmarks/setup_speed.sh` first")
 
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
@@ -143,7 +144,7 @@ def main() -> None:
         ("compilelint's positions, reported nodes only", best(our_positions, args.repeat), None),
         ("compilelint's whole analysis (parse, walk, every rule, positions)", None, best(analysis, args.repeat)),
     ]
-    print(f"Corpus: {args.corpus}, {len(files):,} files, {lines:,} lines; one process; best of "
+    print(f"Corpus: {args.folder or args.corpus}, {len(files):,} files, {lines:,} lines; one process; best of "
           f"{args.repeat}. Python {platform.python_version()}, libcst "
           f"{__import__('libcst._version', fromlist=['__version__']).__version__}, "
           f"{os.cpu_count()} cores.\n")
