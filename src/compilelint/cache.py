@@ -24,8 +24,9 @@ sharing the folder at once write identical entries for identical keys.
 Entries are `marshal` data (plain tuples, lists, dicts and strings: fast to load, no code
 runs when loading; never pickle, since the folder sits in the checked tree and a pull
 request could plant an entry); the same bytes carry results from worker processes to the
-parent. A planted entry can at most claim results for a file, which the same pull request
-could get by editing the configuration (`per-file-ignores`, `# noqa`).
+parent. A planted entry can at most claim results for a file, and a planted rules table
+can at most change which candidates are kept, which the same pull request could get by
+editing the configuration (`per-file-ignores`, `# noqa`, `select`).
 """
 
 from __future__ import annotations
