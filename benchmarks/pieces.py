@@ -69,7 +69,8 @@ def main() -> None:
     from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
     from compilelint import config, traverse
-    from compilelint.analysis import Walker, _handler_names, analyze
+    from compilelint.analysis import analyze, walk_tree
+    from compilelint.cache import _libcst_version
     from compilelint.engine import module_name, rules_for
 
     settings = config.Settings()
@@ -112,11 +113,7 @@ def main() -> None:
     # the nodes compilelint reports, per tree, to time positions for just those
     reported: list[list] = []
     for path, tree in trees:
-        walker = Walker(path, module_name(path), rules, settings)
-        handled = {*walker._visit, *walker._leave, *_handler_names(Walker, ("enter_", "exit_"))}
-        with traverse.fast_visits():
-            traverse.walk(tree, walker, traverse.skippable(handled))
-        reported.append([n for p in walker.pending for n in (p[1], p[6]) if n is not None])
+        reported.append(walk_tree(tree, path, module_name(path), rules, settings).reported_nodes())
 
     def our_positions() -> None:
         for (_, tree), nodes in zip(trees, reported):
@@ -146,7 +143,7 @@ def main() -> None:
     ]
     print(f"Corpus: {args.folder or args.corpus}, {len(files):,} files, {lines:,} lines; one process; best of "
           f"{args.repeat}. Python {platform.python_version()}, libcst "
-          f"{__import__('libcst._version', fromlist=['__version__']).__version__}, "
+          f"{_libcst_version()}, "
           f"{os.cpu_count()} cores.\n")
     print("| piece | s (that piece) | lines/s with the parse | × the parse's time |")
     print("| --- | ---: | ---: | ---: |")

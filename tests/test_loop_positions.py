@@ -1,14 +1,18 @@
 """Cross-function CL150 places its finding at loop positions the analysis finds with
-Python's parser (fast, and cached): they must agree with libcst's walk."""
+Python's parser (fast, and cached), or in the position pass of a file's findings: they
+must agree with the Walker's loops, in its walk order."""
 
 import libcst as cst
 
-from compilelint.analysis import loop_positions, loop_positions_libcst
+from compilelint.analysis import analyze, loop_positions, loop_positions_libcst, walk_tree
+from compilelint.config import Settings
+from compilelint.engine import rules_for
 
 
 def both(text):
     tree = cst.parse_module(text)
-    return loop_positions(text, tree), loop_positions_libcst(tree)
+    loops = walk_tree(tree, "t.py", "t", [], Settings()).loop_nodes
+    return loop_positions(text, tree, loops), loop_positions_libcst(tree, loops)
 
 TRICKY = '''\
 async def f(xs):
@@ -46,3 +50,19 @@ def test_loops_in_handlers_finally_and_match_cases():
     got, reference = both(text)
     assert got == reference == (
         (4, 5), (6, 5), (8, 5), (11, 9), (14, 9))
+
+
+def test_loops_positioned_with_the_findings_agree():
+    """A file with findings gets its loops from the findings' position pass, not `ast`."""
+    text = ("import torch\n"
+            "def helper(x):\n    return x\n"
+            "class M(torch.nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        print(x)\n"
+            "        while x:\n            for i in range(2):\n                x = helper(x)\n"
+            "        return x\n")
+    analysis = analyze("m.py", text, "m", rules_for(Settings()), Settings())
+    assert analysis.candidates, "the print must be a finding, so that a position pass runs"
+    tree = cst.parse_module(text)
+    loops = walk_tree(tree, "m.py", "m", [], Settings()).loop_nodes
+    assert analysis.summary["loops"] == loop_positions(text, tree, loops) == ((7, 9), (8, 13))

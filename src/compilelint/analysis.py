@@ -90,7 +90,8 @@ class Walker(cst.CSTVisitor):
         # Decorators, defaults and annotations run where the function is defined, not in it.
         self.header_nodes: set[int] = set()
         self.header = 0
-        self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in walk order
+        self.loop_nodes: list[cst.CSTNode] = []  # every For/While, in walk order
+        self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in loop_nodes
         # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
         self.compiled: dict[str, dict[str, str]] = {}
         # torch.compile's keyword arguments (as text) for each compiled name, same keys as
@@ -258,6 +259,10 @@ class Walker(cst.CSTVisitor):
         scope = scope or (self.function.qualname if self.scopes else None)
         loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
         self.pending.append((rule, node, message, fix, severity, scope, loop))
+
+    def reported_nodes(self) -> list[cst.CSTNode]:
+        """The nodes the findings so far need positions for (each finding's, and its loop's)."""
+        return [n for p in self.pending for n in (p[1], p[6]) if n is not None]
 
     # ---- dispatch ----------------------------------------------------------------------
 
@@ -527,8 +532,12 @@ class Walker(cst.CSTVisitor):
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
 
+    def _count_loop(self, node: cst.CSTNode) -> None:
+        self.loop_ordinal[id(node)] = len(self.loop_nodes)
+        self.loop_nodes.append(node)
+
     def enter_For(self, node: cst.For) -> None:
-        self.loop_ordinal[id(node)] = len(self.loop_ordinal)
+        self._count_loop(node)
         if self.scopes:
             self.scopes[-1].loops.append(node)
             iterable, target = node.iter, node.target
@@ -554,7 +563,7 @@ class Walker(cst.CSTVisitor):
             self.module_loops.pop()
 
     def enter_While(self, node: cst.While) -> None:
-        self.loop_ordinal[id(node)] = len(self.loop_ordinal)
+        self._count_loop(node)
         if self.scopes:
             self.scopes[-1].loops.append(node)
         else:
@@ -831,21 +840,32 @@ def noqa_map(text: str) -> tuple[dict[int, list[str] | None], bool]:
     return lines, file_noqa
 
 
-def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], settings) -> FileAnalysis:
-    """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
-    tree = cst.parse_module(text)
+def walk_tree(tree: cst.Module, path: str, module: str, rule_classes: list[type[Rule]], settings) -> Walker:
+    """One walk of `tree` by a Walker running `rule_classes`: the Walker, with what it found."""
     walker = Walker(path, module, rule_classes, settings)
     # libcst's order, without rebuilding the tree; layout nodes only when something acts on them
     handled = {*walker._visit, *walker._leave, *_handler_names(type(walker), ("enter_", "exit_"))}
     with traverse.fast_visits():  # and the rules' own subtree scans (node.visit(Finder()))
         traverse.walk(tree, walker, traverse.skippable(handled))
+    return walker
+
+
+def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], settings) -> FileAnalysis:
+    """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
+    tree = cst.parse_module(text)
+    walker = walk_tree(tree, path, module, rule_classes, settings)
     noqa, file_noqa = noqa_map(text)
     candidates: list[Finding] = []
     diagnostics: list[Finding] = []
+    # Where each loop is, when a loop calls something: for a CL150 that only the project
+    # index can decide (the loop calls a function that breaks); cached with the summary.
+    loops_wanted = any("loop_calls" in info for info in walker.functions.values())
+    positions = {}
     if walker.pending:
         # Positions cost a code generation pass: pay it only when something was found, and
-        # only for the reported nodes (PositionProvider's ranges, computed for those alone).
-        positions = traverse.positions(tree, [n for p in walker.pending for n in (p[1], p[6]) if n is not None])
+        # only for the reported nodes (PositionProvider's ranges, computed for those alone),
+        # and the loops if wanted, in the same pass.
+        positions = traverse.positions(tree, walker.reported_nodes() + (walker.loop_nodes if loops_wanted else []))
         seen_loops: set[tuple[int, int]] = set()
         for rule, node, message, fix, severity, scope, loop in walker.pending:
             pos = positions[node]
@@ -875,24 +895,24 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type[Rule]], s
             message=f"rule {code} crashed on this file; other rules still ran: {trace.strip().splitlines()[-1]}",
         ))
     summary = walker.summary()
-    if any("loop_calls" in info for info in walker.functions.values()):
-        # where each loop is, for a CL150 that only the project index can decide (a loop
-        # calling a function that breaks): cached with the rest, no re-parse on warm runs
-        summary["loops"] = loop_positions(text, tree)
+    if loops_wanted:
+        summary["loops"] = loop_positions_libcst(tree, walker.loop_nodes, positions) if positions \
+            else loop_positions(text, tree, walker.loop_nodes)
     return FileAnalysis(path, module, summary, candidates, diagnostics, noqa, file_noqa)
 
 
-def loop_positions(text: str, tree: cst.Module) -> tuple[tuple[int, int], ...]:
-    """Every for/while loop's (line, 1-based column), in libcst's walk order. Python's own
-    parser finds them ~20x faster than a libcst position pass; loops sorted by where they
-    start are in pre-order, as libcst walks. Where `ast` cannot parse what libcst did (newer
-    syntax than the running Python), `tree`'s positions decide."""
+def loop_positions(text: str, tree: cst.Module, loops: list[cst.CSTNode]) -> tuple[tuple[int, int], ...]:
+    """Every for/while loop's (line, 1-based column), in libcst's walk order, when no
+    position pass runs anyway: Python's own parser finds them ~20x faster than one; loops
+    sorted by where they start are in pre-order, as libcst walks. Where `ast` cannot parse
+    what libcst did (newer syntax than the running Python), `tree`'s positions of `loops`
+    (the Walker's, in walk order) decide."""
     import ast
 
     try:
         parsed = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return loop_positions_libcst(tree)
+        return loop_positions_libcst(tree, loops)
     lines = text.splitlines(keepends=True)
     found = []
     # loops are statements: walk statement lists only, not the (many) expression nodes
@@ -913,7 +933,7 @@ def loop_positions(text: str, tree: cst.Module) -> tuple[tuple[int, int], ...]:
 _STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def loop_positions_libcst(tree: cst.Module) -> tuple[tuple[int, int], ...]:
-    loops = [n for n in traverse.iter_nodes(tree) if isinstance(n, (cst.For, cst.While))]
-    pos = traverse.positions(tree, loops)
-    return tuple((pos[n].start.line, pos[n].start.column + 1) for n in loops)
+def loop_positions_libcst(tree: cst.Module, loops: list[cst.CSTNode], positions=None) -> tuple[tuple[int, int], ...]:
+    """The same from libcst's positions (`positions`, when a pass already computed them)."""
+    positions = positions or traverse.positions(tree, loops)
+    return tuple((positions[n].start.line, positions[n].start.column + 1) for n in loops)

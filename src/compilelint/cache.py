@@ -80,11 +80,8 @@ def code_hash() -> str:
 
 
 def _schema() -> str:
-    from compilelint.finding import FileAnalysis
-    from compilelint.finding import Finding
-
-    return ",".join(f.name for f in dataclasses.fields(FileAnalysis)) + "/" + \
-        ",".join(f.name for f in dataclasses.fields(Finding))
+    _, _, fields, _, finding_fields = _layout()
+    return ",".join(fields) + "/" + ",".join(finding_fields)
 
 
 @lru_cache(maxsize=1)
@@ -133,8 +130,7 @@ def entry_key(data: bytes, path: str, module: str) -> str:
 
 @lru_cache(maxsize=1)
 def _layout():
-    from compilelint.finding import FileAnalysis
-    from compilelint.finding import Finding
+    from compilelint.finding import FileAnalysis, Finding
 
     fields = [f.name for f in dataclasses.fields(FileAnalysis)]
     finding_lists = frozenset(f.name for f in dataclasses.fields(FileAnalysis) if "Finding" in str(f.type))
@@ -249,23 +245,9 @@ class Cache:
         self._made: set[str] = set()
         self.writable = True
 
-    def _path(self, key: str) -> str:
-        return os.path.join(self.base, key[:2], key[2:])
-
     def get(self, key: str) -> bytes | None:
         """The entry's bytes, unchecked (decode checks), or None."""
-        return self.get_file(os.path.join(key[:2], key[2:]))
-
-    def rules(self) -> dict[str, tuple] | None:
-        blob = self.get_file("rules")
-        return None if blob is None else decode_rules(blob)
-
-    def put_rules(self, table: dict) -> None:
-        if self.writable:
-            try:
-                _atomic_write(os.path.join(self.base, "rules"), encode_rules(table))
-            except OSError:
-                self.writable = False
+        return self.get_file(_entry_name(key))
 
     def get_file(self, name: str) -> bytes | None:
         try:
@@ -286,10 +268,20 @@ class Cache:
             self.writable = False
         return self.writable
 
+    def rules(self) -> dict[str, tuple] | None:
+        blob = self.get_file("rules")
+        return None if blob is None else decode_rules(blob)
+
+    def put_rules(self, table: dict) -> None:
+        self.put_file("rules", encode_rules(table))
+
     def put(self, key: str, blob: bytes) -> None:
+        self.put_file(_entry_name(key), blob)
+
+    def put_file(self, name: str, blob: bytes) -> None:
         if not self.writable:
             return
-        path = self._path(key)
+        path = os.path.join(self.base, name)
         folder = os.path.dirname(path)
         try:
             if folder not in self._made:
@@ -298,6 +290,10 @@ class Cache:
             _atomic_write(path, blob)
         except OSError:
             self.writable = False  # read-only or full: stop trying, keep checking
+
+
+def _entry_name(key: str) -> str:
+    return os.path.join(key[:2], key[2:])
 
 
 def _atomic_write(path: str, data: bytes) -> None:

@@ -18,6 +18,7 @@ and ``analyzer.rule_table(settings)``, kept in the cache too.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -176,12 +177,9 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> I
                 nbytes = 0
             misses.append((index, path, nbytes))
 
-    loaded: list = []
-
-    def rule_classes() -> list:
-        if not loaded:
-            loaded.append(rules_for(settings))
-        return loaded[0]
+    @functools.cache
+    def rule_classes() -> list:  # imported only when something is analysed here
+        return rules_for(settings)
 
     def decoded(index: int, item):
         if type(item) is tuple:

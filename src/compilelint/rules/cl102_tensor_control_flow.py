@@ -77,6 +77,17 @@ class M(torch.nn.Module):
     INVALID = [
         """
 import torch
+class Gate(torch.nn.Module):
+    def forward(self, x):
+        # the guard decides the other way: under Dynamo the tensor side is evaluated
+        if torch.compiler.is_compiling() and x.any():  # expect
+            x = x + 1
+        if not torch.compiler.is_compiling() or x.all():  # expect
+            x = x * 2
+        return x
+""",
+        """
+import torch
 class M(torch.nn.Module):
     def forward(self, x):
         if x.sum() > 0:  # expect
