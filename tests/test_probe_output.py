@@ -63,7 +63,7 @@ def test_text(results):
 def test_json(results):
     findings = findings_from_results(results)
     doc = json.loads(output.render_json(results, findings))
-    assert doc["version"] == 1 and doc["tool"]["command"] == "probe"
+    assert doc["version"] == 2 and doc["tool"]["command"] == "probe"
     assert doc["device"] == "cpu"
     s = doc["summary"]
     assert s["targets"] == 5 and s["failed"] == 1

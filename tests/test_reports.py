@@ -116,10 +116,11 @@ def test_sarif_descriptor_for_every_rule():
     """Every registered rule (and CL000/CL001) makes a valid descriptor from its page."""
     from compilelint.pages import page_text
     from compilelint.report import render
-    from compilelint.rules import BUILTIN, all_rules
+    from compilelint.registry import BUILTIN
+    from compilelint.rules import all_rules
 
     rules = [(r.code, r.name, r.severity) for r in all_rules()]
-    rules += [(code, name, severity) for code, (name, severity, _) in BUILTIN.items()]
+    rules += [(info.code, info.name, info.severity) for info in BUILTIN.values()]
     findings = [Finding(path="a.py", line=n + 1, col=1, code=code, name=name, severity=severity, message="m")
                 for n, (code, name, severity) in enumerate(sorted(rules))]
     log = json.loads(render("sarif", findings, root="."))
@@ -272,8 +273,10 @@ def test_sarif_in_process_evidence_long_messages_and_notes():
     assert results[1]["level"] == "note"
     assert len(results[1]["message"]["text"]) <= 1024
     rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
-    assert rules["CL901"]["defaultConfiguration"]["level"] == "note"
+    # The descriptor is the registry's (CL901 is an error), whatever one finding says.
+    assert rules["CL901"]["defaultConfiguration"]["level"] == "error"
     assert rules["CL901"]["name"] == "probe-graph-break"
+    assert rules["CL901"]["shortDescription"]["text"] == "a graph break seen by `probe` with no static finding"
 
 
 # ---- GitHub workflow commands -----------------------------------------------------------------
@@ -314,7 +317,7 @@ def test_github_in_process_severities_and_message_escaping():
 
 
 FINDING_KEYS = {"path", "line", "col", "end_line", "end_col", "code", "name", "severity", "message",
-                "fix", "scope", "evidence"}
+                "fix", "scope", "evidence", "when"}
 
 
 def test_json_schema_is_stable_and_documented(tmp_path):

@@ -3,7 +3,8 @@
 import pytest
 
 from compilelint.pages import code_blocks, page_text, sections
-from compilelint.rules import BUILTIN, all_rules
+from compilelint.registry import BUILTIN
+from compilelint.rules import all_rules
 from helpers import lint_snippet
 
 REQUIRED = ("what it flags", "why it hurts torch.compile", "example", "use instead",

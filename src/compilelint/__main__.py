@@ -8,7 +8,7 @@ import sys
 if sys.path and not getattr(sys.flags, "safe_path", False) and sys.path[0] in ("", os.getcwd()):
     del sys.path[0]
 
-from compilelint.cli import main  # noqa: E402
+from compilelint.launch import main  # noqa: E402  (a `check` goes to a running daemon, if any)
 
 if __name__ == "__main__":
     main()

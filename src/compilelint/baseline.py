@@ -27,12 +27,12 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from compilelint.atomic import write_text
 from compilelint.finding import Finding
 
 VERSION = 1
@@ -181,33 +181,12 @@ def render(findings: Iterable[Finding], root: str | os.PathLike[str] = ".") -> s
     return json.dumps(data, indent=2, ensure_ascii=True) + "\n"
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def write(path: str | os.PathLike[str], findings: Iterable[Finding], root: str | os.PathLike[str] | None = None) -> int:
     """Record `findings` in `path` atomically (paths relative to `root`, default: the
     folder `path` is in); returns how many were recorded."""
     text = render(findings, _folder(path) if root is None else root)
-    folder = os.path.dirname(os.path.abspath(path))
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".compilelint-baseline-", dir=folder)
-        try:
-            os.chmod(tmp, 0o666 & ~_umask())  # as a plain open() would create it
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_text(path, text, sync=True, make_folder=True, prefix=".compilelint-baseline-")
     except OSError as exc:
         raise BaselineError(f"cannot write baseline file {path}: {exc.strerror or exc}") from None
     return len(json.loads(text)["findings"])

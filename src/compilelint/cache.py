@@ -11,22 +11,21 @@ Layout, in `<project root>/.compilelint_cache/` by default::
 
     CACHEDIR.TAG  .gitignore (``*``)
     <salt>/<2 hex>/<30 hex>      one entry per file analysis
-    <salt>/rules                 the rules' table (`engine.rule_table`): a run that
-                                 analyses nothing never imports libcst or the rules
 
-where `<salt>` hashes the tool version, `Settings.fingerprint()`, the source of the
-analysing modules (rules included: editing a rule invalidates its results), the Python
-and libcst versions. An entry is written to a temporary file and renamed into place, so
-readers see a whole entry or none; entries carry a checksum, and a damaged one (a
-killed run, a full disk, an edit by hand) reads as a miss and is rewritten. Two runs
-sharing the folder at once write identical entries for identical keys.
+where `<salt>` hashes the tool version, `Settings.fingerprint()` (the settings a file's
+analysis reads; not which rules are selected, nor `roots`: every rule runs on every
+file, and the engine selects afterwards), the source of the analysing modules (rules
+included: editing a rule invalidates its results), the Python and libcst versions. An
+entry is written to a temporary file and renamed into place, so readers see a whole entry
+or none; entries carry a checksum, and a damaged one (a killed run, a full disk, an edit
+by hand) reads as a miss and is rewritten. Two runs sharing the folder at once write
+identical entries for identical keys.
 
 Entries are `marshal` data (plain tuples, lists, dicts and strings: fast to load, no code
 runs when loading; never pickle, since the folder sits in the checked tree and a pull
 request could plant an entry); the same bytes carry results from worker processes to the
-parent. A planted entry can at most claim results for a file, and a planted rules table
-can at most change which candidates are kept, which the same pull request could get by
-editing the configuration (`per-file-ignores`, `# noqa`, `select`).
+parent. A planted entry can at most claim results for a file, which the same pull
+request could get by editing the file.
 """
 
 from __future__ import annotations
@@ -37,10 +36,10 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 from functools import lru_cache
 
 from compilelint import __version__
+from compilelint.atomic import write_bytes
 
 FORMAT = 2  # 2: summaries carry loop positions
 MAGIC = b"CLC1"
@@ -54,7 +53,8 @@ GITIGNORE = "# Automatically created by compilelint.\n*\n"
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # Parts of the package that take no part in a file's analysis.
 _NOT_ANALYSIS = ("probe", "report", "cli.py", "cache.py", "parallel.py", "pages.py", "__main__.py",
-                 "index.py", "discovery.py", "baseline.py", "fixes.py")
+                 "index.py", "discovery.py", "baseline.py", "fixes.py", "atomic.py", "registry.py",
+                 "registry_data.py", "registry_gen.py")
 
 
 # ---- the salt: everything every entry depends on ---------------------------------------
@@ -180,24 +180,6 @@ def _framed(payload: bytes) -> bytes:
     return MAGIC + hashlib.blake2b(payload, digest_size=8).digest() + payload
 
 
-def encode_rules(table: dict) -> bytes:
-    return _framed(b"r" + marshal.dumps((FORMAT, {code: tuple(info) for code, info in table.items()})))
-
-
-def decode_rules(blob: bytes) -> dict[str, tuple] | None:
-    """`encode_rules`' table, or None when the bytes are damaged or of another format."""
-    if not intact(blob) or blob[12:13] != b"r":
-        return None
-    try:
-        fmt, table = marshal.loads(blob[13:])
-    except Exception:  # noqa: BLE001 - damage reads as a miss
-        return None
-    if fmt != FORMAT or type(table) is not dict or \
-            not all(type(code) is str and type(info) is tuple for code, info in table.items()):
-        return None
-    return table
-
-
 def intact(blob: bytes) -> bool:
     """Whether `blob` is whole: `encode`'s bytes with a checksum that matches."""
     return len(blob) >= 13 and blob[:4] == MAGIC and \
@@ -263,17 +245,10 @@ class Cache:
             for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
                 target = os.path.join(self.folder, name)
                 if not os.path.exists(target):
-                    _atomic_write(target, text.encode())
+                    write_bytes(target, text.encode(), prefix=".tmp-")
         except OSError:
             self.writable = False
         return self.writable
-
-    def rules(self) -> dict[str, tuple] | None:
-        blob = self.get_file("rules")
-        return None if blob is None else decode_rules(blob)
-
-    def put_rules(self, table: dict) -> None:
-        self.put_file("rules", encode_rules(table))
 
     def put(self, key: str, blob: bytes) -> None:
         self.put_file(_entry_name(key), blob)
@@ -287,24 +262,10 @@ class Cache:
             if folder not in self._made:
                 os.makedirs(folder, exist_ok=True)
                 self._made.add(folder)
-            _atomic_write(path, blob)
+            write_bytes(path, blob, prefix=".tmp-")
         except OSError:
             self.writable = False  # read-only or full: stop trying, keep checking
 
 
 def _entry_name(key: str) -> str:
     return os.path.join(key[:2], key[2:])
-
-
-def _atomic_write(path: str, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections import Counter
 
 import click
@@ -28,14 +26,11 @@ def write_output(text: str, output: str | None) -> None:
     if output is None or output == "-":
         _to_stdout(text)
         return
-    folder = os.path.dirname(os.path.abspath(output))
+    from compilelint.atomic import write_text
+
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".compilelint-", dir=folder)
         # backslashreplace: a file name that is not valid UTF-8 must not stop the report
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", errors="backslashreplace") as handle:
-            handle.write(text)
-        os.replace(tmp, output)
+        write_text(output, text, errors="backslashreplace", make_folder=True)
     except OSError as exc:
         raise Failure(f"cannot write {output}: {exc.strerror or exc}") from None
 
@@ -66,7 +61,8 @@ def _codes(value: str | None) -> list[str] | None:
 class LazyGroup(click.Group):
     """Commands with heavy imports load only when called: `check` stays fast."""
 
-    lazy = {"probe": "compilelint.probe.cli:probe"}
+    lazy = {"probe": "compilelint.probe.cli:probe", "server": "compilelint.server:server_command",
+            "daemon": "compilelint.daemon.commands:daemon"}
 
     def list_commands(self, ctx):
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
@@ -120,16 +116,22 @@ def main() -> None:
 @click.option("--fix", is_flag=True, help="Apply the safe fixes (rules marked in `compilelint rules`), then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True,
               help="Print the safe fixes as a unified diff and change nothing (exit 1 if there are any).")
+@click.option("--stdin-filename", type=click.Path(dir_okay=False),
+              help="Check the source read from stdin as this file: its settings, per-file-ignores and "
+                   "(with --force-exclude) excludes apply. PATHS: `-` or none.")
 def check(paths, fmt, output, select, ignore, extend_select, config_file, target_torch, roots,
           force_exclude, statistics, exit_zero, no_cache, cache_dir, jobs, color, with_probe,
-          baseline_file=None, write_baseline=None, fix=False, show_diff=False) -> None:
+          baseline_file=None, write_baseline=None, fix=False, show_diff=False, stdin_filename=None) -> None:
     """Check PATHS (files or folders; default: the current folder) for torch.compile hazards."""
     from compilelint import config as config_mod
     from compilelint.engine import check as run_check
 
+    if stdin_filename is not None and (set(paths) - {"-"} or fix or show_diff or write_baseline or with_probe):
+        raise Failure("--stdin-filename checks the source on stdin: pass `-` (or no PATHS), "
+                      "and neither --fix, --diff, --write-baseline nor --probe")
     try:
         settings = config_mod.load(
-            config_file, select=_codes(select), ignore=_codes(ignore),
+            config_file, start=_folder_of(stdin_filename), select=_codes(select), ignore=_codes(ignore),
             extend_select=_codes(extend_select), target_torch=target_torch, roots=roots,
             force_exclude=force_exclude,
         )
@@ -142,7 +144,13 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
         parallel = None
     if parallel is not None:
         analyzer = parallel.make_analyzer(jobs=jobs, cache=not no_cache, cache_dir=cache_dir)
-    result = run_check(list(paths) or ["."], settings, analyzer=analyzer)
+    sources = None
+    if stdin_filename is not None:
+        from compilelint.session import check_stdin
+
+        result, sources = check_stdin(stdin_filename, sys.stdin.buffer.read(), settings, analyzer)
+    else:
+        result = run_check(list(paths) or ["."], settings, analyzer=analyzer)
     findings = result.findings
     probe_data = None
     if with_probe:
@@ -159,6 +167,8 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
             context["color"] = sys.stdout.isatty() and output is None if color is None else color
         if probe_data is not None:
             context["probe"] = probe_data
+        if sources is not None:
+            context["sources"] = sources  # the text report shows lines of stdin, not of the file
         from compilelint.report import render
 
         text = render(fmt, findings, **context)
@@ -167,6 +177,13 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
         click.echo("compilelint: error: a rule crashed (CL001); please report it with the file", err=True)
         sys.exit(2)
     sys.exit(0 if exit_zero else (1 if findings else 0))
+
+
+def _folder_of(stdin_filename: str | None) -> str | None:
+    """Where --stdin-filename's settings are looked for: the nearest pyproject.toml above it."""
+    import os
+
+    return os.path.dirname(os.path.abspath(stdin_filename)) if stdin_filename else None
 
 
 def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, show_diff, recheck):
@@ -231,33 +248,27 @@ def _run_probe(findings, settings):
 
 
 def _statistics(findings) -> str:
-    from compilelint.rules import BUILTIN, by_code
+    from compilelint import registry
 
-    names = {code: rule.name for code, rule in by_code().items()}
-    names.update({code: value[0] for code, value in BUILTIN.items()})
     counts = Counter(f.code for f in findings)
-    lines = [f"{count:>6}  {code}  {names.get(code, '')}" for code, count in counts.most_common()]
+    lines = [f"{count:>6}  {code}  {getattr(registry.get(code), 'name', '')}" for code, count in counts.most_common()]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
 @main.command("rules")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules_command(fmt) -> None:
-    """List every rule: code, name, severity, torch versions, fixable."""
-    from compilelint.rules import BUILTIN, all_rules
+    """List every code: name, severity, torch versions, autofix (from the registry)."""
+    from compilelint import registry
 
-    rows = [(code, name, severity, ">= 2.4", False, False) for code, (name, severity, _) in BUILTIN.items()]
-    from compilelint.fixes import FIXERS
-
-    rows += [(r.code, r.name, r.severity, r.torch_range(), r.fixable or r.code in FIXERS, r.region_only)
-             for r in all_rules()]
-    rows.sort()
+    entries = list(registry.ALL.values())
     if fmt == "json":
         import json
 
         click.echo(json.dumps([
-            {"code": c, "name": n, "severity": s, "torch": t, "fixable": f, "region_only": ro}
-            for c, n, s, t, f, ro in rows], indent=2))
+            {"code": r.code, "name": r.name, "severity": r.severity, "family": r.family, "summary": r.summary,
+             "gb_id": r.gb_id, "torch": r.torch_range(), "fixable": r.fixable, "region_only": r.region_only}
+            for r in entries], indent=2))
         return
     from rich.console import Console
     from rich.table import Table
@@ -265,8 +276,8 @@ def rules_command(fmt) -> None:
     table = Table(box=None, pad_edge=False)
     for column in ("code", "name", "severity", "torch", "fix"):
         table.add_column(column)
-    for code, name, severity, torch, fixable, _ in rows:
-        table.add_row(code, name, severity, torch, "yes" if fixable else "")
+    for r in entries:
+        table.add_row(r.code, r.name, r.severity, r.torch_range(), "yes" if r.fixable else "")
     Console(width=120).print(table)
 
 
@@ -274,11 +285,15 @@ def rules_command(fmt) -> None:
 @click.argument("code")
 def rule_command(code) -> None:
     """Print the page of rule CODE (what it flags, why, example, use instead)."""
+    from compilelint import registry
     from compilelint.pages import page_text
 
-    text = page_text(code.upper())
-    if text is None:
+    info = registry.get(code.upper())
+    if info is None:
         raise Failure(f"no rule {code}; `compilelint rules` lists them")
-    click.echo(text, nl=False)
+    click.echo(page_text(info.code) or _short_page(info), nl=False)
 
 
+def _short_page(info) -> str:
+    """A page for a code that has none (the probe's): what the registry knows."""
+    return f"# {info.code} {info.name}\n\nSeverity: {info.severity}\n\n{info.summary[:1].upper()}{info.summary[1:]}.\n"

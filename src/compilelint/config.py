@@ -43,6 +43,9 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     target_torch: str | None = None  # None: the installed torch, else the newest supported
     roots: str = "modules"
+    # Modes the project never compiles in: findings only reachable there are dropped
+    # (("training", False), ("dtype", "float32"), ("labels", False)); see semantic.guards.
+    assume: tuple[tuple[str, Any], ...] = ()
     c_extensions: tuple[str, ...] = DEFAULT_C_EXTENSIONS
     respect_gitignore: bool = True
     force_exclude: bool = False
@@ -51,10 +54,12 @@ class Settings:
     probe: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def fingerprint(self) -> str:
-        """What a cached result depends on: everything that changes findings."""
+        """What a file's analysis (a cache entry) depends on. Not which files are checked,
+        and not what the engine does after the analysis: select the rules' findings and
+        the compiled regions (`roots`), since every rule runs on every file."""
         data = asdict(self)
         for key in ("exclude", "extend_exclude", "respect_gitignore", "force_exclude", "root",
-                    "config_file", "probe"):
+                    "config_file", "probe", "assume", "select", "ignore", "extend_select", "per_file_ignores", "roots"):
             data.pop(key)
         data["torch"] = torch_version(self)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
@@ -67,23 +72,30 @@ def parse_version(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-_DIST_INFO = re.compile(r"^torch-(\d+\.\d+[^-]*?)\.dist-info$", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1)
-def installed_torch() -> str | None:
-    """The installed torch's version from its metadata, without importing torch: the
-    first `torch-<version>.dist-info` folder along sys.path (what importlib.metadata
-    finds, at a tenth of its start-up cost), else importlib.metadata's answer."""
+def dist_info(project: str) -> tuple[str, str] | None:
+    """(folder, version) of the first `<project>-<version>.dist-info` folder along
+    sys.path: what importlib.metadata finds, at a tenth of its start-up cost."""
+    prefix = project.lower() + "-"
+    pattern = re.compile(re.escape(prefix) + r"(\d+\.\d+[^-]*?)\.dist-info$", re.IGNORECASE)
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
         for name in names:
-            match = _DIST_INFO.match(name) if name[:6].lower() == "torch-" else None
+            match = pattern.match(name) if name[:len(prefix)].lower() == prefix else None
             if match:
-                return match.group(1)
+                return os.path.join(entry or ".", name), match.group(1)
+    return None
+
+
+@lru_cache(maxsize=1)
+def installed_torch() -> str | None:
+    """The installed torch's version from its metadata, without importing torch
+    (`dist_info`), else importlib.metadata's answer."""
+    found = dist_info("torch")
+    if found is not None:
+        return found[1]
     from importlib import metadata
 
     try:
@@ -166,6 +178,26 @@ def _per_file_ignores(key: str, value: Any) -> tuple[tuple[str, tuple[str, ...]]
     return tuple((glob, _codes(f"{key}.{glob}", codes)) for glob, codes in value.items())
 
 
+ASSUME = {"training": (bool,), "labels": (bool,), "dtype": ("float32", "float16", "bfloat16")}
+
+
+def _assume(key: str, value: Any) -> tuple[tuple[str, Any], ...]:
+    """`assume = { training = false, dtype = "float32" }`."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"`{key}` must be a table such as {{ training = false }}, got {value!r}")
+    out = []
+    for name, setting in value.items():
+        allowed = ASSUME.get(name)
+        if allowed is None:
+            raise ConfigError(f"`{key}.{name}`: unknown mode (known: {', '.join(ASSUME)})")
+        ok = isinstance(setting, bool) if allowed == (bool,) else setting in allowed
+        if not ok:
+            want = "true or false" if allowed == (bool,) else " or ".join(map(repr, allowed))
+            raise ConfigError(f"`{key}.{name}` must be {want}, got {setting!r}")
+        out.append((name, setting))
+    return tuple(sorted(out))
+
+
 def _bool(key: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise ConfigError(f"`{key}` must be true or false, got {value!r}")
@@ -181,6 +213,7 @@ _KEYS = {
     "extend-exclude": _strings,
     "target-torch": _torch,
     "roots": _roots,
+    "assume": _assume,
     "c-extensions": _strings,
     "respect-gitignore": _bool,
     "force-exclude": _bool,

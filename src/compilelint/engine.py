@@ -1,7 +1,9 @@
 """check: discover files, analyse each, index the project, keep what runs compiled.
 
 libcst, the walker and the rules are imported only when a file is analysed: a run whose
-files are all in the cache reads plain data (`FileAnalysis`, `rule_table`) and starts fast.
+files are all in the cache reads plain data (`FileAnalysis`, the registry) and starts fast.
+Every rule runs on every file; what `select`, `ignore`, `per-file-ignores` and `roots`
+choose is applied afterwards (`select_findings`), so they take no part in the cache's key.
 """
 
 from __future__ import annotations
@@ -9,16 +11,15 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
 
 from compilelint import config as config_mod
-from compilelint import limits
+from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import FileAnalysis, Finding
+from compilelint.finding import FileAnalysis, Finding, loop_break
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 
@@ -29,12 +30,6 @@ class CheckResult:
     files: int = 0
     lines: int = 0
     crashed: bool = False  # a rule crashed somewhere: exit 2
-
-    @property
-    def exit_code(self) -> int:
-        if self.crashed:
-            return 2
-        return 1 if self.findings else 0
 
 
 @lru_cache(maxsize=4096)
@@ -67,20 +62,9 @@ def rules_for(settings: Settings) -> list[type]:
     return [rule for rule in all_rules() if rule.applies_to(version)]
 
 
-class RuleInfo(NamedTuple):
-    """What selecting findings needs to know of a rule."""
-
-    name: str
-    severity: str
-    fix: str
-    region_only: bool
-    breaks_graph: bool
-
-
-def rule_table(settings: Settings) -> dict[str, RuleInfo]:
-    """The rules that apply, as plain data (the cache keeps it beside its entries)."""
-    return {rule.code: RuleInfo(rule.name, rule.severity, rule.fix, rule.region_only, rule.breaks_graph)
-            for rule in rules_for(settings)}
+def rule_table(settings: Settings) -> dict[str, registry.RuleInfo]:
+    """The rules that apply, from the registry (plain data: no libcst, no rule classes)."""
+    return registry.rules_for(config_mod.torch_version(settings))
 
 
 def file_error(path: str, message: str, line: int = 1, col: int = 1) -> Finding:
@@ -146,7 +130,7 @@ def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) 
 
 
 def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
-                    rules: dict[str, RuleInfo] | None = None) -> list[Finding]:
+                    rules: dict[str, registry.RuleInfo] | None = None) -> list[Finding]:
     """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s."""
     analyses = list(analyses)
     rules = rule_table(settings) if rules is None else rules
@@ -162,6 +146,7 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                 if finding.scope is None or f"{analysis.module}:{finding.scope}" not in region:
                     continue
             in_region.append((analysis, finding))
+    in_region = _decide_open(in_region, index, region, settings)
     in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, rules))
     seen: set[tuple] = set()
     for analysis, finding in in_region:
@@ -171,6 +156,31 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
             out.append(finding)
     out.sort(key=Finding.sort_key)
     return out
+
+
+def _decide_open(in_region, index: ProjectIndex, region: set[str], settings: Settings):
+    """Findings that hold only if a value typed elsewhere in the project is a tensor
+    (`needs`) are kept when it is (project-wide inference); findings only reachable in a
+    mode `[tool.compilelint] assume` rules out are dropped."""
+    from compilelint.semantic.project import TENSORISH, KindSolver
+
+    assume = dict(settings.assume)
+    solver: KindSolver | None = None
+    kept = []
+    for analysis, finding in in_region:
+        if finding.when and assume:
+            from compilelint.semantic.guards import dropped_by  # imports libcst: only when asked
+
+            if dropped_by(finding.when, assume):
+                continue
+        if finding.needs:
+            solver = solver or KindSolver(index, region)
+            if solver.spec_kind(analysis.module, finding.needs) not in TENSORISH:
+                continue
+            why = solver.explain(analysis.module, finding.needs)
+            finding = replace(finding, needs=(), message=f"{finding.message} ({why})" if why else finding.message)
+        kept.append((analysis, finding))
+    return kept
 
 
 def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_region, rules):
@@ -219,14 +229,10 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
                 continue
             have.add((analysis.path, position[0]))
             cause = breaks[callee]
-            found.append((analysis, Finding(
-                path=analysis.path, line=position[0], col=position[1], code="CL150",
-                name=loop_rule.name, severity=loop_rule.severity, fix=loop_rule.fix, scope=qualname,
-                end_line=position[0], end_col=position[1] + len(keyword),
-                message=f"`{keyword}` loop calls `{callee.split(':', 1)[1]}`, which breaks the graph "
-                        f"({cause.code} at {cause.path}:{cause.line}): Dynamo cannot resume inside a loop "
-                        "and runs the whole function eagerly",
-            )))
+            found.append((analysis, loop_break(
+                analysis.path, position[0], position[1], keyword,
+                f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
+                loop_rule, scope=qualname)))
     return found
 
 
@@ -240,8 +246,7 @@ def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | Non
 def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,
           analyzer=None) -> CheckResult:
     """The static pass over `paths`. `analyzer` maps file paths to (FileAnalysis, lines)
-    pairs; the default analyses sequentially (the parallel, cached one plugs in here, and
-    may offer `rule_table(settings)` too: the cache's copy)."""
+    pairs; the default analyses sequentially (the parallel, cached one plugs in here)."""
     result = CheckResult()
     candidates = list(discover(paths, settings))
     errors = [c for c in candidates if c.error]
@@ -258,8 +263,7 @@ def check(paths: list[str], settings: Settings, *, progress: Callable[[str], Non
         analyses.append(analysis)
         if progress:
             progress(analysis.path)
-    rules = getattr(analyzer, "rule_table", rule_table)(settings)
-    result.findings = select_findings(analyses, settings, rules)
+    result.findings = select_findings(analyses, settings)
     result.findings.extend(file_error(c.path, c.error) for c in errors)
     result.findings.sort(key=Finding.sort_key)
     result.crashed = any(f.code == "CL001" for f in result.findings)

@@ -30,6 +30,12 @@ class Finding:
     name: str = ""  # the rule's kebab-case name
     fix: str | None = None  # what to do instead, one sentence
     scope: str | None = None  # qualified name of the enclosing function, None at module level
+    # The modes the line only runs in ("training", "eval", "dtype=float16", "labels"): the
+    # enclosing `if`s say so; `[tool.compilelint] assume` can rule them out.
+    when: tuple[str, ...] = ()
+    # Project-wide inference: the leaves ("p|fn|param", "r|fn|edge") one of which must be a
+    # tensor for the finding to hold; the engine decides and clears it (never reported).
+    needs: tuple[str, ...] = ()
     # Filled by `probe`: {"status": "confirmed" | "not-reproduced" | "not-reached", ...}
     evidence: dict[str, Any] | None = field(default=None)
 
@@ -42,6 +48,19 @@ class Finding:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Finding":
         return cls(**data)
+
+
+def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *,
+               scope: str | None, needs: tuple[str, ...] = ()) -> Finding:
+    """The one place a CL150 is made: the `for`/`while` at (line, col) holds a graph break
+    (`cause`: "CL102 at line 7", or "calls `f`, which breaks the graph (...)"). `rule`:
+    the CL150 rule's name/severity/fix (its class or its registry entry)."""
+    what = f"contains a graph break ({cause})" if cause.startswith("CL") else cause
+    return Finding(
+        path=path, line=line, col=col, code="CL150", name=rule.name, severity=rule.severity,
+        fix=rule.fix, scope=scope, end_line=line, end_col=col + len(keyword), needs=needs,
+        message=f"`{keyword}` loop {what}: Dynamo cannot resume inside a loop and runs the whole function eagerly",
+    )
 
 
 @dataclass

@@ -29,10 +29,10 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from compilelint.atomic import write_bytes
 from compilelint.finding import Finding
 
 #: Codes with an automatic fix, and what it does (for `compilelint rules` and the docs).
@@ -585,26 +585,12 @@ def write(fix: FileFix) -> str | None:
         data = fix.new.encode(encoding)
     except (UnicodeEncodeError, LookupError) as exc:
         return f"the fix cannot be written in {encoding}: {exc}"
-    folder = os.path.dirname(os.path.abspath(path))
     try:
         with open(path, "rb") as handle:
             current = handle.read()
         if current != fix.old.encode(encoding):  # changed since it was read: leave it alone
             return "changed while being checked; not fixed"
-        fd, tmp = tempfile.mkstemp(prefix=".compilelint-fix-", suffix=".py", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, stat.S_IMODE(info.st_mode))
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        write_bytes(path, data, mode=stat.S_IMODE(info.st_mode), sync=True, prefix=".compilelint-fix-", suffix=".py")
     except OSError as exc:
         return f"cannot write: {exc.strerror or exc}"
     return None

@@ -109,11 +109,16 @@ class ProjectIndex:
         return found if found in self.classes else None
 
     def method(self, class_key: str, name: str) -> str | None:
-        """`name` on a class, looked up through its project-defined bases."""
+        """`name` on a class, looked up through its project-defined bases. A forward that a
+        project class decorator swaps for a dispatcher (transformers' experts) is not found:
+        what runs is the implementation the dispatcher picks."""
         try:
             return self._methods[(class_key, name)]
         except KeyError:
             pass
+        if name == "forward" and self._forward_swapped(class_key):
+            self._methods[(class_key, name)] = None
+            return None
         found = None
         for owner in self._lineage(class_key):
             key = f"{owner}.{name}"
@@ -122,6 +127,14 @@ class ProjectIndex:
                 break
         self._methods[(class_key, name)] = found
         return found
+
+    def _forward_swapped(self, class_key: str) -> bool:
+        module = class_key.split(":", 1)[0]
+        for ref in self.classes.get(class_key, {}).get("decorators", ()):
+            found = self.resolve_name(module, ref) if "." not in ref else self._lookup(ref)
+            if found and self.functions.get(found, {}).get("swaps_forward"):
+                return True
+        return False
 
     def _lineage(self, class_key: str) -> list[str]:
         """The class and its project-defined bases, depth first, each once: the order a
@@ -180,6 +193,8 @@ class ProjectIndex:
             context = self._contexts[key] = self._context(key)
         module, qualname, owner_key = context
         kind, target = call[0], call[1]
+        if kind == "attrcall":
+            target = (target, call[2])
         if kind == "local":
             found = f"{module}:{target}"
             return found if found in self.functions else None
@@ -188,7 +203,7 @@ class ProjectIndex:
             if local in self.functions:
                 return local
             memo = (module, kind, target)
-        elif kind in ("self", "selfattr", "super"):
+        elif kind in ("self", "selfattr", "super", "attrcall"):
             if owner_key is None:
                 return None
             memo = (owner_key, kind, target)
@@ -227,6 +242,9 @@ class ProjectIndex:
                 found = self._attr_forward(owner_key, target)
         elif kind == "selfattr":
             found = self._attr_forward(owner_key, target)
+        elif kind == "attrcall":  # self.config.get_text_config(): the attribute's class's method
+            attr, method = target
+            found = self._attr_method(owner_key, attr, method) or self._attr_forward(owner_key, attr)
         elif kind == "super":
             for base in self.classes.get(owner_key, {}).get("bases", ()):
                 base_key = self.resolve_class(module, base)
@@ -241,19 +259,29 @@ class ProjectIndex:
         return found if found and found in self.functions else None
 
     def _attr_forward(self, class_key: str, attr: str) -> str | None:
-        module = class_key.split(":", 1)[0]
-        ref = self.classes.get(class_key, {}).get("attr_classes", {}).get(attr)
-        if not ref:
-            return None
-        ref = ref[2:] if ref.startswith("[]") else ref  # nn.Sequential(Block(), ...) runs each Block
-        target = self.resolve_class(module, ref)
-        return self.method(target, "forward") if target else None
+        return self._attr_method(class_key, attr, "forward", containers=True)
+
+    def _attr_method(self, class_key: str, attr: str, method: str, containers: bool = False) -> str | None:
+        """`method` of the class `self.<attr>` holds (set in __init__ or annotated); for a
+        method other than forward, the attribute may be set by a project-defined base."""
+        for owner in (self._lineage(class_key) if not containers else [class_key]):
+            module = owner.split(":", 1)[0]
+            ref = self.classes.get(owner, {}).get("attr_classes", {}).get(attr)
+            if not ref:
+                continue
+            if ref.startswith("[]"):  # nn.Sequential(Block(), ...) runs each Block
+                if not containers:
+                    return None
+                ref = ref[2:]
+            target = self.resolve_class(module, ref)
+            return self.method(target, method) if target else None
+        return None
 
     def roots(self, mode: str) -> set[str]:
         roots: set[str] = set()
         if mode == "modules":
             for class_key in self.classes:
-                if self.is_module_class(class_key):
+                if self.is_module_class(class_key) and not self._forward_swapped(class_key):
                     key = f"{class_key}.forward"
                     if key in self.functions:
                         roots.add(key)
@@ -266,15 +294,20 @@ class ProjectIndex:
                 elif kind == "name":
                     found = self.resolve_name(module, target[1], target[2] or None)
                     if found in self.classes:
-                        found = self.method(found, "forward")
+                        found = self._called(found)
                 elif kind == "class":
                     class_key = self.resolve_class(module, target[1])
-                    found = self.method(class_key, "forward") if class_key else None
+                    found = self._called(class_key) if class_key else None
                 elif kind == "method":
                     found = self.method(f"{module}:{target[1]}", target[2])
                 if found and found in self.functions:
                     roots.add(found)
         return {key for key in roots if not self.functions[key].get("disabled")}
+
+    def _called(self, class_key: str) -> str | None:
+        """What calling an instance runs: `forward` of a module, else `__call__` (a
+        compiled callable object that is not an nn.Module)."""
+        return self.method(class_key, "forward") or self.method(class_key, "__call__")
 
     def region(self, mode: str) -> set[str]:
         """Keys (`module:qualname`) of every function that runs under torch.compile."""

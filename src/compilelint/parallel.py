@@ -2,8 +2,7 @@
 
 `make_analyzer(jobs=, cache=, cache_dir=)` returns the analyzer `engine.check` takes:
 ``analyzer(files, settings) -> Iterable[(FileAnalysis, lines)]``, yielding in the order of
-`files` (the order the sequential analyzer uses, so results cannot depend on `--jobs`),
-and ``analyzer.rule_table(settings)``, kept in the cache too.
+`files` (the order the sequential analyzer uses, so results cannot depend on `--jobs`).
 
 1. Look-up, in this process: each file's bytes are read and hashed; an entry in the cache
    (see `compilelint.cache`) is a hit. A warm run ends here: no pool, no parsing.
@@ -60,23 +59,6 @@ class Analyzer:
 
     def __call__(self, files: list[str], settings) -> Iterator:
         return analyze_files(files, settings, jobs=self.jobs, store=self.store(settings))
-
-    def rule_table(self, settings) -> dict:
-        """`engine.rule_table`, from the cache when it has it: a warm run never imports
-        libcst or the rules."""
-        from compilelint.engine import RuleInfo, rule_table
-
-        store = self.store(settings)
-        table = store.rules() if store is not None else None
-        if table is not None:
-            try:
-                return {code: RuleInfo(*info) for code, info in table.items()}
-            except TypeError:  # a table of another shape: made again below
-                pass
-        table = rule_table(settings)
-        if store is not None:
-            store.put_rules(table)
-        return table
 
 
 def make_analyzer(jobs: int | None = None, cache: bool = True, cache_dir: str | None = None) -> Analyzer:

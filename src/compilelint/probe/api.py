@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding
 from compilelint.probe.match import findings_from_results, match
+from compilelint.probe.roi_report import attach_what_if
 from compilelint.probe.runner import DEFAULT_TIMEOUT, TargetResult, run_probe, run_target
 from compilelint.probe.targets import TargetError, TargetSpec, config_targets, parse_target
 
@@ -32,6 +33,9 @@ CONFIG_KEYS = {
     "warmup": "warmup",
     "runs": "runs",
     "train": "train",
+    "dtype": "dtype",
+    "what_if": "what_if",
+    "worth_it_calls": "worth_it_calls",
     "timing": "timing",
     "min_time": "min_time",
     "warmup_time": "warmup_time",
@@ -55,7 +59,7 @@ def options_from_config(table: dict[str, Any]) -> dict[str, Any]:
             value = None
         if dest in ("timeout", "min_time", "warmup_time"):
             value = float(value)
-        if dest in ("warmup", "runs"):
+        if dest in ("warmup", "runs", "worth_it_calls"):
             value = int(value)
         opts[dest] = value
     return opts
@@ -101,6 +105,7 @@ def check_with_probe(findings: list[Finding], settings: Any) -> tuple[list[Findi
     results = run_with_progress(specs, **opts)
     cwd = os.getcwd()
     extra = match(findings, results, cwd=cwd)
+    attach_what_if([*findings, *extra], results)
     merged = sorted([*findings, *extra], key=lambda f: f.sort_key())
     for r in results:
         if not r.ok:

@@ -23,15 +23,10 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    import tempfile
+    from compilelint.atomic import write_text
 
-    folder = os.path.dirname(os.path.abspath(output))
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".compilelint-", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, output)
+        write_text(output, text, make_folder=True)
     except OSError as exc:
         raise UsageFailure(f"cannot write {output}: {exc.strerror or exc}") from None
 
@@ -51,28 +46,39 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--min-time", type=click.FloatRange(min=0), default=None,
               help="At least this many seconds of timed calls per measurement (default 0.5); "
                    "calls shorter than a millisecond or two are timed in blocks.")
-@click.option("--train", is_flag=True, default=None, help="Time forward + backward instead of forward (no_grad).")
+@click.option("--train", is_flag=True, default=None,
+              help="Training mode: module.train(), capture with gradients, time forward + backward "
+                   "(covers training-only paths: dropout, layerdrop, `if self.training`).")
+@click.option("--dtype", type=click.Choice(["bf16", "fp16"]), default=None,
+              help="Cast the module and floating-point inputs (covers half-precision-only paths).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
               help="Draw eager vs compiled latency per target and mode (.svg, .html, or .png with matplotlib).")
 @click.option("--backend", default=None, help="torch.compile backend to time (default inductor).")
 @click.option("--no-timing", is_flag=True, help="Capture breaks and recompiles only; skip the timing probe.")
+@click.option("--no-what-if", is_flag=True,
+              help="Skip the what-if re-timing (each class of break removed by a Dynamo knob).")
+@click.option("--worth-it-calls", type=click.IntRange(min=1), default=None,
+              help="Call it not worth compiling when the compile takes more calls than this to pay "
+                   "for itself (default 10000).")
 @click.option("--config-free", is_flag=True, help="Ignore [tool.compilelint.probe] in pyproject.toml.")
 @click.option("--keep-cache", is_flag=True,
               help="Use inductor's normal on-disk cache (default: a fresh one, so compile times are cold).")
 @click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
-def probe(targets, device, modes, timeout, warmup, runs, min_time, train, fmt, output, plot_file, backend,
-          no_timing, config_free, keep_cache, color) -> None:
+def probe(targets, device, modes, timeout, warmup, runs, min_time, train, dtype, fmt, output, plot_file, backend,
+          no_timing, no_what_if, worth_it_calls, config_free, keep_cache, color) -> None:
     """Run TARGETS (path/to/file.py:factory or package.module:factory; default: the
     `targets` of [tool.compilelint.probe]) each in its own process under torch.compile:
     report every graph break, recompile and frame skip Dynamo records, and eager vs
-    compiled latency, compile time, break-even calls, peak memory and output drift.
+    compiled latency, compile time, break-even calls, peak memory and output drift, whether
+    compiling is worth it, and what removing each class of break would be worth.
 
     Exit 0 when nothing was found, 1 when a target broke, recompiled or failed, 2 on a
     usage error."""
     from compilelint.probe.api import options_from_config, run_with_progress
     from compilelint.probe.match import findings_from_results
+    from compilelint.probe.roi_report import attach_what_if
     from compilelint.probe.targets import TargetError, config_probe_table, config_targets, parse_target
 
     try:
@@ -99,13 +105,17 @@ def probe(targets, device, modes, timeout, warmup, runs, min_time, train, fmt, o
         if bad:
             raise UsageFailure(f"--modes: unknown mode {bad[0]!r}")
     for key, value in (("timeout", timeout), ("warmup", warmup), ("runs", runs), ("backend", backend),
-                       ("min_time", min_time)):
+                       ("min_time", min_time), ("worth_it_calls", worth_it_calls)):
         if value is not None:
             opts[key] = value
     if train:
         opts["train"] = True
+    if dtype:
+        opts["dtype"] = dtype
     if no_timing:
         opts["timing"] = False
+    if no_what_if:
+        opts["what_if"] = False
     if keep_cache:
         opts["fresh_cache"] = False
     opts.setdefault("timeout", DEFAULT_TIMEOUT)
@@ -113,6 +123,7 @@ def probe(targets, device, modes, timeout, warmup, runs, min_time, train, fmt, o
     results = run_with_progress(specs, **opts)
     cwd = os.getcwd()
     findings = findings_from_results(results, cwd=cwd)
+    attach_what_if(findings, results)
 
     if plot_file:
         from compilelint.probe.plot import PlotError, write_plot

@@ -2,10 +2,20 @@
 
 Each static finding in a file a target ran becomes
 
-* ``confirmed``       — a graph break, recompile or frame skip at its line(s), or with
-  its line in the break's user stack;
-* ``not-reproduced``  — the line ran (measured during an eager call) and Dynamo was fine;
-* ``not-reached``     — the file ran but the line did not.
+* ``confirmed``          — a graph break, recompile or frame skip at its line(s), or
+  with its line in the break's user stack;
+* ``not-reproduced``     — Dynamo traced the line and did not break there;
+* ``shadowed``           — the line ran only eagerly (in a frame Dynamo skipped, or
+  after a break it did not resume after), so Dynamo never judged it; the evidence
+  names the break that shadows it (``shadowed_by``);
+* ``condition-not-met``  — a conditional finding (its ``when``: training only, fp16
+  only, with labels) whose condition the run did not meet (``unmet``), where it would
+  otherwise be not-reproduced or not-reached;
+* ``not-reached``        — the file ran but the line did not.
+
+Reached and traced lines are measured on the target's first compiled call
+(:mod:`compilelint.probe.observe`). When several targets ran the file, the strongest
+verdict wins (not-reproduced, shadowed, condition-not-met, not-reached).
 
 Findings in files no target ran keep ``evidence`` None. Every observed break with no
 static finding at its line becomes a ``CL901`` (graph break), ``CL902`` (recompile) or
@@ -21,13 +31,8 @@ import os
 from typing import Any, Iterable
 
 from compilelint.finding import Finding
-from compilelint.probe.capture import BreakRecord
-
-PROBE_CODES = {
-    "graph_break": ("CL901", "probe-graph-break", "error"),
-    "recompile": ("CL902", "probe-recompile", "warning"),
-    "frame_skip": ("CL903", "probe-frame-skip", "error"),
-}
+from compilelint.probe.records import BreakRecord
+from compilelint.registry import PROBE_CODES
 
 _FIX = {
     "graph_break": "Remove the construct Dynamo cannot trace from the compiled region, or move it out "
@@ -90,10 +95,30 @@ def _evidence(status: str, target: str, obs: _Observed | None, how: str | None =
             "dynamo_file": r.file,
             "dynamo_line": r.line,
             "matched": how,
+            "first_call_only": r.first_call_only,
         })
     else:
         ev.update({"reason": None, "gb_id": None})
     return ev
+
+
+class _Run:
+    """One target's run, with paths resolved: what it reached, traced and met."""
+
+    def __init__(self, res: Any, cwd: str) -> None:
+        self.name = res.name
+        self.lines: dict[str, set[int]] = {}
+        for f, lines in (res.lines_run or {}).items():
+            self.lines.setdefault(_abs(f, cwd), set()).update(lines)
+        traced = res.capture.lines_traced if res.capture else None
+        # None: the run measured reached lines on an eager call (no shadowed verdicts)
+        self.traced: dict[str, set[int]] | None = None
+        if traced is not None and getattr(res, "reached_by", None) == "compiled-call":
+            self.traced = {}
+            for f, lines in traced.items():
+                self.traced.setdefault(_abs(f, cwd), set()).update(lines)
+        self.conditions = dict(getattr(res, "conditions", None) or {})
+        self.observed: list[_Observed] = []
 
 
 def match(
@@ -103,19 +128,24 @@ def match(
     cwd: str | None = None,
 ) -> list[Finding]:
     """Set ``finding.evidence`` on each static finding a target's run covered, and
-    return new CL901/CL902/CL903 findings for observed breaks no finding explains."""
+    return new CL901/CL902/CL903 findings for observed breaks no finding explains.
+
+    The one place verdicts are assigned. ``target_results`` are
+    :class:`~compilelint.probe.runner.TargetResult` objects or their dicts (what the
+    worker writes, or :meth:`compilelint.probe.observe.Observation.to_dict` plus a
+    ``name``). ``evidence["status"]`` is one of :data:`VERDICTS`; count them with
+    :func:`verdict_counts`."""
     cwd = cwd or os.getcwd()
     results = [_as_result(r) for r in target_results]
 
     observed: list[_Observed] = []
-    lines_run: dict[str, dict[str, set[int]]] = {}  # target -> abs file -> lines
+    runs: list[_Run] = []
     for res in results:
+        run = _Run(res, cwd)
         for rec in res.breaks:
-            observed.append(_Observed(rec, res.name, cwd))
-        per_file: dict[str, set[int]] = {}
-        for f, lines in (res.lines_run or {}).items():
-            per_file.setdefault(_abs(f, cwd), set()).update(lines)
-        lines_run[res.name] = per_file
+            run.observed.append(_Observed(rec, res.name, cwd))
+        observed.extend(run.observed)
+        runs.append(run)
 
     for f in findings:
         fpath = _abs(f.path, cwd)
@@ -147,16 +177,101 @@ def match(
             f.evidence = _evidence("confirmed", best.target, best,
                                    "stack" if best not in related else "related")
             continue
-        ran_targets = [t for t, per_file in lines_run.items() if fpath in per_file]
-        if not ran_targets:
-            continue  # no target ran this file: no evidence either way
-        reached = [t for t in ran_targets if any(ln in lines_run[t][fpath] for ln in span)]
-        if reached:
-            f.evidence = _evidence("not-reproduced", reached[0], None)
-        else:
-            f.evidence = _evidence("not-reached", ran_targets[0], None)
+        verdicts = [_verdict(f, fpath, span, run, cwd) for run in runs if fpath in run.lines]
+        if verdicts:  # no target ran this file: no evidence either way
+            f.evidence = min(verdicts, key=lambda ev: _RANK[ev["status"]])
 
     return _new_findings(observed, cwd)
+
+
+VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")
+# which run's verdict a finding keeps when several targets ran its file: Dynamo having
+# judged the line and not broken is the strongest evidence, not reaching it the weakest
+_RANK = {"not-reproduced": 0, "shadowed": 1, "condition-not-met": 2, "not-reached": 3}
+
+
+def verdict_counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """How many findings got each verdict (and ``"none"``: no target ran their file)."""
+    counts = {v: 0 for v in (*VERDICTS, "none")}
+    for f in findings:
+        status = (f.evidence or {}).get("status", "none")
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[str, Any]:
+    """Not confirmed: what this run says about the finding's line."""
+    reached = any(ln in run.lines[fpath] for ln in span)
+    traced = run.traced is None or any(ln in run.traced.get(fpath, ()) for ln in span)
+    if reached and not traced:
+        return _shadowed(run, fpath, f, cwd)
+    unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions)
+    if unmet:
+        ev = _evidence("condition-not-met", run.name, None)
+        ev["unmet"] = unmet
+        ev["note"] = "the run did not meet " + ", ".join(f"`{c}` ({_HOW.get(c, 'a run that meets it')})"
+                                                          for c in unmet)
+        return ev
+    return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
+
+
+_HOW = {"training": "probe with --train", "eval": "probe without --train",
+        "dtype=float16": "probe with --dtype fp16", "dtype=bfloat16": "probe with --dtype bf16",
+        "labels": "a target that passes labels"}
+
+
+def unmet_conditions(when: Iterable[str], conditions: dict[str, Any]) -> list[str]:
+    """The labels of a conditional finding's ``when`` ("training", "eval",
+    "dtype=float16", "labels"…) that a run with ``conditions`` (its ``training``,
+    ``dtype`` and ``labels``) did not meet. A label the run cannot judge counts as met."""
+    out = []
+    for label in when:
+        if label in ("training", "eval") and "training" in conditions:
+            met = bool(conditions["training"]) == (label == "training")
+        elif label.startswith("dtype=") and conditions.get("dtype"):
+            met = conditions["dtype"] == label[len("dtype="):]
+        elif label.startswith(("labels", "label ")) and "labels" in conditions:
+            met = bool(conditions["labels"])
+        else:
+            met = True
+        if not met:
+            out.append(label)
+    return out
+
+
+def _shadowed(run: _Run, fpath: str, f: Finding, cwd: str) -> dict[str, Any]:
+    """The line ran only eagerly: Dynamo skipped its frame, or it followed a break that
+    Dynamo did not resume after. Name the break that shadows it."""
+    ev = _evidence("shadowed", run.name, None)
+    by = shadowing_break(run.observed, fpath, f.line, f.scope)
+    if by is None:
+        ev["shadowed_by"] = None
+        ev["note"] = "Dynamo ran this line outside its trace and logged no break for it"
+        return ev
+    r = by.rec
+    ev["shadowed_by"] = {"kind": r.kind, "path": display_path(r.file, cwd) if r.file else None, "line": r.line,
+                         "gb_id": r.gb_id, "reason": r.reason}
+    ev["note"] = (f"ran only eagerly: Dynamo stopped at the {r.kind.replace('_', ' ')} at "
+                  f"{ev['shadowed_by']['path']}:{r.line} and never judged this line")
+    return ev
+
+
+def shadowing_break(observed: list[_Observed], fpath: str, line: int, scope: str | None) -> _Observed | None:
+    """The break that most likely kept Dynamo from a line: the nearest one before it in
+    its file (one in the same function first, a graph break before a frame skip at the
+    same place), else one whose user stack passes through the file before the line,
+    else the run's first break."""
+    def score(o: _Observed, ln: int) -> tuple:
+        return (_same_function(scope, o.rec.function), ln, o.rec.kind == "graph_break")
+
+    here = [(score(o, o.loc[1]), i) for i, o in enumerate(observed)
+            if o.loc and o.loc[0] == fpath and o.loc[1] <= line]
+    if here:
+        return observed[max(here)[1]]
+    via = [((ln,), i) for i, o in enumerate(observed) for (p, ln) in o.stack if p == fpath and ln <= line]
+    if via:
+        return observed[max(via)[1]]
+    return observed[0] if observed else None
 
 
 def _same_function(scope: str | None, function: str | None) -> bool:
@@ -190,6 +305,8 @@ def _new_findings(observed: list[_Observed], cwd: str) -> list[Finding]:
             continue
         label = {"graph_break": "graph break", "recompile": "recompile", "frame_skip": "frame skipped"}[r.kind]
         gb = f" [{r.gb_id}]" if r.gb_id else ""
+        if r.first_call_only:
+            gb += " on the first call only"
         finding = Finding(
             path=display_path(r.file, cwd),  # type: ignore[arg-type]
             line=int(r.line),  # type: ignore[arg-type]
@@ -207,6 +324,7 @@ def _new_findings(observed: list[_Observed], cwd: str) -> list[Finding]:
                 "gb_id": r.gb_id,
                 "kind": r.kind,
                 "count": r.count,
+                "first_call_only": r.first_call_only,
                 "stack": [[display_path(f, cwd), ln] for f, ln in r.stack],
             },
         )

@@ -9,9 +9,10 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding
 from compilelint.probe.match import display_path
+from compilelint.probe.roi_report import print_what_if, print_worth, target_worth, what_if_json, worth_json
 from compilelint.probe.runner import TargetResult
 
-JSON_VERSION = 1
+JSON_VERSION = 2
 KIND_LABEL = {"graph_break": "graph break", "recompile": "recompile", "frame_skip": "frame skip"}
 
 
@@ -62,6 +63,7 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
             "line": b.line,
             "function": b.function,
             "count": b.count,
+            "first_call_only": b.first_call_only,
             "stack": [[display_path(f, cwd), ln] for f, ln in b.stack],
         })
     counts = {k: sum(1 for b in r.breaks if b.kind == k) for k in KIND_LABEL}
@@ -79,6 +81,8 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
         "fullgraph": r.fullgraph_ok,
         "fullgraph_error": r.fullgraph_error,
         "counts": counts,
+        "reached_by": r.reached_by,
+        "conditions": r.conditions,
         "breaks": breaks,
         "timing": None,
         "wall_s": _num(r.wall_s),
@@ -104,6 +108,7 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
                 "peak_reserved_bytes": m.peak_reserved_bytes,
                 "max_abs_diff": _num(m.max_abs_diff),
                 "max_rel_diff": _num(m.max_rel_diff),
+                "worth_it": worth_json(m.worth_it),
             })
         out["timing"] = {
             "device": t.device,
@@ -119,6 +124,9 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
             "eager_error": t.eager_error,
             "modes": modes,
         }
+    out["worth_it"] = target_worth(r)
+    out["what_if"] = what_if_json(r)
+    out["what_if_error"] = r.what_if_error
     if with_lines:
         out["lines_run"] = {display_path(f, cwd): ls for f, ls in r.lines_run.items()}
     return out
@@ -262,6 +270,7 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
             for b in r.breaks:
                 loc = f"{display_path(b.file, cwd)}:{b.line}" if b.file else "?"
                 n = f" ×{b.count}" if b.count > 1 else ""
+                n += " (first call only)" if b.first_call_only else ""
                 table.add_row(KIND_LABEL.get(b.kind, b.kind) + n, escape(loc), b.gb_id or "", escape(b.reason))
             console.print(table)
         t = r.timing
@@ -295,14 +304,14 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
                               f"{m.compile_s:.2f}" if m.compile_s is not None else "—", be, mem,
                               _fmt_diff(m.max_abs_diff), _fmt_diff(m.max_rel_diff))
             console.print(table)
-            if t.memory_kind:
-                pass
             mem = f"peak memory: {escape(t.memory_kind)}; " if t.memory_kind else ""
             n = t.eager.n if t.eager else t.runs
             k = t.eager.calls_per_sample if t.eager else 1
             per = f" (blocks of {k} calls)" if k > 1 else ""
             console.print(f"  [dim]{mode_word}; median of {n} timed samples{per} after warm-up, "
                           f"± half the interquartile range; {mem}Δ: compiled vs eager outputs[/]")
+            print_worth(console, r)
+        print_what_if(console, r)
         console.print()
     n_ok = sum(1 for r in results if r.ok)
     n_fail = len(results) - n_ok

@@ -19,6 +19,7 @@ class PlotError(ValueError):
 
 
 EAGER_COLOR = "#8c8c8c"
+WHAT_IF_COLOR = "#bcbd22"
 MODE_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#d62728", "#17becf"]
 
 
@@ -40,6 +41,12 @@ def _rows(results: list[TargetResult]) -> list[dict[str, Any]]:
                 else:
                     bars.append({"label": f"compiled ({m.mode})", "median": None, "p25": None, "p75": None,
                                  "color": color, "note": "failed"})
+        for w in r.what_if:  # what-if re-timing: median only (no spread kept)
+            ok = w.status == "ok" and w.median_s is not None
+            note = (f"{w.speedup_vs_compiled:.2f}× vs compiled" + ("" if w.outputs_match else ", outputs differ")
+                    if ok else w.status)
+            bars.append({"label": f"what if {w.knob}", "median": w.median_s if ok else None, "p25": None,
+                         "p75": None, "color": WHAT_IF_COLOR, "note": note})
         status = "" if r.ok else f"target failed: {r.error or ''}"
         if t is None and r.ok:
             status = "not timed"
@@ -55,7 +62,7 @@ def _fmt_ms(s: float) -> str:
 
 def render_svg(results: list[TargetResult], *, title: str = "compilelint probe: eager vs compiled latency") -> str:
     groups = _rows(results)
-    left, right, top = 230, 150, 56
+    left, right, top = 300, 150, 56
     bar_h, gap, group_gap = 18, 4, 34
     plot_w = 460
     width = left + plot_w + right
@@ -104,7 +111,7 @@ def render_svg(results: list[TargetResult], *, title: str = "compilelint probe: 
         y += group_gap - gap
     height = y + 24
     legend = ("median latency per call (lower is better); whiskers: interquartile range; "
-              "speedup = eager median / compiled median; each target on its own scale")
+              "speedup = eager median / compiled median; what if: a Dynamo knob on; each target on its own scale")
     svg = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}">',

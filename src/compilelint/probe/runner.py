@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable
 from compilelint.probe.capture import BreakRecord, CaptureResult
 from compilelint.probe.targets import TargetSpec, parse_target
 from compilelint.probe.timing import TimingResult
+from compilelint.probe.whatif import WhatIf
 
 DEFAULT_TIMEOUT = 300.0
 _PKG_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,8 +42,13 @@ class TargetResult:
     fullgraph_ok: bool | None = None
     fullgraph_error: str | None = None
     lines_run: dict[str, list[int]] = field(default_factory=dict)
+    reached_by: str | None = None  # "compiled-call" (lines measured under Dynamo) | "eager-call"
+    conditions: dict[str, Any] = field(default_factory=dict)  # training, dtype, labels
+    recapture_error: str | None = None
     target_files: list[str] = field(default_factory=list)
     timing: TimingResult | None = None
+    what_if: list[WhatIf] = field(default_factory=list)
+    what_if_error: str | None = None
     durations: dict[str, float] = field(default_factory=dict)
     wall_s: float = 0.0
     returncode: int | None = None
@@ -72,8 +78,13 @@ class TargetResult:
             "fullgraph_ok": self.fullgraph_ok,
             "fullgraph_error": self.fullgraph_error,
             "lines_run": self.lines_run,
+            "reached_by": self.reached_by,
+            "conditions": self.conditions,
+            "recapture_error": self.recapture_error,
             "target_files": self.target_files,
             "timing": self.timing.to_dict() if self.timing else None,
+            "what_if": [w.to_dict() for w in self.what_if],
+            "what_if_error": self.what_if_error,
             "durations": self.durations,
             "wall_s": self.wall_s,
             "returncode": self.returncode,
@@ -91,8 +102,12 @@ class TargetResult:
             capture=CaptureResult.from_dict(d["capture"]) if d.get("capture") else None,
             fullgraph_ok=d.get("fullgraph_ok"), fullgraph_error=d.get("fullgraph_error"),
             lines_run={k: list(v) for k, v in (d.get("lines_run") or {}).items()},
+            reached_by=d.get("reached_by"), conditions=dict(d.get("conditions") or {}),
+            recapture_error=d.get("recapture_error"),
             target_files=list(d.get("target_files") or []),
             timing=TimingResult.from_dict(d.get("timing")),
+            what_if=[WhatIf.from_dict(w) for w in d.get("what_if") or []],
+            what_if_error=d.get("what_if_error"),
             durations=dict(d.get("durations") or {}), wall_s=d.get("wall_s", 0.0),
             returncode=d.get("returncode"), stdout_tail=d.get("stdout_tail", ""),
             stderr_tail=d.get("stderr_tail", ""), traceback=d.get("traceback"),
@@ -169,6 +184,9 @@ def run_target(
     warmup: int = 3,
     runs: int = 30,
     train: bool = False,
+    dtype: str | None = None,
+    what_if: bool = True,
+    worth_it_calls: int | None = None,
     fresh_cache: bool = True,
     fullgraph_check: bool = True,
     min_time: float | None = None,
@@ -187,6 +205,10 @@ def run_target(
         "warmup": warmup,
         "runs": runs,
         "train": train,
+        "dtype": dtype,
+        "what_if": what_if,
+        "worth_it_calls": worth_it_calls,
+        "timeout": timeout,
         "fresh_cache": fresh_cache,
         "fullgraph_check": fullgraph_check,
         "min_time": min_time,
@@ -230,7 +252,15 @@ def run_target(
     result.returncode = rc
     result.stdout_tail = stdout_tail
     result.stderr_tail = stderr_tail
-    if timed_out:
+    if (timed_out or rc) and result.phase == "what_if" and data and data.get("status") == "ok":
+        # killed while re-timing a knob: the target's results stand, that knob failed
+        why = f"timed out after {timeout:g} s (the target's timeout)" if timed_out else (
+            f"the worker died ({_signal_name(-rc)})" if rc < 0 else f"the worker exited with code {rc}")
+        for w in result.what_if:
+            if w.status == "running":
+                w.status = "timed-out" if timed_out else "failed"
+                w.error = why
+    elif timed_out:
         result.status = "failed"
         where = f" (during {result.phase})" if result.phase and result.phase != "done" else ""
         result.error = f"timed out after {timeout:g} s{where}"
@@ -270,8 +300,13 @@ def _result_from(spec: TargetSpec, data: dict[str, Any] | None) -> TargetResult:
         fullgraph_ok=fg.get("ok"),
         fullgraph_error=fg.get("error"),
         lines_run={k: list(v) for k, v in (data.get("lines_run") or {}).items()},
+        reached_by=data.get("reached_by"),
+        conditions=dict(data.get("conditions") or {}),
+        recapture_error=data.get("recapture_error"),
         target_files=list(data.get("target_files") or []),
         timing=TimingResult.from_dict(data.get("timing")),
+        what_if=[WhatIf.from_dict(w) for w in data.get("what_if") or []],
+        what_if_error=data.get("what_if_error"),
         durations=dict(data.get("durations") or {}),
         traceback=data.get("traceback"),
     )

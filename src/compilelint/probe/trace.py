@@ -1,7 +1,7 @@
 """Which lines of user code one eager call ran: measured, not guessed.
 
 ``sys.monitoring`` (Python 3.12+) where available, else ``sys.settrace``; only frames
-in user files (see :func:`compilelint.probe.capture.is_user_file`) are traced.
+in user files (see :func:`compilelint.probe.userfiles.is_user_file`) are traced.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import threading
 from collections import defaultdict
 
-from compilelint.probe.capture import is_user_file
+from compilelint.probe.userfiles import is_user_file
 
 
 class LineRecorder:

@@ -1,8 +1,9 @@
 """The probe worker: ``python -m compilelint.probe.worker REQUEST.json RESULT.json``.
 
-Runs one target in this (disposable) process: load it, run it once eagerly while
-recording which user lines ran, capture Dynamo's breaks/recompiles/frame skips,
-check ``fullgraph=True``, then time eager vs compiled. After every phase the result
+Runs one target in this (disposable) process: load it, capture Dynamo's
+breaks/recompiles/frame skips on the target's first call (and the lines it reached:
+:mod:`compilelint.probe.observe`), check ``fullgraph=True``, then time eager vs
+compiled. After every phase the result
 so far is written (atomically) to RESULT.json, so a hang or a crash later on still
 leaves what was learnt for the parent to report.
 """
@@ -19,10 +20,9 @@ from typing import Any
 
 
 def _write(path: str, data: dict[str, Any]) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, default=_json_default)
-    os.replace(tmp, path)
+    from compilelint.atomic import write_text
+
+    write_text(path, json.dumps(data, default=_json_default))
 
 
 def _json_default(o: Any):
@@ -50,6 +50,9 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
 
     spec = TargetSpec.from_dict(request["target"])
     started = time.perf_counter()
+    # the parent kills this process at its timeout; what-if runs stop short of it
+    timeout = request.get("timeout")
+    deadline = time.monotonic() + 0.95 * float(timeout) - 2.0 if timeout else None
     result: dict[str, Any] = {
         "target": spec.to_dict(),
         "name": request.get("name") or spec.name,
@@ -109,43 +112,40 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
 
     train = bool(request.get("train"))
     grad_ctx = torch.enable_grad if train else torch.no_grad
-
-    # -- one eager run, lines recorded -------------------------------------------------
-    enter("eager")
-    t0 = time.perf_counter()
+    dtype = request.get("dtype")
     try:
-        from compilelint.probe.trace import LineRecorder
+        from compilelint.probe.tensors import set_training
 
-        with grad_ctx(), LineRecorder() as rec:
-            for a, k in calls:
-                fn(*a, **k)
-        result["lines_run"] = rec.as_json()
+        fn = tm.to_dtype(fn, dtype)
+        calls = [(tm.to_dtype(a, dtype), tm.to_dtype(k, dtype)) for a, k in calls]
+        set_training(fn, train)
     except BaseException as exc:
-        _fail(result, "running_the_target_eagerly", exc)
+        _fail(result, "casting_the_target", exc)
         _write(out_path, result)
         return result
-    phase_done("eager", t0)
 
-    # -- capture -----------------------------------------------------------------------
+    # -- capture: the target's first call goes to Dynamo, in this fresh process --------
     enter("capture")
     t0 = time.perf_counter()
     try:
-        from compilelint.probe.capture import capture
-
-        def driver(compiled):
-            for a, k in calls:
-                compiled(*a, **k)
+        from compilelint.probe.observe import observe
 
         cap_backend = request.get("capture_backend") or "eager"
-        with grad_ctx():
-            cap = capture(fn, backend=cap_backend, driver=driver)
+        obs = observe(fn, calls, backend=cap_backend, train=train)
+        cap = obs.capture
         result["capture"] = cap.to_dict()
+        result["lines_run"] = obs.lines_run
+        result["reached_by"] = obs.reached_by
+        result["conditions"] = obs.conditions
+        result["recapture_error"] = obs.recapture_error
         if cap.error:
             result["status"] = "failed"
             result["error"] = f"{cap.error} (under torch.compile, backend={cap_backend})"
             result["traceback"] = cap.error_traceback
         phase_done("capture", t0)
-        if request.get("fullgraph_check", True):
+        if request.get("fullgraph_check", True) and not cap.error:
+            from compilelint.probe.capture import capture
+
             t0 = time.perf_counter()
             a, k = calls[0]
             with grad_ctx():
@@ -176,6 +176,11 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
                 train=train, on_progress=progress,
                 min_time_s=request.get("min_time"), warmup_s=request.get("warmup_time"),
             )
+            from compilelint.probe.worth import DEFAULT_MAX_CALLS, assess
+
+            max_calls = int(request.get("worth_it_calls") or DEFAULT_MAX_CALLS)
+            for m in tr.modes:
+                m.worth_it = assess(tr.eager, m, max_calls)
             result["timing"] = tr.to_dict()
             if tr.eager_error:
                 result["status"] = "failed"
@@ -185,6 +190,12 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
             _write(out_path, result)
             return result
         phase_done("timing", t0)
+        if request.get("what_if", True) and result["status"] != "failed":
+            try:
+                _what_if(request, result, fn, calls, tr, obs, deadline, enter, phase_done,
+                         lambda: _write(out_path, result))
+            except Exception as exc:  # a line of the result: the timing above stands
+                result["what_if_error"] = f"{type(exc).__name__}: {exc}"[:500]
 
     if result["status"] == "running":
         result["status"] = "ok"
@@ -196,6 +207,37 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
 
         shutil.rmtree(fresh_dir, ignore_errors=True)
     return result
+
+
+def _what_if(request, result, fn, calls, tr, obs, deadline, enter, phase_done, save) -> None:
+    """Re-time the target with each applicable knob; failures are lines of the result."""
+    from compilelint.probe.knobs import knobs_for
+    from compilelint.probe.whatif import run_what_ifs
+
+    knobs = knobs_for(obs.capture.breaks)
+    if not knobs or tr.eager is None:
+        return
+    result["status"] = "ok"  # what the target showed so far stands, whatever happens next
+    enter("what_if")
+    t0 = time.perf_counter()
+    durations = result["durations"]
+    timed = [m for m in tr.modes if m.ok and m.first_call_s is not None]
+    estimate = durations.get("capture", 0.0) / 2 + (
+        timed[0].first_call_s + durations.get("timing", 0.0) / (len(tr.modes) + 1) if timed else 0.0)
+
+    def progress(entries):
+        result["what_if"] = [w.to_dict() for w in entries]
+        save()
+
+    entries = run_what_ifs(
+        fn, calls, knobs, breaks_before=len(obs.capture.breaks), timing=tr,
+        backend=request.get("backend") or "inductor", warmup=int(request.get("warmup", 3)),
+        runs=int(request.get("runs", 30)), train=bool(request.get("train")),
+        dtype=obs.conditions.get("dtype"), deadline=deadline, estimate_s=estimate,
+        min_time_s=request.get("min_time"), warmup_s=request.get("warmup_time"), on_progress=progress,
+    )
+    result["what_if"] = [w.to_dict() for w in entries]
+    phase_done("what_if", t0)
 
 
 def main(argv: list[str] | None = None) -> int:

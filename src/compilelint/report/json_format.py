@@ -9,7 +9,7 @@ from compilelint import __version__
 
 SCHEMA_VERSION = 1
 FIELDS = ("path", "line", "col", "end_line", "end_col", "code", "name", "severity", "message",
-          "fix", "scope", "evidence")
+          "fix", "scope", "when", "evidence")
 
 
 def render(findings, *, files: int = 0, lines: int = 0, torch: str | None = None, **context) -> str:
@@ -23,8 +23,12 @@ def render(findings, *, files: int = 0, lines: int = 0, torch: str | None = None
             "findings": len(findings),
             "by_code": dict(sorted(Counter(f.code for f in findings).items())),
         },
-        "findings": [{key: getattr(f, key) for key in FIELDS} for f in findings],
+        "findings": [{key: _plain(getattr(f, key)) for key in FIELDS} for f in findings],
     }
     if context.get("probe") is not None:
         document["probe"] = context["probe"]
     return json.dumps(document, indent=2) + "\n"
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value

@@ -7,7 +7,8 @@ GitHub's limits are kept: at most 5,000 results per run (the rest are dropped, a
 tool execution notification says how many), descriptions of at most 1,024 characters,
 no `security-severity`.
 
-Built with `sarif-om`'s classes, serialised with the schema's camelCase names.
+Built as plain dicts with the schema's camelCase names (`sarif-om`'s classes cost more to
+import than the rest of a cached run); rule metadata comes from `compilelint.registry`.
 """
 
 from __future__ import annotations
@@ -21,10 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import attr
-import sarif_om as om
-
-from compilelint import __version__
+from compilelint import __version__, registry
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 MAX_RESULTS = 5000  # GitHub code scanning shows at most this many results per run
@@ -33,7 +31,6 @@ MAX_TAGS = 10
 FINGERPRINT_KEY = "compilelint/v1"
 SRCROOT = "%SRCROOT%"
 LEVELS = {"error": "error", "warning": "warning", "note": "note"}
-FAMILIES = {"0": "internal", "1": "graph-break", "2": "recompilation", "3": "compile-api", "9": "probe"}
 SEVERITY_ORDER = {"error": 0, "warning": 1, "note": 2}
 # The project's home as the README gives it; `[project.urls]` in the installed metadata wins.
 DEFAULT_REPOSITORY = "https://github.com/compilelint/compilelint"
@@ -43,31 +40,15 @@ GB_PAGE = "https://meta-pytorch.org/compile-graph-break-site/gb/{}.html"
 # ---- serialisation -----------------------------------------------------------------------
 
 
-def to_json(value: Any) -> Any:
-    """sarif-om objects -> JSON-ready data with the schema's property names. Unset
-    fields (None, empty containers, sarif-om's sentinel defaults such as -1) are
-    dropped; `level` is always written when set, since a missing level means the rule's
-    default, not this value."""
-    if attr.has(type(value)):
-        out: dict[str, Any] = {}
-        for field in attr.fields(type(value)):
-            item = getattr(value, field.name)
-            if item is None or (isinstance(item, (list, dict, str)) and not item and field.name != "text"):
-                continue
-            default = field.default
-            if isinstance(default, attr.Factory):  # type: ignore[arg-type]
-                default = default.factory()
-            if field.name != "level" and default is not attr.NOTHING and item == default:
-                continue
-            out[field.metadata.get("schema_property_name", field.name)] = to_json(item)
-        return out
-    if isinstance(value, dict):
-        return {str(key): to_json(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_json(item) for item in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return str(value)
+def _obj(**fields: Any) -> dict[str, Any]:
+    """A SARIF object: unset fields (None, empty strings and containers) left out, as the
+    schema wants; a `text` is kept even when empty."""
+    return {key: value for key, value in fields.items()
+            if value is not None and (key == "text" or not isinstance(value, (str, list, dict)) or value)}
+
+
+def _text(text: str, **more: Any) -> dict[str, Any]:
+    return _obj(text=text, **more)
 
 
 # ---- helpers -------------------------------------------------------------------------------
@@ -98,19 +79,31 @@ def _first_paragraph(body: str) -> str:
 
 
 def _project_urls() -> dict[str, str]:
-    try:
-        from importlib import metadata
+    """`[project.urls]` of the installed compilelint, from its METADATA's header (read
+    directly: importlib.metadata costs more to import than a cached run takes)."""
+    from compilelint.config import dist_info
 
-        meta = metadata.metadata("compilelint")
-    except Exception:
-        return {}
+    found = dist_info("compilelint")
     urls: dict[str, str] = {}
-    for entry in meta.get_all("Project-URL") or []:
-        label, _, url = entry.partition(",")
-        if url.strip():
-            urls[label.strip().lower()] = url.strip()
-    if meta.get("Home-page"):
-        urls.setdefault("homepage", meta["Home-page"])
+    if found is None:
+        return urls
+    home = None
+    try:
+        with open(os.path.join(found[0], "METADATA"), encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if not line.strip():
+                    break  # the header ends at the first blank line
+                key, _, value = line.partition(":")
+                if key.lower() == "project-url":
+                    label, _, url = value.partition(",")
+                    if url.strip():
+                        urls[label.strip().lower()] = url.strip()
+                elif key.lower() == "home-page" and value.strip():
+                    home = value.strip()
+    except OSError:
+        return {}
+    if home:
+        urls.setdefault("homepage", home)
     return urls
 
 
@@ -133,34 +126,18 @@ def _page_uri(urls: dict[str, str], code: str) -> str:
 # ---- rules ---------------------------------------------------------------------------------
 
 
-def _rule_meta(code: str, example) -> dict[str, Any]:
-    """What the registry, the builtin codes and the finding itself say about a rule."""
-    from compilelint.rules import BUILTIN, by_code
-
-    rule = by_code().get(code)
-    if rule is not None:
-        doc = (rule.__doc__ or "").strip().splitlines()
-        return {"name": rule.name, "severity": rule.severity, "message": rule.message,
-                "doc": doc[0] if doc else "", "fix": rule.fix, "gb_id": rule.gb_id,
-                "torch": rule.torch_range()}
-    if code in BUILTIN:
-        name, severity, description = BUILTIN[code]
-        return {"name": name, "severity": severity, "message": description, "doc": description,
-                "fix": "", "gb_id": None, "torch": None}
-    return {"name": example.name or code.lower(), "severity": example.severity, "message": "",
-            "doc": "", "fix": example.fix or "", "gb_id": None, "torch": None}
-
-
-def _descriptor(code: str, example, urls: dict[str, str]) -> om.ReportingDescriptor:
+def _descriptor(code: str, example, urls: dict[str, str]) -> dict[str, Any]:
     from compilelint.pages import page_text, sections
 
-    meta = _rule_meta(code, example)
+    info = registry.get(code) or registry.RuleInfo(code, example.name or code.lower(), example.severity, "",
+                                                   origin="unknown")
+    fix = info.fix or (example.fix or "")
     page = page_text(code)
     parts = sections(page) if page else {}
     flags = parts.get("what it flags", "")
     why = parts.get("why it hurts torch.compile", "")
-    template = re.sub(r"\{[^}]*\}", "…", meta["message"]) if meta["message"] else ""
-    short = _first_paragraph(flags) or template or meta["doc"] or meta["name"]
+    template = re.sub(r"\{[^}]*\}", "…", info.message) if info.message else ""
+    short = _first_paragraph(flags) or template or info.summary or info.name
     # The first sentence is the short description; the page's opening sections the full one.
     sentence = re.match(r"(.+?\.)(\s|$)", short)
     short_text = clip(sentence.group(1) if sentence and len(sentence.group(1)) > 20 else short)
@@ -168,25 +145,24 @@ def _descriptor(code: str, example, urls: dict[str, str]) -> om.ReportingDescrip
     if page:
         help_md = page
     else:
-        help_md = "\n\n".join(p for p in (f"# {code} {meta['name']}", short, meta["fix"] and f"Use instead: {meta['fix']}") if p)
-    family = FAMILIES.get(code[2:3], "other")
-    tags = ["torch.compile", family]
-    if meta["gb_id"]:
-        tags.append(meta["gb_id"].lower())
+        help_md = "\n\n".join(p for p in (f"# {code} {info.name}", short, fix and f"Use instead: {fix}") if p)
+    tags = ["torch.compile", info.family]
+    if info.gb_id:
+        tags.append(info.gb_id.lower())
     properties: dict[str, Any] = {"tags": tags[:MAX_TAGS]}
-    if meta["gb_id"]:
-        properties["dynamoGraphBreakId"] = meta["gb_id"]
-    if meta["torch"]:
-        properties["torchVersions"] = meta["torch"]
-    help_uri = _page_uri(urls, code) if page else (GB_PAGE.format(meta["gb_id"].lower()) if meta["gb_id"] else None)
-    return om.ReportingDescriptor(
+    if info.gb_id:
+        properties["dynamoGraphBreakId"] = info.gb_id
+    if info.origin == "rule":
+        properties["torchVersions"] = info.torch_range()
+    help_uri = _page_uri(urls, code) if page else (GB_PAGE.format(info.gb_id.lower()) if info.gb_id else None)
+    return _obj(
         id=code,
-        name=meta["name"],
-        short_description=om.MultiformatMessageString(text=short_text),
-        full_description=om.MultiformatMessageString(text=clip(full)),
-        help=om.MultiformatMessageString(text=help_md.strip(), markdown=help_md.strip()),
-        help_uri=help_uri,
-        default_configuration=om.ReportingConfiguration(level=LEVELS.get(meta["severity"], "warning")),
+        name=info.name,
+        shortDescription=_text(short_text),
+        fullDescription=_text(clip(full)),
+        help=_text(help_md.strip(), markdown=help_md.strip()),
+        helpUri=help_uri,
+        defaultConfiguration={"level": LEVELS.get(info.severity, "warning")},
         properties=properties,
     )
 
@@ -245,7 +221,7 @@ def fingerprints(findings, root: str, lines: _Lines | None = None) -> list[str]:
     return out
 
 
-def _region(f) -> om.Region:
+def _region(f) -> dict[str, Any]:
     line, col = max(1, int(f.line or 1)), max(1, int(f.col or 1))
     end_line, end_col = f.end_line, f.end_col
     if end_line is None or end_line < line:
@@ -253,42 +229,41 @@ def _region(f) -> om.Region:
         end_col = None
     if end_col is not None and end_line == line and end_col <= col:
         end_col = col + 1
-    return om.Region(start_line=line, start_column=col, end_line=end_line,
-                     end_column=max(1, int(end_col)) if end_col is not None else None)
+    return _obj(startLine=line, startColumn=col, endLine=end_line,
+                endColumn=max(1, int(end_col)) if end_col is not None else None)
 
 
-def _result(f, rule_index: int, root: str, fingerprint: str) -> om.Result:
+def _result(f, rule_index: int, root: str, fingerprint: str) -> dict[str, Any]:
     uri, base = relative_uri(f.path, root)
-    location = om.Location(
-        physical_location=om.PhysicalLocation(
-            artifact_location=om.ArtifactLocation(uri=uri, uri_base_id=base),
-            region=_region(f),
-        ),
-        logical_locations=[om.LogicalLocation(fully_qualified_name=f.scope, kind="function")] if f.scope else None,
+    location = _obj(
+        physicalLocation={"artifactLocation": _obj(uri=uri, uriBaseId=base), "region": _region(f)},
+        logicalLocations=[{"fullyQualifiedName": f.scope, "kind": "function"}] if f.scope else None,
     )
     properties: dict[str, Any] = {}
     if f.name:
         properties["name"] = f.name
     if f.scope:
         properties["scope"] = f.scope
+    if f.when:
+        properties["when"] = list(f.when)
     if f.fix:
         properties["fix"] = f.fix
     if f.evidence:
         properties["evidence"] = json.loads(json.dumps(f.evidence, default=str))
         properties["tags"] = [f"probe-{f.evidence.get('status', 'unknown')}"]
-    return om.Result(
-        rule_id=f.code,
-        rule_index=rule_index,
+    return _obj(
+        ruleId=f.code,
+        ruleIndex=rule_index,
         level=LEVELS.get(f.severity, "warning"),
-        message=om.Message(text=clip(f.message)),
+        message=_text(clip(f.message)),
         locations=[location],
-        partial_fingerprints={FINGERPRINT_KEY: fingerprint},
-        properties=properties or None,
+        partialFingerprints={FINGERPRINT_KEY: fingerprint},
+        properties=properties,
     )
 
 
 def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: str | None = None,
-          max_results: int = MAX_RESULTS, **context) -> om.SarifLog:
+          max_results: int = MAX_RESULTS, **context) -> dict[str, Any]:
     findings = list(findings)
     root_path = Path(root).resolve()
     prints = fingerprints(findings, str(root_path))
@@ -309,25 +284,17 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
     if dropped:
         counts = Counter(findings[i].code for i in order[max_results:])
         detail = ", ".join(f"{code}: {n}" for code, n in sorted(counts.items()))
-        notifications.append(om.Notification(
-            level="warning",
-            message=om.Message(text=(
-                f"{dropped} of {len(findings)} results were dropped: GitHub code scanning accepts at most "
-                f"{max_results:,} results per run (errors were kept first). Dropped by rule: {detail}. "
-                "Narrow the run with --select, or fix or suppress findings, to see the rest.")),
-            descriptor=om.ReportingDescriptorReference(id="too-many-results"),
-        ))
+        notifications.append(_notification("warning", "too-many-results", (
+            f"{dropped} of {len(findings)} results were dropped: GitHub code scanning accepts at most "
+            f"{max_results:,} results per run (errors were kept first). Dropped by rule: {detail}. "
+            "Narrow the run with --select, or fix or suppress findings, to see the rest.")))
     probe = context.get("probe")
     if probe:  # `check --probe`: failed targets are notifications, the summaries run properties
         for name in probe.get("failed", []) or []:
-            notifications.append(om.Notification(
-                level="error",
-                message=om.Message(text=f"probe target {name} failed; its findings are not confirmed"),
-                descriptor=om.ReportingDescriptorReference(id="probe-target-failed"),
-            ))
+            notifications.append(_notification("error", "probe-target-failed",
+                                               f"probe target {name} failed; its findings are not confirmed"))
     crashed = any(f.code == "CL001" for f in findings)
-    invocation = om.Invocation(execution_successful=not crashed,
-                               tool_execution_notifications=notifications or None)
+    invocation = _obj(executionSuccessful=not crashed, toolExecutionNotifications=notifications)
     run_properties: dict[str, Any] = {"filesChecked": files, "linesChecked": lines}
     if torch:
         run_properties["targetTorch"] = torch
@@ -335,26 +302,27 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
         run_properties["resultsDropped"] = dropped
     if probe:
         run_properties["probe"] = json.loads(json.dumps(probe, default=str))
-    run = om.Run(
-        tool=om.Tool(driver=om.ToolComponent(
+    run = {
+        "tool": {"driver": _obj(
             name="compilelint",
             version=__version__,
-            semantic_version=__version__,
-            information_uri=_information_uri(urls),
+            semanticVersion=__version__,
+            informationUri=_information_uri(urls),
             rules=rules,
-        )),
-        invocations=[invocation],
-        original_uri_base_ids={SRCROOT: om.ArtifactLocation(uri=root_path.as_uri().rstrip("/") + "/")},
-        results=results,
-        column_kind="unicodeCodePoints",
-        properties=run_properties,
-    )
-    return om.SarifLog(version="2.1.0", schema_uri=SCHEMA_URI, runs=[run])
+        )},
+        "invocations": [invocation],
+        "originalUriBaseIds": {SRCROOT: {"uri": root_path.as_uri().rstrip("/") + "/"}},
+        # An empty run still says it ran: `results: []` means "nothing found", not "not run".
+        "results": results,
+        "columnKind": "unicodeCodePoints",
+        "properties": run_properties,
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def _notification(level: str, descriptor: str, text: str) -> dict[str, Any]:
+    return {"level": level, "message": {"text": text}, "descriptor": {"id": descriptor}}
 
 
 def render(findings, *, root: str = ".", **context) -> str:
-    data = to_json(build(findings, root=root, **context))
-    # An empty run still says it ran: `results: []` means "nothing found", not "not run".
-    data["runs"][0].setdefault("results", [])
-    log = {"$schema": data.pop("$schema"), "version": data.pop("version"), **data}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(build(findings, root=root, **context), indent=2, ensure_ascii=False) + "\n"

@@ -30,7 +30,8 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width,
                       highlight=False, soft_wrap=True)
-    cache: dict = {}
+    # `sources`: texts that are not (or not as) on disk, such as `check --stdin-filename`'s
+    cache: dict = {path: text.splitlines() for path, text in (context.get("sources") or {}).items()}
     for f in findings:
         colour = COLOURS.get(f.severity, "bold")
         console.print(f"[bold]{escape(f.path)}[/]:{f.line}:{f.col}: [{colour}]{f.code}[/] "

@@ -1,4 +1,5 @@
-"""The rule registry: every module `clNNN_*.py` in this package defines one rule."""
+"""The rule classes: every module `clNNN_*.py` in this package defines one rule. What the
+engine, the reports and the CLI need to know of them is in `compilelint.registry`."""
 
 from __future__ import annotations
 
@@ -26,14 +27,3 @@ def all_rules() -> tuple[type[Rule], ...]:
     if duplicates:
         raise RuntimeError(f"duplicate rule codes: {sorted(duplicates)}")
     return tuple(found)
-
-
-def by_code() -> dict[str, type[Rule]]:
-    return {rule.code: rule for rule in all_rules()}
-
-
-# Codes the engine itself emits; they have pages but no visitor.
-BUILTIN = {
-    "CL000": ("file-error", "error", "The file could not be read or parsed."),
-    "CL001": ("rule-crash", "error", "A rule crashed on this file (an internal error)."),
-}

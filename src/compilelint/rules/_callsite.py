@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from compilelint import config as config_mod
-from compilelint.inference import dotted
+from compilelint.semantic.bindings import target_names
+from compilelint.semantic.kinds import dotted
 from compilelint.traverse import iter_nodes
 
 if TYPE_CHECKING:
-    from compilelint.analysis import Walker
+    from compilelint.semantic.walker import Walker
 
 COMPILE = "torch.compile"
 # Names people give the object torch.compile returned (`compiled`, `compiled_model`,
@@ -45,19 +46,6 @@ def names_in(node: cst.CSTNode | None) -> set[str]:
         elif isinstance(sub, cst.Name) and id(sub) not in skip:
             out.add(sub.value)
     return out
-
-
-def target_names(target: cst.CSTNode) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        out: list[str] = []
-        for element in target.elements:
-            out.extend(target_names(element.value))
-        return out
-    if isinstance(target, cst.StarredElement):
-        return target_names(target.value)
-    return []
 
 
 def loop_targets(loop: cst.CSTNode) -> list[str]:
@@ -128,7 +116,7 @@ def compiled_options(ctx: "Walker", func: cst.BaseExpression) -> dict[str, str] 
     @torch.compile functions), `torch.compile(f)` itself, or a name that says it
     (`compiled_model`, `opt_model`)."""
     if isinstance(func, cst.Call) and ctx.qualify(func.func) == COMPILE:
-        from compilelint.analysis import compile_kwargs
+        from compilelint.semantic.compiled import compile_kwargs
 
         return compile_kwargs(func)
     if not isinstance(func, (cst.Name, cst.Attribute)):

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 import libcst as cst
-
-if TYPE_CHECKING:
-    from compilelint.analysis import Walker
 
 
 class Rule:
@@ -29,11 +26,14 @@ class Rule:
     region_only: ClassVar[bool] = True  # only code that runs under torch.compile counts
     breaks_graph: ClassVar[bool] = False  # a finding inside a loop also means CL150
     fixable: ClassVar[bool] = False
+    # Its handlers only read the model and report (no state of their own): the walker may
+    # run one again with project-typed values taken for tensors (see Walker._run_assuming).
+    infers_across_functions: ClassVar[bool] = False
     VALID: ClassVar[list[str]] = []
     INVALID: ClassVar[list[str]] = []
 
-    def __init__(self, walker: "Walker") -> None:
-        self.ctx = walker
+    def __init__(self, walker) -> None:
+        self.ctx = walker  # the semantic model: see compilelint.semantic for what to ask
 
     @classmethod
     def applies_to(cls, version: tuple[int, int]) -> bool:

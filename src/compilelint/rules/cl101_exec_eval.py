@@ -8,6 +8,7 @@ BUILTINS = {"builtins.exec": "exec", "builtins.eval": "eval", "builtins.compile"
 class ExecEval(Rule):
     code = "CL101"
     name = "exec-eval"
+    summary = "`exec`, `eval` or builtin `compile` in a compiled region"
     message = "`{name}()` in a compiled region: Dynamo cannot trace it and breaks the graph"
     severity = "error"
     gb_id = "GB0059"

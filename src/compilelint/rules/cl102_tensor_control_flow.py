@@ -1,7 +1,7 @@
 import libcst as cst
 
-from compilelint.inference import Kind
-from compilelint.rules._ndarray import is_ndarray
+from compilelint.semantic.kinds import Kind
+from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
 CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
@@ -10,12 +10,14 @@ CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "floa
 class TensorControlFlow(Rule):
     code = "CL102"
     name = "tensor-control-flow"
+    summary = "`if`/`while`/`assert`/`and`/`or`/`not`/ternary/`bool()`/`int()`/`float()` on a tensor"
     message = "{what} on a tensor value: Dynamo cannot know which way to go and breaks the graph"
     severity = "error"
     gb_id = "GB0170"
     fix = ("Keep it in the graph: `torch.where(cond, a, b)` for values, `torch.cond(pred, true_fn, false_fn, "
            "(x,))` for branches, or branch on shapes and flags (Python values) instead.")
     breaks_graph = True
+    infers_across_functions = True
 
     VALID = [
         """

@@ -1,7 +1,7 @@
 import libcst as cst
 
-from compilelint.inference import Kind
-from compilelint.rules._ndarray import TracksNdarrays, is_ndarray
+from compilelint.semantic.kinds import Kind
+from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
 
@@ -29,9 +29,10 @@ def receiver_severity(ctx, receiver: cst.BaseExpression) -> str | None:
     return "warning"
 
 
-class TensorItem(TracksNdarrays, Rule):
+class TensorItem(Rule):
     code = "CL103"
     name = "tensor-item"
+    summary = "`.item()` on a tensor"
     message = ("`.item()` copies a tensor's value to Python: Dynamo cannot trace the value and "
                "breaks the graph (and syncs with the device)")
     severity = "error"
@@ -39,6 +40,7 @@ class TensorItem(TracksNdarrays, Rule):
     fix = ("Keep the value as a tensor (`x.sum()`, not `x.sum().item()`), move the read out of the "
            "region, or set `torch._dynamo.config.capture_scalar_outputs = True` to trace it.")
     breaks_graph = True
+    infers_across_functions = True
 
     VALID = [
         """

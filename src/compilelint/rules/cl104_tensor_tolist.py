@@ -1,13 +1,14 @@
 import libcst as cst
 
-from compilelint.rules._ndarray import TracksNdarrays, is_ndarray
+from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call, receiver_severity
 
 
-class TensorTolist(TracksNdarrays, Rule):
+class TensorTolist(Rule):
     code = "CL104"
     name = "tensor-tolist"
+    summary = "`.tolist()` on a tensor"
     message = ("`.tolist()` copies a tensor's values into Python lists: Dynamo cannot trace it "
                "(float tensors) or the values (integer tensors) and breaks the graph")
     severity = "error"
@@ -15,6 +16,7 @@ class TensorTolist(TracksNdarrays, Rule):
     fix = ("Keep the values in a tensor and index or reduce it there; if Python needs them, read "
            "them after the compiled call returns.")
     breaks_graph = True
+    infers_across_functions = True
 
     VALID = [
         """

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.rules._ndarray import TracksNdarrays, is_ndarray, record
+from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
 
@@ -10,9 +10,10 @@ CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "boo
          "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr"}
 
 
-class TensorNumpy(TracksNdarrays, Rule):
+class TensorNumpy(Rule):
     code = "CL105"
     name = "tensor-numpy"
+    summary = "`.numpy()`/`.cpu()` then Python use, where it breaks"
     message = ("{what} of a NumPy array made from a tensor (`.numpy()`): Dynamo traces the array as a "
                "tensor, so turning it into Python data breaks the graph")
     severity = "error"
@@ -111,12 +112,10 @@ def summary(x):
         self._test(node.test, "A conditional expression on the value")
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        record(self.ctx, node)
         for target in node.targets:
             self._targets.add(id(target.target))
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        record(self.ctx, node)
         self._targets.add(id(node.target))
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

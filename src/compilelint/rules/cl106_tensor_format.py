@@ -1,7 +1,7 @@
 import libcst as cst
 
-from compilelint.inference import Kind
-from compilelint.rules._ndarray import TracksNdarrays, is_ndarray
+from compilelint.semantic.kinds import Kind
+from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
 BUILTINS = {"builtins.str": "str", "builtins.repr": "repr", "builtins.ascii": "ascii",
@@ -9,9 +9,10 @@ BUILTINS = {"builtins.str": "str", "builtins.repr": "repr", "builtins.ascii": "a
 CONVERSIONS = {"r": "repr", "s": "str", "a": "ascii"}
 
 
-class TensorFormat(TracksNdarrays, Rule):
+class TensorFormat(Rule):
     code = "CL106"
     name = "tensor-format"
+    summary = "f-string, `%`, `str.format` or `str()` of a tensor"
     message = ("{what} of a tensor needs its values as text: Dynamo cannot trace it and breaks the graph")
     severity = "error"
     gb_id = "GB0059"
@@ -108,7 +109,6 @@ class Router(torch.nn.Module):
         return True
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        super().visit_Assign(node)
         scope = self.ctx.function
         if scope is None:
             return

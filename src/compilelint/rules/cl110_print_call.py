@@ -6,6 +6,7 @@ from compilelint.rules.base import Rule
 class PrintCall(Rule):
     code = "CL110"
     name = "print-call"
+    summary = "`print()` in a compiled region"
     message = "`print()` in a compiled region: Dynamo cannot trace it and breaks the graph around it"
     severity = "error"
     gb_id = "GB0059"

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules.base import Rule
 
 LOG_METHODS = frozenset({
@@ -15,6 +15,7 @@ LOGGER_NAMES = frozenset({"logger", "log", "LOGGER", "LOG", "_logger", "_log", "
 class LoggingCall(Rule):
     code = "CL111"
     name = "logging-call"
+    summary = "`logging.*` calls and logger methods"
     message = ("`{call}` in a compiled region: Dynamo does not trace logging calls (even when the "
                "level is off) and breaks the graph")
     severity = "error"

@@ -9,6 +9,7 @@ FUNCTIONS = frozenset({"warnings.warn", "warnings.warn_explicit", "warnings.simp
 class WarningsWarn(Rule):
     code = "CL112"
     name = "warnings-warn"
+    summary = "`warnings.warn`"
     message = "`{name}()` in a compiled region: Dynamo cannot trace the warnings machinery and breaks the graph"
     severity = "error"
     gb_id = "GB0007"

@@ -13,6 +13,7 @@ DEBUGGERS = frozenset({
 class DebuggerCall(Rule):
     code = "CL113"
     name = "debugger-call"
+    summary = "`breakpoint()`, `pdb.set_trace()`"
     message = "`{name}()` in a compiled region: Dynamo cannot trace a debugger and breaks the graph (and the stop is left in the code)"
     severity = "error"
     gb_id = "GB0059"

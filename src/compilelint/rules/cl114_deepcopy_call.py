@@ -1,18 +1,16 @@
 import libcst as cst
 
+from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.index import EXTERNAL_MODULE_BASES
-from compilelint.inference import Kind
+from compilelint.semantic.kinds import Kind
 from compilelint.rules.base import Rule
-
-# torch 2.11 (measured) and, we assume, 2.12 reject copy.deepcopy() outright (GB0179); 2.13
-# (measured) traces it and breaks only when it reaches a tensor (GB4198).
-TRACED_FROM = (2, 13)
 
 
 class DeepcopyCall(Rule):
     code = "CL114"
     name = "deepcopy-call"
+    summary = "`copy.deepcopy`"
     message = "`copy.{fn}()` of {what} in a compiled region: Dynamo cannot copy tensors while tracing and breaks the graph"
     severity = "error"
     gb_id = "GB4198"
@@ -111,7 +109,9 @@ class M(torch.nn.Module):
             return
         fn = qualified.split(".")[1]
         what = self._what(node.args[0].value)
-        if what is None and fn == "deepcopy" and torch_version(self.ctx.settings) < TRACED_FROM:
+        # releases that reject copy.deepcopy() outright (GB0179): the knowledge table's entry
+        rejected = knowledge.table(self.code, torch_version(self.ctx.settings)).get(qualified) is not None
+        if what is None and rejected:
             self.report(node, f"`copy.deepcopy()` in a compiled region: this torch release does not trace "
                               "copy.deepcopy at all and breaks the graph", severity="error")
             return

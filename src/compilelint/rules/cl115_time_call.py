@@ -1,22 +1,13 @@
 import libcst as cst
 
+from compilelint import knowledge
+from compilelint.config import torch_version
 from compilelint.rules.base import Rule
-
-TIME_FUNCS = frozenset({
-    "time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
-    "process_time", "process_time_ns", "thread_time", "thread_time_ns", "sleep", "localtime",
-    "gmtime", "strftime", "ctime", "asctime", "mktime", "clock_gettime", "clock_gettime_ns",
-})
-OTHER = frozenset({
-    "timeit.default_timer", "datetime.datetime.now", "datetime.datetime.utcnow",
-    "datetime.datetime.today", "datetime.date.today", "datetime.now", "datetime.utcnow",
-    "datetime.today", "date.today",
-})
-
 
 class TimeCall(Rule):
     code = "CL115"
     name = "time-call"
+    summary = "`time.*` calls"
     message = ("`{name}()` in a compiled region: Dynamo cannot trace the clock and breaks the graph; "
                "the time it measures is not the compiled code's either")
     severity = "error"
@@ -65,8 +56,11 @@ def stamp(x):
 """,
     ]
 
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._known = knowledge.table(self.code, torch_version(walker.settings))  # time.*, datetime.now, ...
+
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
-        module, _, fn = qualified.rpartition(".")
-        if (module == "time" and fn in TIME_FUNCS) or qualified in OTHER:
+        if self._known.get(qualified) is not None:
             self.report(node, self.message.format(name=qualified))

@@ -16,6 +16,7 @@ OTHER = frozenset({"sys._getframe", "sys._current_frames", "traceback.extract_st
 class InspectCall(Rule):
     code = "CL116"
     name = "inspect-call"
+    summary = "`inspect.*` calls"
     message = ("`{name}()` in a compiled region reads frames, source files or `dir()`: Dynamo cannot "
                "trace it and breaks the graph")
     severity = "error"

@@ -1,37 +1,17 @@
 import libcst as cst
 
+from compilelint import knowledge
+from compilelint.config import torch_version
 from compilelint.rules.base import Rule
 
-FUNCTIONS = frozenset({
-    "builtins.open", "io.open", "os.open", "codecs.open", "gzip.open", "bz2.open", "lzma.open",
-    "tarfile.open", "zipfile.ZipFile", "tempfile.NamedTemporaryFile", "tempfile.TemporaryFile",
-    "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.TemporaryDirectory",
-    "os.path.exists", "os.path.lexists", "os.path.isfile", "os.path.isdir", "os.path.islink",
-    "os.path.getsize", "os.path.getmtime", "os.path.getctime", "os.path.getatime",
-    "os.path.samefile", "os.path.realpath",
-    "os.listdir", "os.scandir", "os.walk", "os.stat", "os.lstat", "os.makedirs", "os.mkdir",
-    "os.remove", "os.unlink", "os.rename", "os.replace", "os.rmdir", "os.removedirs", "os.chmod",
-    "os.utime", "os.access", "os.fsync", "os.read", "os.write", "os.getcwd", "os.chdir",
-    "torch.save", "torch.load", "numpy.save", "numpy.savez", "numpy.savez_compressed",
-    "numpy.savetxt", "numpy.load", "numpy.loadtxt", "numpy.genfromtxt", "numpy.fromfile",
-    "json.load", "json.dump", "pickle.load", "pickle.dump", "torch.serialization.save",
-    "torch.serialization.load", "safetensors.torch.save_file", "safetensors.torch.load_file",
-    "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush",
-    "sys.stdout.writelines", "sys.stderr.writelines", "sys.stdin.read", "sys.stdin.readline",
-    "builtins.input",
-})
-SHUTIL_PREFIX = "shutil."
 PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PosixPath", "pathlib.WindowsPath"})
-PATH_METHODS = frozenset({
-    "read_text", "read_bytes", "write_text", "write_bytes", "open", "exists", "is_file", "is_dir",
-    "is_symlink", "mkdir", "unlink", "touch", "stat", "lstat", "iterdir", "glob", "rglob", "rmdir",
-    "rename", "replace", "resolve", "samefile", "chmod", "readlink", "symlink_to", "owner", "group",
-})
+PATH = "pathlib.Path."  # the table's names of Path methods
 
 
 class FileIO(Rule):
     code = "CL117"
     name = "file-io"
+    summary = "`open()` and file I/O"
     message = "`{name}` in a compiled region: Dynamo cannot trace file or stream I/O and breaks the graph"
     severity = "error"
     gb_id = "GB0059"
@@ -87,6 +67,11 @@ class M(torch.nn.Module):
 """,
     ]
 
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._known = knowledge.table(self.code, torch_version(walker.settings))
+        self._path_methods = self._known.names(PATH)
+
     def _is_path(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Call):
             return (self.ctx.qualify(node.func) or "") in PATH_CLASSES
@@ -103,9 +88,9 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
-        if qualified in FUNCTIONS or qualified.startswith(SHUTIL_PREFIX):
+        if not qualified.startswith(PATH) and self._known.get(qualified) is not None:
             self.report(node, self.message.format(name=qualified.removeprefix("builtins.") + "()"))
             return
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in PATH_METHODS and self._is_path(func.value):
+        if isinstance(func, cst.Attribute) and func.attr.value in self._path_methods and self._is_path(func.value):
             self.report(node, self.message.format(name=f"Path.{func.attr.value}()"))

@@ -1,11 +1,17 @@
 import libcst as cst
 
+from compilelint import knowledge
+from compilelint.config import torch_version
 from compilelint.rules.base import Rule
+
+STDLIB = ("`{name}()` in a compiled region: a C function of the standard library, which Dynamo cannot "
+          "trace; it breaks the graph")
 
 
 class CExtensionCall(Rule):
     code = "CL118"
     name = "c-extension-call"
+    summary = "calls into third-party C extensions (`scipy`, `cv2`, …)"
     message = ("call into `{module}` in a compiled region: Dynamo cannot trace compiled C/C++ "
                "extensions and breaks the graph (often repeatedly, inside the library)")
     severity = "warning"
@@ -56,6 +62,10 @@ class M(torch.nn.Module):
 """,
     ]
 
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._known = knowledge.table(self.code, torch_version(walker.settings))  # zlib.crc32, hashlib.md5, ...
+
     def _extension(self, qualified: str | None) -> str | None:
         if not qualified:
             return None
@@ -63,7 +73,11 @@ class M(torch.nn.Module):
         return head if head in self.ctx.settings.c_extensions else None
 
     def visit_Call(self, node: cst.Call) -> None:
-        module = self._extension(self.ctx.qualify(node.func))
+        qualified = self.ctx.qualify(node.func)
+        if self._known.get(qualified) is not None:
+            self.report(node, STDLIB.format(name=qualified), severity="error")
+            return
+        module = self._extension(qualified)
         func = node.func
         scope = self.ctx.function
         if module is None and isinstance(func, cst.Attribute) and scope is not None:

@@ -2,18 +2,13 @@ import re
 
 import libcst as cst
 
-from compilelint.inference import Kind, dotted
+from compilelint import knowledge
+from compilelint.config import torch_version
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules._callsite import NdarrayNames, arg_value, has_keyword
 from compilelint.rules.base import Rule
 
-# torch functions whose output size depends on the values of their input.
-FUNCS = {
-    "torch.nonzero": "nonzero", "torch.argwhere": "argwhere", "torch.unique": "unique",
-    "torch.unique_consecutive": "unique_consecutive", "torch.masked_select": "masked_select",
-    "torch.bincount": "bincount", "torch.functional.unique": "unique",
-    "torch.functional.unique_consecutive": "unique_consecutive",
-}
-METHODS = {"nonzero", "argwhere", "unique", "unique_consecutive", "masked_select", "bincount"}
+TENSOR = "torch.Tensor."  # the table's names of tensor methods
 # `repeats` names that are ints in practice (`repeat_interleave(n_rep, dim=1)`).
 INT_NAME = re.compile(
     r"^(n|k|num|count|times|factor|rep|reps|repeat|groups|n_rep)$|^(n|num)_|"
@@ -24,6 +19,7 @@ CONFIG_FLAG = "capture_dynamic_output_shape_ops"
 class DynamicShapeOp(Rule):
     code = "CL120"
     name = "dynamic-shape-op"
+    summary = "`nonzero`, `unique`, `masked_select`, one-argument `torch.where`, `repeat_interleave` without `output_size`"
     message = ("`{op}` returns a tensor whose size depends on the input's values: Dynamo cannot "
                "trace it and breaks the graph")
     severity = "error"
@@ -32,6 +28,7 @@ class DynamicShapeOp(Rule):
            "`nonzero_static(x, size=n)`, `repeat_interleave(..., output_size=n)`, `bincount(x, minlength=n)` "
            "as a one-hot sum; or set `torch._dynamo.config.capture_dynamic_output_shape_ops = True`.")
     breaks_graph = True
+    infers_across_functions = True
 
     VALID = [
         """
@@ -113,6 +110,9 @@ class LengthRegulator(torch.nn.Module):
         super().__init__(walker)
         self._captured = False
         self._arrays = NdarrayNames(walker)
+        # ops whose output size depends on values: torch.nonzero, torchvision.ops.nms, ...
+        self._known = knowledge.table(self.code, torch_version(walker.settings))
+        self._methods = self._known.names(TENSOR)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._arrays.assign(node)
@@ -132,9 +132,9 @@ class LengthRegulator(torch.nn.Module):
             return
         func = node.func
         qualified = self.ctx.qualify(func) or ""
-        if qualified in FUNCS:
-            op = FUNCS[qualified]
-            self.report(node, self.message.format(op=f"torch.{op}"))
+        entry = None if qualified.startswith(TENSOR) else self._known.get(qualified)
+        if entry is not None:
+            self.report(node, self.message.format(op=entry.names[0]))
             return
         if qualified == "torch.where":
             positional = [a for a in node.args if a.keyword is None]
@@ -155,7 +155,7 @@ class LengthRegulator(torch.nn.Module):
         if method == "repeat_interleave":
             self._repeat_interleave(node, receiver=receiver, repeats_at=0)
             return
-        if method not in METHODS:
+        if method not in self._methods:
             return
         kind = self.ctx.kind(receiver)
         if kind in (Kind.VALUE, Kind.MODULE):

@@ -2,7 +2,7 @@ import re
 
 import libcst as cst
 
-from compilelint.inference import Kind, dotted
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules._callsite import NdarrayNames
 from compilelint.rules.base import Rule
 
@@ -29,6 +29,7 @@ def _is_bool_dtype(node: cst.BaseExpression | None) -> bool:
 class BooleanMaskIndex(Rule):
     code = "CL121"
     name = "boolean-mask-index"
+    summary = "`x[mask]` with a boolean tensor mask"
     message = ("indexing with a boolean mask (`x[mask]`) gives a tensor whose size depends on the mask's "
                "values: Dynamo breaks the graph (it is `nonzero` underneath)")
     severity = "error"

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import Kind
+from compilelint.semantic.kinds import Kind
 from compilelint.rules.base import Rule
 
 AUTOGRAD = {
@@ -12,6 +12,7 @@ AUTOGRAD = {
 class BackwardInRegion(Rule):
     code = "CL130"
     name = "backward-in-region"
+    summary = "`.backward()` / `torch.autograd.backward` in a region"
     message = ("`{what}` inside the compiled region: Dynamo does not trace the backward pass from "
                "within a graph and breaks it ({gb})")
     severity = "error"

@@ -17,6 +17,7 @@ LAYERS = frozenset({
 class ParameterConstruction(Rule):
     code = "CL131"
     name = "parameter-construction"
+    summary = "`nn.Parameter(...)` in a region"
     message = ("`nn.Parameter(...)` built inside the compiled region: Dynamo does not support creating "
                "parameters while tracing and breaks the graph")
     severity = "error"

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import Kind
+from compilelint.semantic.kinds import Kind
 from compilelint.rules.base import Rule
 
 FACTORIES = frozenset({
@@ -13,6 +13,7 @@ FACTORIES = frozenset({
 class RequiresGradToggle(Rule):
     code = "CL132"
     name = "requires-grad-toggle"
+    summary = "`.requires_grad_()` and `requires_grad` changes in a region"
     message = ("`.requires_grad_()` inside the compiled region: Dynamo does not support changing a "
                "tensor's requires_grad while tracing and breaks the graph")
     severity = "warning"

@@ -15,6 +15,7 @@ def _decorator_targets(node: cst.FunctionDef) -> list[cst.BaseExpression]:
 class ExplicitGraphBreak(Rule):
     code = "CL140"
     name = "explicit-graph-break"
+    summary = "`torch._dynamo.graph_break()` and calls of `torch.compiler.disable` functions"
     message = "`torch._dynamo.graph_break()` splits the compiled graph here on purpose"
     severity = "error"
     gb_id = "GB0025"

@@ -27,6 +27,7 @@ CONTEXTMANAGER_TRACED_FROM = (2, 7)
 class UnsupportedGeneratorOrContext(Rule):
     code = "CL141"
     name = "unsupported-generator-or-context"
+    summary = "generators / context managers where Dynamo breaks"
     message = ("{what} in a compiled region: Dynamo cannot enter this context manager, breaks the "
                "graph and, unable to resume inside the `with`, runs the whole function eagerly")
     severity = "error"

@@ -6,9 +6,10 @@ class BreakInLoop(Rule):
 
     code = "CL150"
     name = "break-in-loop"
+    summary = "a graph break inside a `for`/`while` of a compiled frame: the whole frame runs eagerly"
     message = "loop contains a graph break: Dynamo cannot resume inside a loop and runs the whole function eagerly"
     severity = "error"
-    gb_id = None
+    gb_id = "GB7000"
     fix = "Move the breaking call out of the loop, or put the loop body in a function of its own so only that frame falls back."
 
     VALID = [

@@ -8,6 +8,7 @@ STRUCTURAL = {"register_buffer", "register_parameter", "add_module", "register_m
 class ModuleStructureMutation(Rule):
     code = "CL201"
     name = "module-structure-mutation"
+    summary = "`register_buffer`/`register_parameter`/`add_module` in a region"
     message = "`{what}` in a compiled region changes the module's structure, which Dynamo guards on: expect recompiles or a graph break"
     severity = "warning"
     gb_id = None

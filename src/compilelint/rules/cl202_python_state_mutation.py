@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import Kind, literal_kind
+from compilelint.semantic.kinds import Kind, literal_kind
 from compilelint.rules.base import Rule
 
 
@@ -26,6 +26,7 @@ def _mentions(node: cst.CSTNode, attr: str) -> bool:
 class PythonStateMutation(Rule):
     code = "CL202"
     name = "python-state-mutation"
+    summary = "Python-scalar attribute changed in a region (`self.calls += 1`)"
     message = ("`self.{attr}` is a Python value changed on every call: Dynamo specialises on it, so each "
                "call recompiles until the recompile limit, then runs eagerly")
     severity = "warning"

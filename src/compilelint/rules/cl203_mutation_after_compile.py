@@ -10,6 +10,7 @@ STRUCTURAL = {"register_buffer", "register_parameter", "add_module", "register_m
 class MutationAfterCompile(Rule):
     code = "CL203"
     name = "mutation-after-compile"
+    summary = "structural change to a model after it was compiled"
     message = "`{what}` changes a model after it was compiled: the guards fail and the next call recompiles"
     severity = "warning"
     gb_id = None

@@ -1,12 +1,13 @@
 import libcst as cst
 
-from compilelint.inference import Kind
+from compilelint.semantic.kinds import Kind
 from compilelint.rules.base import Rule
 
 
 class IdentityKeyedCache(Rule):
     code = "CL204"
     name = "identity-keyed-cache"
+    summary = "caches keyed by `id()` / `data_ptr()`"
     message = ("`id()` of a tensor inside the compiled region: Dynamo guards on the object's identity, so "
                "every new tensor recompiles (2.4 breaks the graph instead)")
     severity = "warning"

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules._callsite import names_in
 from compilelint.rules.base import Rule
 
@@ -16,6 +16,7 @@ MUTATORS = frozenset({
 class GlobalStateMutation(Rule):
     code = "CL205"
     name = "global-state-mutation"
+    summary = "global mutable state read and mutated by a region"
     message = ("module-level `{name}` is changed inside the compiled region: Dynamo guards on globals it "
                "reads (their value, a container's length and keys), so calls recompile — every call when "
                "it grows or counts")

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules._callsite import assignments_in, compiled_options, source, target_version
 from compilelint.rules.base import Rule
 
@@ -35,6 +35,7 @@ def _join(types: list[str | None]) -> str | None:
 class VaryingScalarArgument(Rule):
     code = "CL206"
     name = "varying-scalar-argument"
+    summary = "Python float/str arguments of a compiled callable change between calls"
     message = ("`{arg}` is a Python {type} that changes between calls of the compiled `{callee}`: "
                "Dynamo specialises on its value, so {cost}")
     severity = "warning"

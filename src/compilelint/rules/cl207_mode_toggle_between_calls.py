@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules._callsite import calls_in, compiled_options, is_compile_call
 from compilelint.rules.base import Rule
 from compilelint.traverse import iter_nodes
@@ -14,6 +14,7 @@ GRAD_OFF = frozenset({
 class ModeToggleBetweenCalls(Rule):
     code = "CL207"
     name = "mode-toggle-between-calls"
+    summary = "`train()`/`eval()`/grad-mode toggled between calls"
     message = ("`{what}` between calls of the compiled `{callee}`: {guard} is guarded, so the next call "
                "compiles a second graph (once — both stay cached — but it counts toward the recompile limit)")
     severity = "note"

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules._callsite import assignments_in, calls_in, compiled_options, loop_varying, names_in, source
 from compilelint.rules.base import Rule
 
@@ -17,6 +17,7 @@ MARK_DYNAMIC = ("torch._dynamo.mark_dynamic", "torch._dynamo.maybe_mark_dynamic"
 class VaryingShapeStaticCompile(Rule):
     code = "CL208"
     name = "varying-shape-static-compile"
+    summary = "shapes vary between calls of a `dynamic=False` compile"
     message = ("`{arg}` changes shape between calls of `{callee}`, compiled with `dynamic=False`: every "
                "new shape compiles again, and after 8 (the recompile limit) it runs eagerly")
     severity = "warning"

@@ -6,6 +6,7 @@ from compilelint.rules.base import Rule
 class CompileBeforeLoadStateDict(Rule):
     code = "CL301"
     name = "compile-before-load-state-dict"
+    summary = "compile, then `load_state_dict`/`state_dict()` on the compiled object"
     message = ("`{method}()` on the object `torch.compile` returned: its keys carry an `_orig_mod.` prefix, "
                "so loading a plain checkpoint raises (or, with strict=False, silently loads nothing)")
     severity = "error"

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import Kind, dotted
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules._callsite import calls_in, is_compile_call, loop_varying, names_in
 from compilelint.rules.base import Rule
 
@@ -8,12 +8,14 @@ from compilelint.rules.base import Rule
 class CompileInLoop(Rule):
     code = "CL302"
     name = "compile-in-loop"
+    summary = "`torch.compile` inside a loop"
     message = "`torch.compile` inside a loop: {why}"
     severity = "warning"
     gb_id = None
     fix = ("Compile once, before the loop, and call the compiled object inside it; for values that change "
            "per iteration pass them as (tensor) arguments instead of closing over them.")
     region_only = False
+    fixable = True
 
     VALID = [
         """

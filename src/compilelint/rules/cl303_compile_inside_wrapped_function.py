@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules._callsite import calls_in, is_compile_call, names_in, target_names
 from compilelint.rules.base import Rule
 from compilelint.traverse import iter_nodes
@@ -12,6 +12,7 @@ SETUP_NAMES = ("__init__", "setup", "build", "make", "create", "get_", "load", "
 class CompileInsideWrappedFunction(Rule):
     code = "CL303"
     name = "compile-inside-wrapped-function"
+    summary = "`torch.compile` inside the function it should wrap"
     message = ("`torch.compile` inside `{function}`, whose own arguments are passed to what it compiles: "
                "every call wraps again ({why})")
     severity = "warning"

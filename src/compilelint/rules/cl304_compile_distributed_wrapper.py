@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.inference import dotted
+from compilelint.semantic.kinds import dotted
 from compilelint.rules._callsite import arg_value, has_star_kwargs, is_compile_call
 from compilelint.rules.base import Rule
 
@@ -13,6 +13,7 @@ FSDP1 = frozenset({
 class CompileDistributedWrapper(Rule):
     code = "CL304"
     name = "compile-distributed-wrapper"
+    summary = "compiling a DDP/FSDP wrapper where that is wrong"
     message = ("`torch.compile` with an FSDP (v1) wrapper built without `use_orig_params=True`: Dynamo only "
                "supports FSDP with use_orig_params=True, so nothing is compiled (2.4-2.6: an AssertionError)")
     severity = "error"

@@ -1,0 +1,403 @@
+"""Functions and bindings: what kind each local name holds, in source order, and which
+names only the project can decide (open: a parameter no annotation types, what a project
+function returned)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs
+from compilelint.semantic.infer import infer
+from compilelint.semantic.kinds import (
+    TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind, strongest,
+)
+
+# `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
+TYPE_COMMENT = re.compile(r"#\s*type:\s*\((?P<args>.*)\)\s*->")
+
+
+@dataclass
+class FunctionScope:
+    qualname: str
+    class_name: str | None
+    params: list[str]
+    env: dict[str, Kind] = field(default_factory=dict)
+    var_class: dict[str, str] = field(default_factory=dict)  # local name -> class it instantiates
+    loops: list[cst.CSTNode] = field(default_factory=list)
+    is_forward: bool = False
+    node: cst.CSTNode | None = None
+    # name -> the leaves ("p|fn|name", "r|fn|edge") its kind depends on, when only the
+    # project can tell (semantic.project resolves them)
+    open: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    edges: dict[int, int | None] = field(default_factory=dict)  # id(Call) -> its call edge
+    returns: list = field(default_factory=list)  # each `return`'s kind spec
+    ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays made from tensors
+
+
+def target_names(target: cst.CSTNode) -> list[str]:
+    """The names an assignment or loop target binds (`a, (b, *c)` -> a, b, c)."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        names = []
+        for element in target.elements:
+            names.extend(target_names(element.value))
+        return names
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []
+
+
+def _type_comment_kinds(node: cst.FunctionDef) -> list[Kind] | None:
+    """Kinds from a `# type: (...) -> ...` comment on the line after the `def`."""
+    body = node.body
+    comments = []
+    if isinstance(body, cst.IndentedBlock):
+        if body.header.comment is not None:
+            comments.append(body.header.comment.value)
+        if body.body:
+            comments.extend(line.comment.value for line in getattr(body.body[0], "leading_lines", ())
+                            if line.comment is not None)
+    for text in comments:
+        match = TYPE_COMMENT.search(text)
+        if match:
+            out = []
+            for part in (p.strip() for p in match.group("args").split(",")):
+                last = part.split("[")[0].split(".")[-1].strip()
+                out.append(Kind.TENSOR if last in TENSOR_ANNOTATIONS else
+                           Kind.VALUE if last in VALUE_ANNOTATIONS else Kind.UNKNOWN)
+            return out
+    return None
+
+
+def spec(kind: Kind, leaves) -> object:
+    """A kind as the summary stores it: its name, or the sorted leaves it depends on."""
+    return tuple(sorted(leaves)) if leaves else kind.value
+
+
+class Bindings:
+    """Walker part: function scopes, parameters, assignments, returns."""
+
+    def _qualname(self, name: str) -> str:
+        if self.scopes:
+            return f"{self.scopes[-1].qualname}.<locals>.{name}"
+        if self.classes:
+            return f"{self.classes[-1].qualname}.{name}"
+        return name
+
+    @property
+    def function(self) -> FunctionScope | None:
+        return self.scopes[-1] if self.scopes else None
+
+    @property
+    def current_class(self):
+        return self.classes[-1] if self.classes else None
+
+    @property
+    def in_function(self) -> bool:
+        return bool(self.scopes)
+
+    # ---- kinds -------------------------------------------------------------------------
+
+    def kind(self, node: cst.BaseExpression) -> Kind:
+        return infer(node, self)
+
+    def name_kind(self, name: str) -> Kind:
+        for scope in reversed(self.scopes):
+            if name in scope.env:
+                kind = scope.env[name]
+                if kind == Kind.UNKNOWN and name in scope.open:
+                    if self.assuming is None:
+                        self.open_seen = True
+                    else:
+                        self.assuming.update(scope.open[name])
+                        return Kind.LIKELY
+                return kind
+        if name in self.module_env:
+            return self.module_env[name]
+        return Kind.UNKNOWN
+
+    def open_call(self, node: cst.Call) -> Kind:
+        """A call that may land in a project function: unknown here; a likely tensor (and
+        a leaf) while assuming."""
+        edge = self.edge_index(node)
+        if edge is None:
+            return Kind.UNKNOWN
+        if self.assuming is None:
+            self.open_seen = True
+            return Kind.UNKNOWN
+        self.assuming.add(f"r|{self.scopes[-1].qualname}|{edge}")
+        return Kind.LIKELY
+
+    def assumed(self, node: cst.BaseExpression) -> tuple[Kind, set[str]]:
+        """The kind of `node` if every open value were a tensor, and the leaves it used."""
+        saved, self.assuming = self.assuming, set()
+        try:
+            kind = infer(node, self)
+            return kind, self.assuming
+        finally:
+            self.assuming = saved
+
+    def kind_spec(self, node: cst.BaseExpression) -> object:
+        kind = infer(node, self)
+        if kind == Kind.UNKNOWN:
+            assumed, leaves = self.assumed(node)
+            if assumed.tensorish and leaves:
+                return spec(kind, leaves)
+        if isinstance(node, cst.Name) and node.value == "None":
+            return "none"
+        return kind.value
+
+    # ---- functions ---------------------------------------------------------------------
+
+    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
+        name = node.name.value
+        qualname = self._qualname(name)
+        if not self.scopes and not self.classes:
+            self.module_defs.add(name)
+        class_name = self.classes[-1].qualname if (self.classes and not self.scopes) else (
+            self.scopes[-1].class_name if self.scopes else None)
+        parent = self.scopes[-1].qualname if self.scopes else None
+        compiled, disabled, static = False, False, False
+        self.header_nodes.update(id(d) for d in node.decorators)
+        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+            if param.default is not None:
+                self.header_nodes.add(id(param.default))
+        for deco in node.decorators:
+            target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            qualified = self.qualify(target) or ""
+            if qualified in COMPILE_NAMES:
+                compiled = True
+                self.compile_options[("def", qualname)] = (
+                    compile_kwargs(deco.decorator) if isinstance(deco.decorator, cst.Call) else {})
+            elif qualified in DISABLE_NAMES:
+                disabled = True
+            elif qualified == "builtins.staticmethod":
+                static = True
+        params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
+                                         *node.params.kwonly_params)]
+        method = class_name is not None and not self.scopes
+        scope = FunctionScope(qualname, class_name, params, node=node,
+                              is_forward=method and name == "forward")
+        defaults = self._bind_params(node, scope, method and not static)
+        self.scopes.append(scope)
+        info = {
+            "class": class_name if method else None,
+            "calls": [],
+            "compiled": compiled,
+            "disabled": disabled,
+            "parent": parent,
+            "line": None,
+        }
+        positional = [p.name.value for p in (*node.params.posonly_params, *node.params.params)]
+        if scope.open:  # what the project needs to map call-site arguments onto parameters
+            info["params"] = positional
+            info["kwonly"] = [p.name.value for p in node.params.kwonly_params]
+            info["bound"] = 1 if (method and not static and positional) else 0
+            if defaults:
+                info["defaults"] = defaults
+        self.functions[qualname] = info
+        if compiled:
+            self.compile_targets.append(["func", qualname])
+
+    def _bind_params(self, node: cst.FunctionDef, scope: FunctionScope, method: bool) -> dict[str, str]:
+        positional = [*node.params.posonly_params, *node.params.params]
+        first_input = 1 if method else 0
+        commented = _type_comment_kinds(node)
+        if commented is not None and method and len(commented) == len(positional) - 1:
+            commented = [Kind.UNKNOWN] + commented  # the comment leaves out `self`
+        defaults: dict[str, str] = {}
+        for index, param in enumerate([*positional, *node.params.kwonly_params]):
+            name = param.name.value
+            kind = Kind.UNKNOWN
+            if param.annotation is not None:
+                kind = annotation_kind(param.annotation.annotation, self.qualify)
+            elif commented is not None and index < len(commented):
+                kind = commented[index]
+            elif param.default is not None:
+                lit = literal_kind(param.default)
+                if lit is not None and not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+                    kind = Kind.VALUE
+            elif scope.is_forward and index == first_input and index < len(positional):
+                kind = Kind.LIKELY  # forward's first input is a tensor in all but odd code
+            if param.default is not None:
+                defaults[name] = "none" if (isinstance(param.default, cst.Name)
+                                            and param.default.value == "None") else "value"
+            if method and index == 0 and name in ("self", "cls"):
+                kind = Kind.UNKNOWN
+            elif kind == Kind.UNKNOWN and param.annotation is None:
+                scope.open[name] = (f"p|{scope.qualname}|{name}",)
+            scope.env[name] = kind
+        for star in (node.params.star_arg, node.params.star_kwarg):
+            if isinstance(star, cst.Param):
+                scope.env[star.name.value] = Kind.VALUE if star is node.params.star_kwarg else Kind.UNKNOWN
+        return defaults
+
+    def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        scope = self.scopes.pop()
+        info = self.functions.get(scope.qualname)
+        if info is not None and scope.returns:
+            info["ret"] = _join_returns(scope.returns)
+        if info is not None and self.scopes:
+            # a nested function runs when its parent runs, as far as regions go
+            self.functions[self.scopes[-1].qualname]["calls"].append(["local", scope.qualname])
+        if self.scopes:
+            self.scopes[-1].env[node.name.value] = Kind.VALUE
+            self.scopes[-1].open.pop(node.name.value, None)
+
+    def enter_Lambda(self, node: cst.Lambda) -> None:
+        if self.scopes:
+            for param in node.params.params:
+                self.scopes[-1].env.setdefault(param.name.value, Kind.UNKNOWN)
+
+    def exit_Return(self, node: cst.Return) -> None:
+        if self.scopes and not self.header:
+            value = node.value
+            if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+                return
+            self.scopes[-1].returns.append(self.kind_spec(value))
+
+    # ---- bindings (on leave, so rules see the state before the assignment) -------------
+
+    def _bind(self, target: cst.BaseExpression, value: cst.BaseExpression | None, kind: Kind) -> None:
+        env = self.scopes[-1].env if self.scopes else self.module_env
+        var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
+        if isinstance(target, cst.Name):
+            env[target.value] = kind
+            var_class.pop(target.value, None)
+            if self.scopes:
+                self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
+            if isinstance(value, cst.Call):
+                ref = self.qualify(value.func) or dotted(value.func)
+                if ref and ref.split(".")[-1][:1].isupper() and not ref.startswith("builtins."):
+                    var_class[target.value] = ref
+                elif ref in COMPILE_NAMES and value.args and isinstance(value.args[0].value, cst.Name):
+                    source = var_class.get(value.args[0].value.value)
+                    if source:
+                        var_class[target.value] = source
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            element = kind if kind.tensorish else Kind.UNKNOWN
+            if isinstance(value, cst.Attribute) and value.attr.value == "shape":
+                element = Kind.VALUE
+            for name in target_names(target):
+                env[name] = element
+                var_class.pop(name, None)
+                if self.scopes:
+                    self.scopes[-1].open.pop(name, None)
+
+    def _set_open(self, name: str, value: cst.BaseExpression | None, element: bool = False) -> None:
+        """Record what `name` depends on when only the project can tell (`value` None: nothing)."""
+        scope = self.scopes[-1]
+        scope.open.pop(name, None)
+        if value is None:
+            return
+        assumed, leaves = self.assumed(value)
+        if assumed.tensorish and leaves:
+            scope.open[name] = tuple(sorted(leaves))
+
+    def exit_Assign(self, node: cst.Assign) -> None:
+        kind = infer(node.value, self)
+        for target in node.targets:
+            self._bind(target.target, node.value, kind)
+            self._note_forward_swap(target.target)
+
+    def _note_forward_swap(self, target: cst.BaseExpression) -> None:
+        """`cls.forward = ...` on a parameter: this function (a class decorator) swaps the
+        implementation of the classes it decorates; their own forward is not what runs."""
+        if isinstance(target, cst.Attribute) and target.attr.value == "forward" \
+                and isinstance(target.value, cst.Name) and self.scopes \
+                and target.value.value in self.scopes[-1].params:
+            for scope in self.scopes:  # the decorator factory around it counts too
+                self.functions[scope.qualname]["swaps_forward"] = True
+
+    def exit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        kind = annotation_kind(node.annotation.annotation, self.qualify)
+        if node.value is not None and kind == Kind.UNKNOWN:
+            kind = infer(node.value, self)
+        self._bind(node.target, node.value, kind)
+
+    def exit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            env = self.scopes[-1].env if self.scopes else self.module_env
+            env[node.target.value] = strongest(self.name_kind(node.target.value), infer(node.value, self))
+
+    def exit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind(node.target, node.value, infer(node.value, self))
+
+    def exit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            for name in target_names(node.asname.name):
+                (self.scopes[-1].env if self.scopes else self.module_env)[name] = Kind.UNKNOWN
+                if self.scopes:
+                    self.scopes[-1].open.pop(name, None)
+
+    def enter_For(self, node: cst.For) -> None:
+        if not self.scopes:
+            return
+        scope = self.scopes[-1]
+        iterable, target = node.iter, node.target
+        if isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.enumerate" \
+                and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            iterable, target = iterable.args[0].value, target.elements[1].value
+        element = self.element_class(iterable)
+        iter_kind = infer(node.iter, self)
+        for name in target_names(node.target):
+            scope.env[name] = iter_kind if iter_kind.tensorish else (
+                Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
+            scope.var_class.pop(name, None)
+            scope.open.pop(name, None)
+        if target is not node.target and isinstance(target, cst.Name):
+            # `for i, row in enumerate(t)`: rows of a tensor are tensors
+            row = infer(iterable, self)
+            if row.tensorish:
+                scope.env[target.value] = row
+        if isinstance(target, cst.Name) and scope.env.get(target.value) == Kind.UNKNOWN:
+            self._set_open(target.value, iterable)  # iterating what the project types
+        if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
+            scope.env[target.value] = Kind.MODULE
+            scope.var_class[target.value] = element
+            scope.open.pop(target.value, None)
+
+    # ---- NumPy arrays made from tensors (CL103-CL106 tell them apart) ------------------
+
+    def enter_Assign(self, node) -> None:
+        self._record_ndarray(node)
+
+    enter_AnnAssign = enter_AugAssign = enter_Assign
+
+    def _record_ndarray(self, node) -> None:
+        from compilelint.semantic.ndarrays import is_ndarray
+
+        if not self.scopes or getattr(node, "value", None) is None:
+            return
+        scope = self.scopes[-1]
+        if not is_ndarray(node.value, self, scope.ndarrays):
+            return
+        targets = [n for t in node.targets for n in target_names(t.target)] if isinstance(node, cst.Assign) \
+            else target_names(node.target)
+        if targets:
+            scope.ndarrays = scope.ndarrays | frozenset(targets)
+
+    def ndarray_names(self) -> frozenset[str]:
+        """Local names of the current function bound (so far, in source order) to ndarrays
+        made from tensors."""
+        return self.scopes[-1].ndarrays if self.scopes else frozenset()
+
+
+def _is_range_call(node: cst.BaseExpression, walker) -> bool:
+    return isinstance(node, cst.Call) and walker.qualify(node.func) == "builtins.range"
+
+
+def _join_returns(specs: list) -> object:
+    """One kind spec for all of a function's returns: a tensor kind when every return is
+    one, the leaves when the rest may be tensors, else unknown."""
+    kinds = {s for s in specs if isinstance(s, str)}
+    leaves = sorted({leaf for s in specs if isinstance(s, tuple) for leaf in s})
+    if kinds - {"tensor", "likely"}:
+        return Kind.UNKNOWN.value
+    if leaves:
+        return tuple(leaves)
+    return "tensor" if kinds == {"tensor"} else "likely"

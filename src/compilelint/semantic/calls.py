@@ -1,0 +1,84 @@
+"""Call edges: what each function calls (for regions and CL150 across functions), and
+the kinds of the arguments it passes (for parameter kinds across functions)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+class CallGraph:
+    """Walker part: each function's call edges and their argument kinds."""
+
+    def enter_Call(self, node: cst.Call) -> None:
+        self.edge_index(node)
+
+    def edge_index(self, node: cst.Call) -> int | None:
+        """The call edge `node` makes from the current function (recorded the first time it
+        is asked: a rule may ask about a call inside an `if` test before the walk reaches it)."""
+        if not self.scopes or self.header or self.escaped:
+            return None  # (in a branch that never runs compiled: no edge for the region)
+        scope = self.scopes[-1]
+        known = scope.edges.get(id(node), -1)
+        if known != -1:
+            return known
+        info = self.functions[scope.qualname]
+        call = self._edge(node.func, scope)
+        if call is None:
+            scope.edges[id(node)] = None
+            return None
+        index = scope.edges[id(node)] = len(info["calls"])
+        args = self._arg_specs(node)
+        if args:
+            info.setdefault("args", {})[index] = args
+        info["calls"].append(call)
+        if scope.loops:
+            # For CL150 across functions: a call in a loop to a function that breaks.
+            loop = scope.loops[0]
+            keyword = "for" if isinstance(loop, cst.For) else "while"
+            info.setdefault("loop_calls", []).append(call + [self.loop_ordinal[id(loop)], keyword])
+        return index
+
+    def _edge(self, func: cst.BaseExpression, scope) -> list | None:
+        if isinstance(func, cst.Name):
+            if func.value in scope.var_class:
+                return ["instance", scope.var_class[func.value]]  # layer(x), layer a Block
+            if not self.locally_bound(func.value):
+                return ["name", func.value]
+            return None
+        if isinstance(func, cst.Subscript):
+            element = self.element_class(func.value)
+            return ["instance", element] if element else None  # self.layers[i](x)
+        if not isinstance(func, cst.Attribute):
+            return None
+        owner = func.value
+        if isinstance(owner, cst.Name) and owner.value == "self":
+            return ["self", func.attr.value]
+        if isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
+            return ["super", func.attr.value]
+        if isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self":
+            if func.attr.value == "forward":
+                return ["selfattr", owner.attr.value]  # self.block.forward(x)
+            return ["attrcall", owner.attr.value, func.attr.value]  # self.config.get_text_config()
+        qualified_name = self.qualify(func)
+        if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
+            return ["dotted", qualified_name]
+        return None
+
+    def _arg_specs(self, node: cst.Call) -> list:
+        """[position or keyword, kind spec] of each argument that may carry a tensor or
+        rule one out; positions stop at the first `*args`."""
+        out = []
+        position = 0
+        for arg in node.args:
+            if arg.star:
+                if arg.star == "*" and position >= 0:
+                    position = -1
+                    out.append(["*", "unknown"])  # positions after it are anyone's guess
+                continue
+            key = arg.keyword.value if arg.keyword is not None else position
+            if arg.keyword is None:
+                if position < 0:
+                    continue
+                position += 1
+            out.append([key, self.kind_spec(arg.value)])
+        return out

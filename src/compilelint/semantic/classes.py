@@ -1,0 +1,205 @@
+"""Classes: their bases and what `self.x` holds (a tensor, a value, a submodule of class C)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from compilelint import traverse
+from compilelint.semantic.kinds import (
+    TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
+)
+
+CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
+# Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
+INIT_METHODS = frozenset({"__init__", "reset_parameters", "_init_weights", "build", "setup"})
+
+
+@dataclass
+class ClassInfo:
+    qualname: str
+    bases: list[str]
+    attr_kinds: dict[str, Kind] = field(default_factory=dict)
+    attr_classes: dict[str, str] = field(default_factory=dict)  # self.x = Foo(...) -> Foo
+    decorators: list[str] = field(default_factory=list)  # class decorators, qualified
+
+
+def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpression]], list[str]]:
+    """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
+    nested functions or classes), and the names given to `self.register_buffer("name", ...)`
+    / `register_parameter` (nested functions included)."""
+    assignments: list = []
+    registered: list[str] = []
+    Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
+    scopes = (cst.FunctionDef, cst.ClassDef)
+    children, skip = traverse.children, traverse.TRIVIA
+    stack: list = [(func, False)]
+    while stack:  # pre-order, as libcst visits
+        node, nested = stack.pop()
+        kind = type(node)
+        if kind is Assign:
+            if not nested:
+                for target in node.targets:
+                    t = target.target
+                    if type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
+                        assignments.append((t.attr.value, node.value))
+        elif kind is AnnAssign:
+            t = node.target
+            if not nested and node.value is not None and type(t) is Attribute and type(t.value) is Name \
+                    and t.value.value == "self":
+                assignments.append((t.attr.value, node.value))
+        elif kind is Call:
+            f = node.func
+            if type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
+                    and node.args and isinstance(node.args[0].value, cst.SimpleString):
+                value = node.args[0].value.evaluated_value
+                if isinstance(value, str):
+                    registered.append(value)
+        elif kind in scopes and node is not func:
+            nested = True  # below: only register_* calls count
+        below = children(node, skip)
+        below.reverse()
+        stack.extend([(child, nested) for child in below])
+    return assignments, registered
+
+
+def _class_annotation(annotation: cst.BaseExpression) -> str | None:
+    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]`: a project class to follow
+    for method calls (not a tensor or value type)."""
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+        name = text.strip() if text.strip().replace(".", "").replace("_", "").isalnum() else None
+    elif isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").split(".")[-1] == "Optional" \
+            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
+        return _class_annotation(annotation.slice[0].slice.value)
+    else:
+        name = dotted(annotation)
+    if not name:
+        return None
+    last = name.split(".")[-1]
+    if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
+        return None
+    return name
+
+
+class ClassTracking:
+    """Walker part: the class table (bases, attribute kinds and classes)."""
+
+    def enter_ClassDef(self, node: cst.ClassDef) -> None:
+        qualname = self._qualname(node.name.value)
+        if not self.scopes and not self.classes:
+            self.module_defs.add(node.name.value)
+        bases = []
+        for arg in node.bases:
+            if arg.keyword is None:
+                bases.append(self.qualify(arg.value) or dotted(arg.value) or "?")
+        info = ClassInfo(qualname, bases)
+        for deco in node.decorators:
+            target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            ref = self.qualify(target) or dotted(target)
+            if ref and not ref.startswith("builtins."):
+                info.decorators.append(ref)
+        self._scan_class_attrs(node, info)
+        self.classes.append(info)
+        self.class_table[qualname] = info
+
+    def exit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.pop()
+
+    def _scan_class_attrs(self, node: cst.ClassDef, info: ClassInfo) -> None:
+        """`self.x = ...` in the class's methods: what each attribute holds."""
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):  # `config: LlamaConfig` in the body
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        ref = _class_annotation(small.annotation.annotation)
+                        if ref:
+                            info.attr_classes.setdefault(small.target.value, self.qualify_ref(ref))
+            if not isinstance(stmt, cst.FunctionDef):
+                continue
+            in_init = stmt.name.value in INIT_METHODS
+            typed = {p.name.value: _class_annotation(p.annotation.annotation)
+                     for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
+                     if p.annotation is not None} if in_init else {}
+            assignments, registered = method_scan(stmt)
+            for assign_target, value in assignments:
+                kind = self._attr_value_kind(value)
+                if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
+                    continue  # __init__ says what the attribute is; later writes keep its kind
+                if assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
+                    if kind == Kind.UNKNOWN or info.attr_kinds[assign_target] == Kind.UNKNOWN:
+                        info.attr_kinds[assign_target] = Kind.UNKNOWN
+                        continue
+                info.attr_kinds[assign_target] = kind
+                if isinstance(value, cst.Call) and kind == Kind.MODULE:
+                    ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
+                    if ref:
+                        info.attr_classes[assign_target] = ref
+                elif isinstance(value, cst.Name) and typed.get(value.value):
+                    # `self.config = config` with `config: LlamaConfig`: calls follow the class
+                    info.attr_classes.setdefault(assign_target, self.qualify_ref(typed[value.value]))
+            for buffer in registered:
+                info.attr_kinds[buffer] = Kind.TENSOR
+
+    def qualify_ref(self, ref: str) -> str:
+        head, _, rest = ref.partition(".")
+        base = self.imports.get(head)
+        return (f"{base}.{rest}" if rest else base) if base else ref
+
+    def _container_element(self, value: cst.Call) -> str | None:
+        """`nn.ModuleList([Block(...) for _ in ...])` -> "[]Block": a container of Blocks."""
+        name = dotted(value.func) or ""
+        if name.split(".")[-1] not in CONTAINERS or not value.args:
+            return None
+        arg = value.args[0].value
+        elements: list[cst.BaseExpression] = []
+        if isinstance(arg, (cst.ListComp, cst.GeneratorExp)):
+            elements = [arg.elt]
+        elif isinstance(arg, (cst.List, cst.Tuple)):
+            elements = [e.value for e in arg.elements]
+        elif name.split(".")[-1] == "Sequential":
+            elements = [a.value for a in value.args]
+        refs = {self.qualify(e.func) or dotted(e.func) for e in elements if isinstance(e, cst.Call)}
+        refs.discard(None)
+        return "[]" + refs.pop() if len(refs) == 1 else None
+
+    def element_class(self, node: cst.BaseExpression) -> str | None:
+        """The class of the elements of `self.layers` when it is a container of one class."""
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            owner = self.function.class_name if self.scopes else None
+            info = self.class_table.get(owner) if owner else None
+            ref = info.attr_classes.get(node.attr.value) if info else None
+            if ref and ref.startswith("[]"):
+                return ref[2:]
+        return None
+
+    def _attr_value_kind(self, value: cst.BaseExpression) -> Kind:
+        lit = literal_kind(value)
+        if lit is not None:
+            if isinstance(value, cst.Name) and value.value == "None":
+                return Kind.UNKNOWN
+            return lit
+        if isinstance(value, cst.Call):
+            qualified = self.qualify(value.func)
+            if qualified:
+                kind = torch_call_kind(qualified)
+                if kind is not None:
+                    return kind
+                if qualified.startswith("builtins.") and qualified[9:] in ("int", "float", "bool", "str", "len"):
+                    return Kind.VALUE
+            name = dotted(value.func)
+            if name and name.split(".")[-1][:1].isupper():
+                return Kind.MODULE  # a class instantiated: a submodule, most likely
+        return Kind.UNKNOWN
+
+    def self_attr_kind(self, attr: str) -> Kind:
+        scope = self.function
+        if scope is None or scope.class_name is None:
+            return Kind.UNKNOWN
+        if attr in ("training",):
+            return Kind.VALUE
+        info = self.class_table.get(scope.class_name)
+        if info is None:
+            return Kind.UNKNOWN
+        return info.attr_kinds.get(attr, Kind.UNKNOWN)

@@ -1,0 +1,150 @@
+"""What is compiled: names bound to `torch.compile(...)`, modules compiled in place, and
+the compile roots a file contributes to the project index."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.kinds import dotted
+
+COMPILE_NAMES = frozenset({"torch.compile"})
+DISABLE_NAMES = frozenset({
+    "torch.compiler.disable", "torch._dynamo.disable", "torch.compiler.allow_in_graph",
+    "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
+    "torch.compiler.assume_constant_result", "torch._disable_dynamo",
+})
+
+
+def compile_kwargs(call: cst.Call) -> dict[str, str]:
+    """Keyword arguments of a torch.compile(...) / .compile(...) call as text: names and
+    numbers as written, strings by value, anything else "?"."""
+    out: dict[str, str] = {}
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        value = arg.value
+        if isinstance(value, (cst.Name, cst.Integer, cst.Float)):
+            out[arg.keyword.value] = value.value
+        elif isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str):
+            out[arg.keyword.value] = value.evaluated_value
+        else:
+            out[arg.keyword.value] = "?"
+    return out
+
+
+class CompileTracking:
+    """Walker part: compiled names and compile roots."""
+
+    def _compiled_key(self, node: cst.BaseExpression) -> tuple[str, str] | None:
+        if isinstance(node, cst.Name):
+            return (self.function.qualname if self.scopes else "<module>"), node.value
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            owner = self.function.class_name if self.scopes else None
+            if owner:
+                return f"class:{owner}", "self." + node.attr.value
+        return None
+
+    def compiled_state(self, node: cst.BaseExpression) -> str | None:
+        """"optimized" if `node` holds the result of torch.compile(...), "inplace" after
+        `node.compile()`, else None (flow-insensitive within a function, in source order)."""
+        key = self._compiled_key(node)
+        if key is None:
+            return None
+        state = self.compiled.get(key[0], {}).get(key[1])
+        if state is None and isinstance(node, cst.Name) and not self.locally_bound(node.value):
+            state = self.compiled.get("<module>", {}).get(node.value)  # a module-level model
+        return state
+
+    def compiled_callable(self, node: cst.BaseExpression) -> dict[str, str] | None:
+        """torch.compile's keyword arguments (`{"dynamic": "False"}`, `{}` for none) when
+        calling `node` runs compiled code: a name or `self.x` bound to `torch.compile(...)`
+        or compiled in place with `.compile()` (in this function, an enclosing one or at
+        module level), or a function/method decorated with `@torch.compile`. Else None."""
+        key = self._compiled_key(node)
+        if key is not None and self.compiled.get(key[0], {}).get(key[1]) in ("optimized", "inplace"):
+            return self.compile_options.get(key, {})
+        if isinstance(node, cst.Name):
+            name = node.value
+            for scope in reversed(self.scopes):
+                nested = self.compile_options.get(("def", f"{scope.qualname}.<locals>.{name}"))
+                if nested is not None:
+                    return nested
+                if name in scope.env:
+                    if self.compiled.get(scope.qualname, {}).get(name, "wrapped") != "wrapped":
+                        return self.compile_options.get((scope.qualname, name), {})
+                    return None
+            if self.compiled.get("<module>", {}).get(name, "wrapped") != "wrapped":
+                return self.compile_options.get(("<module>", name), {})
+            return self.compile_options.get(("def", name))
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            owner = self.function.class_name if self.scopes else None
+            if owner:
+                return self.compile_options.get(("def", f"{owner}.{node.attr.value}"))
+        return None
+
+    def _mark_compiled(self, node: cst.BaseExpression, state: str | None,
+                       options: dict[str, str] | None = None) -> None:
+        key = self._compiled_key(node)
+        if key is None:
+            return
+        table = self.compiled.setdefault(key[0], {})
+        if state is None:
+            table.pop(key[1], None)
+            self.compile_options.pop(key, None)
+        else:
+            table[key[1]] = state
+            self.compile_options[key] = options or {}
+
+    def enter_Call(self, node: cst.Call) -> None:
+        qualified = self.qualify(node.func)
+        if qualified in COMPILE_NAMES or (
+            isinstance(node.func, cst.Attribute) and node.func.attr.value == "compile"
+            and not (qualified or "").startswith(("builtins.", "re.", "regex."))
+            and dotted(node.func.value) not in ("re", "regex")
+            and not node.args
+        ):
+            self._compile_root(node, qualified in COMPILE_NAMES)
+
+    def _compile_root(self, node: cst.Call, is_torch_compile: bool) -> None:
+        if is_torch_compile:
+            if not node.args:
+                return
+            target = node.args[0].value
+        else:
+            target = node.func.value  # model.compile()
+        scope = self.scopes[-1].qualname if self.scopes else ""
+        if isinstance(target, cst.Name):
+            var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
+            cls = var_class.get(target.value) or self.module_var_class.get(target.value)
+            if cls:
+                self.compile_targets.append(["class", cls])
+            else:
+                self.compile_targets.append(["name", target.value, scope])
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+            cls = self.function.class_name if self.function else None
+            if cls:
+                self.compile_targets.append(["method", cls, target.attr.value])
+        elif isinstance(target, cst.Call):
+            ref = self.qualify(target.func) or dotted(target.func)
+            if ref:
+                self.compile_targets.append(["class", ref])
+
+    def exit_Assign(self, node: cst.Assign) -> None:
+        compiled = isinstance(node.value, cst.Call) and self.qualify(node.value.func) in COMPILE_NAMES
+        options = compile_kwargs(node.value) if compiled else None
+        for target in node.targets:
+            self._mark_compiled(target.target, "optimized" if compiled else None, options)
+        if compiled and node.value.args:
+            # `fast = torch.compile(model)`: changing `model` later changes what `fast` runs.
+            source = node.value.args[0].value
+            if self._compiled_key(source) is not None and self.compiled_state(source) is None:
+                self._mark_compiled(source, "wrapped")
+
+    def exit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "compile":
+            owner = func.value
+            if isinstance(owner, cst.Name) and owner.value in self.imports:
+                return  # re.compile(...) and friends
+            if self.compiled_state(owner) is None:
+                self._mark_compiled(owner, "inplace", compile_kwargs(node))

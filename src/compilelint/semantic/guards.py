@@ -1,0 +1,129 @@
+"""Branches: which code never runs compiled (`is_compiling()` guards), and under what
+condition a line runs (training only, fp16 only, with labels): a finding's `when`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.kinds import dotted
+
+# Guards that are true while Dynamo traces: the other branch never runs compiled.
+COMPILING_GUARDS = frozenset({
+    "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
+    "is_tracing",  # transformers' helper: true under Dynamo, FX and TorchScript tracing
+})
+HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
+LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})
+
+
+def compiling_guard(test: cst.BaseExpression) -> bool | None:
+    """True for `is_compiling()`, False for `not is_compiling()` (also as one operand of
+    `and`: the body then runs only eagerly), None otherwise."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        if False in (compiling_guard(test.left), compiling_guard(test.right)):
+            return False
+        return None
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negated = not negated
+        test = test.expression
+    if isinstance(test, cst.Call):
+        name = dotted(test.func)
+        if name and name.split(".")[-1] in COMPILING_GUARDS:
+            return not negated
+    return None
+
+
+def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
+    """The modes an `if` test requires (`when` labels): "training" / "eval" for
+    `self.training`, "dtype=float16" for `x.dtype == torch.float16`, "labels" for
+    `labels is not None`. Only conjunctions: under `or` nothing is required."""
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And) and not negated:
+            return conditions(test.left) + conditions(test.right)
+        return ()
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return conditions(test.expression, not negated)
+    if isinstance(test, cst.Attribute) and test.attr.value == "training":
+        return ("eval",) if negated else ("training",)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        left = test.left
+        if isinstance(op, (cst.Equal, cst.Is)) and not negated:
+            for side, other in ((left, right), (right, left)):
+                name = (dotted(side) or "").split(".")[-1]
+                if name in HALF_DTYPES and (dotted(other) or "").split(".")[-1] == "dtype":
+                    return (f"dtype={HALF_DTYPES[name]}",)
+        if isinstance(op, cst.IsNot) and not negated and isinstance(right, cst.Name) and right.value == "None" \
+                and isinstance(left, cst.Name) and left.value in LABEL_NAMES:
+            return ("labels",)
+    return ()
+
+
+_WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels"}
+
+
+def when_text(when: tuple[str, ...]) -> str:
+    """" (only in training, in float16)" for a message; "" when the line always runs."""
+    if not when:
+        return ""
+    words = [_WHEN_WORDS.get(label, f"in {label[6:]}" if label.startswith("dtype=") else label) for label in when]
+    return f" (only {', '.join(words)})"
+
+
+def dropped_by(when: tuple[str, ...], assume: dict) -> bool:
+    """Whether `assume` (`[tool.compilelint] assume`) rules out every run that reaches a
+    finding only reachable `when`."""
+    for label in when:
+        if label == "training" and assume.get("training") is False:
+            return True
+        if label == "eval" and assume.get("training") is True:
+            return True
+        if label == "labels" and assume.get("labels") is False:
+            return True
+        if label.startswith("dtype=") and assume.get("dtype") not in (None, label[6:]):
+            return True
+    return False
+
+
+class GuardTracking:
+    """Walker part: branches that only run eagerly, and the `when` of each branch."""
+
+    compiling_guard = staticmethod(compiling_guard)
+
+    def enter_If(self, node: cst.If) -> None:
+        guard = compiling_guard(node.test)
+        if guard is True and node.orelse is not None:
+            self.escaped_nodes.add(id(node.orelse))
+        elif guard is False:
+            self.escaped_nodes.add(id(node.body))
+        if self.scopes:
+            when = conditions(node.test)
+            if when:
+                self.branch_when[id(node.body)] = when
+            if node.orelse is not None and isinstance(node.orelse, cst.Else):
+                other = conditions(node.test, negated=True)
+                if other:
+                    self.branch_when[id(node.orelse)] = other
+
+    def enter_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`)
+        if self.scopes and isinstance(node.operator, cst.And):
+            when = conditions(node.left)
+            if when:
+                self.branch_when[id(node.right)] = when
+
+    def enter_IfExp(self, node: cst.IfExp) -> None:
+        guard = compiling_guard(node.test)
+        if guard is True:
+            self.escaped_nodes.add(id(node.orelse))
+        elif guard is False:
+            self.escaped_nodes.add(id(node.body))
+
+    @property
+    def when(self) -> tuple[str, ...]:
+        """The modes the current line needs to run (outermost first, each once)."""
+        out: list[str] = []
+        for labels in self.when_stack:
+            out.extend(label for label in labels if label not in out)
+        return tuple(out)

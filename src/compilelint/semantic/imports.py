@@ -1,0 +1,79 @@
+"""Imports and qualified names: what `F.relu` or `print` refers to in this file."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.kinds import dotted
+
+BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+
+
+def resolve_relative(module: str, path: str, level: int, name: str | None) -> str:
+    """`from ..x import y` in `module` (a package when `path` is its __init__): the module."""
+    parts = module.split(".") if module else []
+    is_package = path.endswith(("__init__.py", "__init__.pyi"))
+    drop = level - 1 if is_package else level
+    base = parts[: len(parts) - drop] if drop <= len(parts) else []
+    if name:
+        base = base + [name]
+    return ".".join(base)
+
+
+class ImportTracking:
+    """Walker part: the file's import table and name qualification."""
+
+    def enter_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.imports[alias.asname.name.value] = full
+            else:
+                head = full.split(".")[0]
+                self.imports[head] = head
+
+    def enter_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = dotted(node.module) if node.module is not None else None
+        level = len(node.relative)
+        source = resolve_relative(self.module, self.path, level, module) if level else (module or "")
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = dotted(alias.name)
+            if name is None:
+                continue
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            self.imports[local] = f"{source}.{name}" if source else name
+
+    def is_import(self, name: str) -> bool:
+        return name in self.imports and not self.locally_bound(name)
+
+    def locally_bound(self, name: str) -> bool:
+        for scope in self.scopes:
+            if name in scope.env:
+                return True
+        return False
+
+    def qualify_name(self, name: str) -> str | None:
+        if self.locally_bound(name):
+            return None
+        if name in self.imports:
+            return self.imports[name]
+        if name in self.module_defs or name in self.module_env:
+            return f"{self.module}.{name}" if self.module else name
+        if name in BUILTIN_NAMES:
+            return f"builtins.{name}"
+        return None
+
+    def qualify(self, node: cst.CSTNode) -> str | None:
+        """The qualified name an expression refers to: `F.relu` -> `torch.nn.functional.relu`."""
+        name = dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        base = self.qualify_name(head)
+        if base is None:
+            return None
+        return f"{base}.{rest}" if rest else base

@@ -1,0 +1,114 @@
+"""Kind of an expression, from what one function's walk knows.
+
+`env` (the walker) answers lookups: `name_kind`, `self_attr_kind`, `qualify`, `is_import`,
+and `open_call(node)`: whether a call lands in a project function whose result only the
+project index can tell. While `env.assuming` is a set, values that only the project can
+decide (a parameter no annotation types, what a project function returns) count as likely
+tensors, and the leaves they came from are added to the set: a finding made then holds
+only if one of those leaves turns out to be a tensor (semantic.project decides).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.kinds import (
+    TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
+    join, literal_kind, strongest, torch_call_kind,
+)
+
+
+def infer(node: cst.BaseExpression, env) -> Kind:
+    """Kind of an expression. `env` answers lookups: `env.name_kind(name)`,
+    `env.self_attr_kind(attr)`, `env.qualify(expr)`."""
+    lit = literal_kind(node)
+    if lit is not None:
+        return lit
+    if isinstance(node, cst.Name):
+        return env.name_kind(node.value)
+    if isinstance(node, cst.Attribute):
+        attr = node.attr.value
+        if isinstance(node.value, cst.Name) and node.value.value == "self":
+            return env.self_attr_kind(attr)
+        if attr in VALUE_ATTRS:
+            return Kind.VALUE
+        base = infer(node.value, env)
+        if attr in TENSOR_ATTRS and base.tensorish:
+            return base
+        return Kind.UNKNOWN
+    if isinstance(node, cst.Subscript):
+        base = infer(node.value, env)
+        if base.tensorish:
+            return base
+        if base == Kind.VALUE and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
+            return Kind.VALUE
+        if base == Kind.VALUE:
+            return Kind.UNKNOWN  # a list of tensors indexed is not a value
+        return Kind.UNKNOWN
+    if isinstance(node, cst.Call):
+        return call_kind(node, env)
+    if isinstance(node, cst.BinaryOperation):
+        return strongest(infer(node.left, env), infer(node.right, env))
+    if isinstance(node, cst.UnaryOperation):
+        if isinstance(node.operator, cst.Not):
+            return Kind.VALUE
+        return infer(node.expression, env)
+    if isinstance(node, cst.Comparison):
+        ops = [c.operator for c in node.comparisons]
+        if all(isinstance(op, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for op in ops):
+            return Kind.VALUE
+        kinds = [infer(node.left, env)] + [infer(c.comparator, env) for c in node.comparisons]
+        result = Kind.VALUE
+        for kind in kinds:
+            result = strongest(result, kind) if kind != Kind.VALUE else result
+        if any(k == Kind.UNKNOWN for k in kinds) and not result.tensorish:
+            return Kind.UNKNOWN
+        return result
+    if isinstance(node, cst.IfExp):
+        return join(infer(node.body, env), infer(node.orelse, env))
+    if isinstance(node, cst.BooleanOperation):
+        return join(infer(node.left, env), infer(node.right, env))
+    if isinstance(node, (cst.Tuple,)):
+        return Kind.VALUE
+    return Kind.UNKNOWN
+
+
+def call_kind(node: cst.Call, env) -> Kind:
+    func = node.func
+    qualified = env.qualify(func)
+    if qualified:
+        kind = torch_call_kind(qualified)
+        if kind is not None:
+            return kind
+        if qualified.startswith("builtins."):
+            name = qualified[len("builtins."):]
+            if name in ("max", "min", "sum", "abs"):
+                kinds = [infer(a.value, env) for a in node.args]
+                return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN
+            if name in VALUE_BUILTINS:
+                return Kind.VALUE
+        if qualified.startswith(("math.", "operator.")):
+            return Kind.VALUE
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        if env.self_attr_kind(func.attr.value) == Kind.MODULE:
+            return Kind.LIKELY
+    if isinstance(func, cst.Attribute):
+        method = func.attr.value
+        receiver = infer(func.value, env)
+        if receiver.tensorish:
+            if method in VALUE_METHODS:
+                return Kind.VALUE
+            return Kind.UNKNOWN if method == "tolist" else receiver
+        if receiver == Kind.MODULE:
+            return Kind.LIKELY if method == "forward" else Kind.UNKNOWN
+        if receiver == Kind.UNKNOWN and method in TENSOR_ONLY_METHODS:
+            # x.sum() with x unknown: among what compiled code calls, only tensors have these.
+            name = dotted(func.value)
+            if name is None or not env.is_import(name.split(".")[0]):
+                return Kind.LIKELY
+        return env.open_call(node)
+    if isinstance(func, cst.Name):
+        kind = env.name_kind(func.value)
+        if kind == Kind.MODULE:
+            return Kind.LIKELY
+    return env.open_call(node)

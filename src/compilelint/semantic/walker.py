@@ -1,0 +1,207 @@
+"""The walk: one pass over a file's tree that keeps the semantic model (the parts in this
+package) up to date and dispatches every node to the rules, which read the model as
+`self.ctx` (see `compilelint.semantic` for what they may ask)."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import libcst as cst
+
+from compilelint.semantic.bindings import Bindings
+from compilelint.semantic.calls import CallGraph
+from compilelint.semantic.classes import ClassTracking
+from compilelint.semantic.compiled import CompileTracking
+from compilelint.semantic.guards import GuardTracking
+from compilelint.semantic.imports import ImportTracking
+from compilelint.semantic.loops import LoopTracking
+
+# The parts, in the order their enter_/exit_ handlers run for a node.
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, CompileTracking, CallGraph)
+
+
+@dataclass(slots=True)
+class Pending:
+    """A rule's finding before positions are known."""
+
+    rule: Any
+    node: cst.CSTNode
+    message: str
+    fix: str | None
+    severity: str
+    scope: str | None  # the function whose being compiled makes it count
+    loop: cst.CSTNode | None  # the outermost loop around a graph break (for CL150)
+    when: tuple[str, ...] = ()  # modes the line needs (training, dtype=float16, labels)
+    needs: tuple[str, ...] = ()  # leaves one of which must be a tensor (project-wide)
+
+
+@lru_cache(maxsize=None)
+def _handler_names(cls: type, prefixes: tuple[str, ...] = ("visit_", "leave_")) -> tuple[str, ...]:
+    """`cls`'s attributes that start with `prefixes` (sorted, as dir() gives them)."""
+    return tuple(name for name in dir(cls) if name.startswith(prefixes))
+
+
+@lru_cache(maxsize=None)
+def _part_handlers(prefix: str) -> dict[str, tuple]:
+    """Node type name -> the parts' `enter_`/`exit_` functions for it, in PARTS order."""
+    table: dict[str, list] = {}
+    for part in PARTS:
+        for name, fn in vars(part).items():
+            if name.startswith(prefix) and callable(fn):
+                table.setdefault(name[len(prefix):], []).append(fn)
+    return {name: tuple(fns) for name, fns in table.items()}
+
+
+class Walker(*PARTS, cst.CSTVisitor):
+    """Keeps scopes, kinds and regions-to-be, and dispatches to rules."""
+
+    def __init__(self, path: str, module: str, rule_classes: list[type], settings) -> None:
+        super().__init__()
+        self.path = path
+        self.module = module
+        self.settings = settings
+        self.imports: dict[str, str] = {}
+        self.module_env: dict = {}
+        self.module_var_class: dict[str, str] = {}
+        self.module_defs: set[str] = set()
+        self.classes: list = []
+        self.class_table: dict = {}
+        self.scopes: list = []
+        self.functions: dict[str, dict[str, Any]] = {}
+        self.compile_targets: list[list[str]] = []
+        self.escaped_nodes: set[int] = set()
+        self.escaped = 0
+        # Decorators, defaults and annotations run where the function is defined, not in it.
+        self.header_nodes: set[int] = set()
+        self.header = 0
+        self.branch_when: dict[int, tuple[str, ...]] = {}  # id(branch) -> its `when`
+        self.when_stack: list[tuple[str, ...]] = []
+        self.loop_nodes: list[cst.CSTNode] = []  # every For/While, in walk order
+        self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in loop_nodes
+        # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
+        self.compiled: dict[str, dict[str, str]] = {}
+        # torch.compile's keyword arguments (as text) for each compiled name, same keys as
+        # `compiled`, and ("def", qualname) for functions decorated with @torch.compile
+        self.compile_options: dict[tuple[str, str], dict[str, str]] = {}
+        self.module_loops: list[cst.CSTNode] = []  # for/while around module-level code
+        self.assuming: set[str] | None = None  # see semantic.infer
+        self.open_seen = False
+        self.pending: list[Pending] = []
+        self.crashes: list[tuple[str, str]] = []
+        self.rules = [cls(self) for cls in rule_classes]
+        self.loop_rule = next((r for r in self.rules if r.code == "CL150"), None)
+        self._visit: dict[str, list] = {}
+        self._leave: dict[str, list] = {}
+        for rule in self.rules:
+            for attr in _handler_names(type(rule)):  # dir() once per rule class, not per file
+                table = self._visit if attr.startswith("visit_") else self._leave
+                table.setdefault(attr[6:], []).append((rule, getattr(rule, attr)))
+        self._enter = _part_handlers("enter_")
+        self._exit = _part_handlers("exit_")
+        self._dead: set[str] = set()
+
+    @classmethod
+    def handled_types(cls) -> set[str]:
+        return {*_part_handlers("enter_"), *_part_handlers("exit_")}
+
+    # ---- reporting ---------------------------------------------------------------------
+
+    def report(self, rule, node: cst.CSTNode, message: str, *, fix: str | None,
+               severity: str, scope: str | None = None) -> None:
+        """`scope` overrides the function whose being compiled makes the finding count."""
+        if rule.region_only and (self.escaped or self.header or not (self.scopes or scope)):
+            return
+        scope = scope or (self.function.qualname if self.scopes else None)
+        loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
+        when = self.when if self.scopes else ()
+        for label in self.branch_when.get(id(node), ()):  # reported from its parent (`a and b`)
+            if label not in when:
+                when += (label,)
+        self.pending.append(Pending(rule, node, message, fix, severity, scope, loop, when))
+
+    def reported_nodes(self) -> list[cst.CSTNode]:
+        """The nodes the findings so far need positions for (each finding's, and its loop's)."""
+        return [n for p in self.pending for n in (p.node, p.loop) if n is not None]
+
+    # ---- dispatch ----------------------------------------------------------------------
+
+    def _dispatch(self, table: dict[str, list], node: cst.CSTNode) -> None:
+        for rule, handler in table.get(type(node).__name__, ()):
+            if rule.code in self._dead:
+                continue
+            try:
+                if rule.infers_across_functions and self.scopes:
+                    self._run_assuming(rule, handler, node)
+                else:
+                    handler(node)
+            except Exception:  # one rule's bug must not stop the run
+                self.assuming = None
+                self._dead.add(rule.code)
+                self.crashes.append((rule.code, traceback.format_exc(limit=4)))
+
+    def _run_assuming(self, rule, handler, node: cst.CSTNode) -> None:
+        """Run a handler; if it read a value only the project can type, run it again with
+        such values taken for tensors: what it reports only then holds if one of them is
+        (its `needs`; semantic.project decides)."""
+        self.open_seen = False
+        before = len(self.pending)
+        handler(node)
+        if not self.open_seen:
+            return
+        already = {(id(p.node), p.rule.code) for p in self.pending[before:]}
+        self.assuming = set()
+        start = len(self.pending)
+        try:
+            handler(node)
+            leaves = tuple(sorted(self.assuming))
+        finally:
+            self.assuming = None
+        extra = self.pending[start:]
+        del self.pending[start:]
+        for pending in extra:
+            if leaves and (id(pending.node), pending.rule.code) not in already:
+                pending.needs = leaves
+                self.pending.append(pending)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        key = id(node)
+        if key in self.escaped_nodes:
+            self.escaped += 1
+        if key in self.header_nodes:
+            self.header += 1
+        if key in self.branch_when:
+            self.when_stack.append(self.branch_when[key])
+        for enter in self._enter.get(type(node).__name__, ()):
+            enter(self, node)
+        self._dispatch(self._visit, node)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        self._dispatch(self._leave, original_node)
+        for exit_ in self._exit.get(type(original_node).__name__, ()):
+            exit_(self, original_node)
+        key = id(original_node)
+        if key in self.escaped_nodes:
+            self.escaped -= 1
+        if key in self.header_nodes:
+            self.header -= 1
+        if key in self.branch_when:
+            self.when_stack.pop()
+
+    # ---- results -----------------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "module": self.module,
+            "imports": self.imports,
+            "classes": {
+                name: {"bases": info.bases, "attr_classes": info.attr_classes,
+                       **({"decorators": info.decorators} if info.decorators else {})}
+                for name, info in self.class_table.items()
+            },
+            "functions": self.functions,
+            "compile_targets": self.compile_targets,
+        }

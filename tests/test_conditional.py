@@ -1,0 +1,107 @@
+"""Conditional findings: a finding only reachable in training, in fp16 or with labels says
+so (message, JSON, SARIF), and `[tool.compilelint] assume` drops the modes a project never
+compiles in."""
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from compilelint import config as config_mod
+from compilelint.config import ConfigError
+from compilelint.engine import check
+
+SOURCE = textwrap.dedent("""
+    import torch
+    class M(torch.nn.Module):
+        def forward(self, x, labels=None):
+            if self.training and x.sum() > 0:
+                x = x * 2
+            if self.training:
+                print("train step")
+            else:
+                print("eval step")
+            if x.dtype == torch.float16 and not torch.isfinite(x).all():
+                x = x.clamp(-1, 1)
+            if labels is not None:
+                print(labels.sum().item())
+            print("always")
+            return x
+""")
+
+
+def _run(tmp_path, assume=None):
+    (tmp_path / "m.py").write_text(SOURCE)
+    table = "[tool.compilelint]\n"
+    if assume:
+        table += f"assume = {assume}\n"
+    (tmp_path / "pyproject.toml").write_text(table)
+    settings = config_mod.load(start=str(tmp_path))
+    return check([str(tmp_path / "m.py")], settings).findings
+
+
+def test_findings_say_when_they_are_reached(tmp_path):
+    found = {(f.line, f.code): f for f in _run(tmp_path)}
+    assert found[(5, "CL102")].when == ("training",)  # the right side of `and` needs the left
+    assert found[(8, "CL110")].when == ("training",)
+    assert found[(8, "CL110")].message.endswith("(only in training)")
+    assert found[(10, "CL110")].when == ("eval",)
+    assert found[(11, "CL102")].when == ("dtype=float16",)
+    assert found[(14, "CL110")].when == ("labels",)
+    assert found[(15, "CL110")].when == ()
+    assert "(only" not in found[(15, "CL110")].message
+
+
+@pytest.mark.parametrize("assume,gone", [
+    ("{ training = false }", {5, 8}),
+    ("{ training = true }", {10}),
+    ("{ labels = false }", {14}),
+    ('{ dtype = "float32" }', {11}),
+    ('{ dtype = "float16" }', set()),
+])
+def test_assume_drops_only_what_it_rules_out(tmp_path, assume, gone):
+    every = {(f.line, f.code) for f in _run(tmp_path)}
+    kept = {(f.line, f.code) for f in _run(tmp_path, assume)}
+    assert {line for line, _ in every - kept} == gone
+
+
+def test_dtype_branches_are_conditional(tmp_path):
+    source = textwrap.dedent("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x):
+                if x.dtype == torch.float16:
+                    print("half")
+                return x
+    """)
+    (tmp_path / "m.py").write_text(source)
+    (tmp_path / "pyproject.toml").write_text('[tool.compilelint]\nassume = { dtype = "float32" }\n')
+    assert check([str(tmp_path / "m.py")], config_mod.load(start=str(tmp_path))).findings == []
+    (tmp_path / "pyproject.toml").write_text('[tool.compilelint]\nassume = { dtype = "float16" }\n')
+    (finding,) = check([str(tmp_path / "m.py")], config_mod.load(start=str(tmp_path))).findings
+    assert finding.when == ("dtype=float16",) and finding.message.endswith("(only in float16)")
+
+
+@pytest.mark.parametrize("bad", ["{ training = 1 }", "{ phase = true }", '{ dtype = "fp8" }', '"training"'])
+def test_a_bad_assume_is_a_clear_config_error(tmp_path, bad):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint]\nassume = {bad}\n")
+    with pytest.raises(ConfigError, match="assume"):
+        config_mod.load(start=str(tmp_path))
+
+
+def test_when_in_json_and_sarif(tmp_path):
+    (tmp_path / "m.py").write_text(SOURCE)
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    out = {}
+    for fmt in ("json", "sarif"):
+        proc = subprocess.run([sys.executable, "-m", "compilelint", "check", "m.py", "--format", fmt, "--no-cache"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        assert proc.returncode == 1, proc.stderr
+        out[fmt] = json.loads(proc.stdout)
+    by_line = {f["line"]: f for f in out["json"]["findings"] if f["code"] == "CL110"}
+    assert by_line[8]["when"] == ["training"] and by_line[15]["when"] == []
+    results = {r["locations"][0]["physicalLocation"]["region"]["startLine"]: r for r in out["sarif"]["runs"][0]["results"]}
+    assert results[8]["properties"]["when"] == ["training"]
+    assert "when" not in results[15]["properties"]

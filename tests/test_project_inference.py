@@ -1,0 +1,255 @@
+"""Project-wide inference: kinds that cross function and file boundaries (semantic.project),
+and what it must not claim. Each capability has a must-fire and a must-not-fire case; the
+corpus cases xf_* / clean_xf_* pin the same patterns against Dynamo."""
+
+import textwrap
+
+from compilelint import config as config_mod
+from compilelint.engine import check
+from helpers import lint_snippet
+
+
+def _codes(findings, code="CL102"):
+    return sorted(f.line for f in findings if f.code == code)
+
+
+def test_a_parameter_takes_the_kind_its_compiled_callers_pass(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def width(box, pad):
+            return int(box[2] - box[0] + pad)
+        def depth(n, pad):
+            return int(n + pad)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return x[: width(x, 1)] * depth(3, 1)
+    """)
+    assert _codes(findings) == [3]
+    (finding,) = [f for f in findings if f.code == "CL102"]
+    assert finding.severity == "warning"
+    assert "`box` is a tensor at the compiled calls of `width`" in finding.message
+
+
+def test_conflicting_call_sites_and_uncompiled_callers_claim_nothing(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def scale(v):
+            if v > 1:
+                return 2
+            return 1
+        def report(v):
+            if v > 0:
+                print(v)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return x * scale(x.sum()) * scale(3)
+        def cli(x: torch.Tensor):
+            report(x.sum())
+    """)
+    assert _codes(findings) == []
+
+
+def test_optional_arguments_do_not_hide_a_tensor(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def gate(x, mask=None):
+            if mask is not None and mask[0]:
+                x = x * 2
+            return x
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return gate(x) + gate(x, x > 0)
+    """)
+    assert _codes(findings) == [3]
+
+
+def test_return_kinds_flow_back_across_files(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "stats.py").write_text(textwrap.dedent("""
+        def spread(x):
+            return x.abs().mean()
+        def rows(x):
+            return x.shape[0]
+    """))
+    (pkg / "model.py").write_text(textwrap.dedent("""
+        import torch
+        from pkg.stats import rows, spread
+        class M(torch.nn.Module):
+            def forward(self, x):
+                if rows(x) > 1:
+                    x = x * 2
+                if spread(x) > 1:
+                    x = x / 2
+                return x
+    """))
+    settings = config_mod.load(start=str(tmp_path))
+    findings = check([str(pkg)], settings).findings
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("model.py", 8, "CL102")]
+    assert "`stats.spread()` returns a tensor" in findings[0].message or "spread()` returns a tensor" in findings[0].message
+
+
+def test_recursion_and_mutual_recursion_end_as_unknown(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def ping(v, n):
+            if n == 0:
+                return v
+            return pong(v, n - 1)
+        def pong(v, n):
+            return ping(v, n)
+        def loop(v):
+            return loop(v)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                if loop(x):
+                    x = x + 1
+                return ping(x, 3)
+    """)
+    # ping's `v` is a tensor (the compiled call passes one); nothing in them branches on
+    # it, and `loop` returns only what it returns: unknown, so `if loop(x)` is not claimed.
+    assert _codes(findings) == []
+
+
+def test_star_arguments_map_no_positions(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def pick(a, b):
+            if b:
+                return a
+            return -a
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                args = (x, True)
+                return pick(*args) + pick(x, *[False])
+    """)
+    assert _codes(findings) == []
+
+
+def test_type_comments_type_parameters(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def extent(t, k):
+            # type: (Tensor, int) -> int
+            if k > 1:
+                return k
+            return int(t[0])
+    """, roots="modules")
+    assert _codes(findings) == []  # not compiled: nothing calls it from a region
+    findings = lint_snippet(tmp_path, """
+        import torch
+        @torch.compile
+        def extent(t, k):
+            # type: (Tensor, int) -> int
+            if k > 1:
+                return k
+            return int(t[0])
+    """)
+    assert _codes(findings) == [7]
+    assert [f.severity for f in findings if f.code == "CL102"] == ["error"]
+
+
+def test_rows_of_enumerate_of_a_tensor_are_tensors(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x):
+                y = torch.relu(x)
+                for i, row in enumerate(y):
+                    if row[0] > 0:
+                        y = y + i
+                for i, n in enumerate(y.shape):
+                    if n > 1:
+                        y = y * 2
+                return y
+    """)
+    assert _codes(findings) == [6]
+    assert _codes(findings, "CL150") == [5]
+
+
+def test_methods_reached_through_a_typed_attribute_are_compiled(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        class Config:
+            def text_config(self):
+                print("resolving")
+                return self
+        class Helper:
+            def __call__(self, x):
+                print("called")
+                return x
+        class M(torch.nn.Module):
+            def __init__(self, config: Config):
+                super().__init__()
+                self.config = config
+            def forward(self, x):
+                self.config.text_config()
+                return x
+        fast = torch.compile(Helper())
+    """, select=["CL110"])
+    assert sorted(f.line for f in findings) == [4, 8]
+
+
+def test_a_rule_crash_in_inference_is_cl001_and_the_run_goes_on(tmp_path):
+    # dynamic getattr, exec-built classes and decorators that return other functions fall
+    # back to unknown without claims
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def deco(fn):
+            return lambda *a: 0
+        @deco
+        def helper(v):
+            if v:
+                return 1
+            return 0
+        Cls = type("Cls", (), {})
+        class M(torch.nn.Module):
+            def forward(self, x):
+                f = getattr(self, "fn")
+                return x * helper(x) * f(x)
+    """)
+    assert [f.code for f in findings if f.code in ("CL000", "CL001")] == []
+
+
+def test_calls_on_the_eager_side_of_a_compiling_guard_are_not_compiled(tmp_path):
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def describe(x):
+            print(x)
+        def always(x):
+            print(x)
+        class M(torch.nn.Module):
+            def forward(self, x):
+                if not torch.compiler.is_compiling():
+                    describe(x)
+                always(x)
+                return x
+    """, select=["CL110"])
+    assert [f.line for f in findings] == [5]
+
+
+def test_a_forward_swapped_by_a_project_decorator_is_not_compiled(tmp_path):
+    source = """
+        import torch
+        def use_impl(cls):
+            original = cls.forward
+            def forward(self, *args):
+                return original(self, *args)
+            {swap}
+            return cls
+        @use_impl
+        class Experts(torch.nn.Module):
+            def forward(self, x):
+                print(x)
+                return x
+        class Block(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.experts = Experts()
+            def forward(self, x):
+                return self.experts(x)
+    """
+    swapped = lint_snippet(tmp_path, source.replace("{swap}", "cls.forward = forward"), select=["CL110"])
+    kept = lint_snippet(tmp_path, source.replace("{swap}", "cls.other = forward"), select=["CL110"])
+    assert [f.line for f in swapped] == [] and [f.line for f in kept] == [11]
