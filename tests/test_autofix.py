@@ -1,5 +1,6 @@
-"""`check --fix` and `check --diff`: libcst rewrites for the rules whose fix is safe
-(CL301, CL302), byte-for-byte everywhere else; the others keep a suggestion only."""
+"""`check --fix` and `check --diff`: the edits the rules whose fix is safe (CL301, CL302)
+attach to their findings, applied byte-for-byte everywhere else; the others keep a
+suggestion (`help`) only."""
 
 import json
 import os
@@ -8,8 +9,8 @@ import stat
 import libcst as cst
 import pytest
 
-from compilelint import fixes
-from compilelint.finding import Finding
+from compilelint import fixes, registry
+from compilelint.finding import Edit, Finding
 
 BEFORE = """\
 import torch
@@ -199,7 +200,7 @@ def test_unsafe_fixes_are_suggestions_only(cli, project, name):
     path.write_text(UNSAFE[name], encoding="utf-8")
     found = findings_of(cli("check", "--format", "json", ".", cwd=project))
     hits = [f for f in found if f["code"] in ("CL301", "CL302")]
-    assert hits and all(f["fix"] for f in hits)  # the suggestion is still shown
+    assert hits and all(f["help"] for f in hits)  # the suggestion is still shown
     proc = cli("check", "--diff", ".", cwd=project)
     assert proc.returncode == 0 and proc.stdout == ""
     cli("check", "--fix", ".", cwd=project)
@@ -244,7 +245,7 @@ def test_rules_marks_the_fixable_ones(cli):
     rows = json.loads(cli("rules", "--format", "json").stdout)
     fixable = {row["code"] for row in rows if row["fixable"]}
     assert {"CL301", "CL302"} <= fixable
-    assert fixable == set(fixes.FIXERS)
+    assert fixable == {code for code, info in registry.ALL.items() if info.autofix}
     text = cli("rules").stdout
     for line in text.splitlines():
         if line.startswith(("CL301", "CL302")):
@@ -253,8 +254,41 @@ def test_rules_marks_the_fixable_ones(cli):
 
 def test_apply_never_breaks_or_raises():
     garbage = "def f(:\n  return (\n"
-    finding = Finding(path="x.py", line=1, col=1, code="CL301", message="m")
+    finding = Finding(path="x.py", line=1, col=1, code="CL301", message="m", edits=(Edit(1, 1, 1, 4, "x"),))
     assert fixes.apply(garbage, [finding]) == garbage
     assert fixes.apply(BEFORE, []) == BEFORE
-    stale = Finding(path="x.py", line=999, col=3, code="CL302", message="m")
+    stale = Finding(path="x.py", line=999, col=3, code="CL302", message="m", edits=(Edit(999, 3, 999, 9, ""),))
     assert fixes.apply(BEFORE, [stale]) == BEFORE
+    breaking = Finding(path="x.py", line=1, col=1, code="CL302", message="m", edits=(Edit(1, 1, 1, 1, "("),))
+    assert fixes.apply(BEFORE, [breaking]) == BEFORE  # the result must still parse
+
+
+def edit_finding(line, *edits, code="CL302"):
+    return Finding(path="x.py", line=line, col=1, code=code, message="m", edits=tuple(Edit(*e) for e in edits))
+
+
+def test_edits_apply_in_order_once_each_and_never_overlap():
+    text = "a = 1\nb = 2\nc = 3\n"
+    first = edit_finding(1, (1, 1, 1, 2, "x"), (3, 1, 3, 1, "# top\n"))
+    same = edit_finding(2, (1, 1, 1, 2, "x"))  # the same edit for another finding: made once
+    clash = edit_finding(3, (1, 1, 2, 2, "y"))  # overlaps the first: left for the next run
+    inserted = edit_finding(4, (3, 1, 3, 1, "# second\n"))  # at the same place: after the first
+    new, fixed = fixes.plan_and_apply(text, [clash, inserted, same, first])
+    assert new == "x = 1\nb = 2\n# top\n# second\nc = 3\n"
+    assert fixed == [first, same, inserted]
+
+
+def test_edits_count_columns_in_characters_and_lines_as_libcst_does():
+    text = "s = 'é'\r\nt = 'ü'  # x\rend = 1"
+    new = fixes.apply(text, [edit_finding(2, (2, 5, 2, 8, "'u'")), edit_finding(3, (3, 7, 3, 8, "2"))])
+    assert new == "s = 'é'\r\nt = 'u'  # x\rend = 2"
+    # a span up to one line past a last line without its line end: the end of the text
+    assert fixes.apply("x = 1\ny = 2", [edit_finding(2, (2, 1, 3, 1, "y = 3"))]) == "x = 1\ny = 3"
+
+
+def test_a_finding_carries_its_edits_through_the_cache(cli, project):
+    path = project / "train.py"
+    path.write_text(BEFORE, encoding="utf-8")
+    cold = cli("check", "--diff", ".", cwd=project)
+    warm = cli("check", "--diff", ".", cwd=project)  # every file from the cache
+    assert cold.stdout and warm.stdout == cold.stdout

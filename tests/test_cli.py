@@ -100,7 +100,7 @@ def test_unknown_format_is_a_usage_error(cli, bad_project):
 
 def test_json_format(cli, bad_project):
     document, result = check_json("bad.py", "good.py", cwd=bad_project, expect_rc=1)
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert document["tool"]["name"] == "compilelint"
     assert document["summary"] == {"files": 2, "lines": 12, "findings": 2,
                                    "by_code": {"CL101": 1, "CL102": 1}}

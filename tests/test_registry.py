@@ -14,8 +14,8 @@ from compilelint import registry, registry_gen
 from compilelint.pages import page_text, sections
 from compilelint.rules import all_rules
 
-FIELDS = ("name", "severity", "summary", "message", "fix", "gb_id", "torch_min", "torch_max",
-          "region_only", "breaks_graph")
+FIELDS = ("name", "severity", "summary", "message", "help", "gb_id", "torch_min", "torch_max",
+          "region_only", "breaks_graph", "autofix")
 
 
 def test_generated_files_are_up_to_date():
@@ -24,11 +24,9 @@ def test_generated_files_are_up_to_date():
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
 def test_the_registry_says_what_the_rule_class_says(rule):
-    from compilelint.fixes import FIXERS
-
     info = registry.RULES[rule.code]
     assert {name: getattr(info, name) for name in FIELDS} == {name: getattr(rule, name) for name in FIELDS}
-    assert info.fixable == rule.fixable == (rule.code in FIXERS)
+    assert info.fixable == bool(rule.autofix) == bool(rule.FIXED)
     assert info.torch_range() == rule.torch_range()
     assert info.origin == "rule"
 
@@ -51,11 +49,10 @@ def test_the_probe_reads_its_codes_from_the_registry():
     assert {code for code, _, _ in registry.PROBE_CODES.values()} == set(registry.PROBE)
 
 
-def test_the_generator_refuses_a_class_that_disagrees_with_the_fixers(monkeypatch):
-    from compilelint import fixes
-
-    monkeypatch.setitem(fixes.FIXERS, "CL110", "prints nothing")
-    with pytest.raises(SystemExit, match="CL110: `fixable = False` but fixes.FIXERS has a fix"):
+def test_the_generator_refuses_an_autofix_with_no_case_it_fixes(monkeypatch):
+    rule = next(r for r in all_rules() if r.code == "CL110")
+    monkeypatch.setattr(rule, "autofix", "prints nothing")
+    with pytest.raises(SystemExit, match="CL110: an `autofix` but no INVALID case it fixes"):
         registry_gen.rows_from_classes()
 
 

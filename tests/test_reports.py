@@ -82,7 +82,7 @@ def test_sarif_valid_and_shaped_for_github(cli, tmp_path):
         "startLine": 5, "startColumn": 12, "endLine": 5, "endColumn": 23}
     assert first["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "Gate.forward"
     assert first["message"]["text"].startswith("`if` on a tensor value")
-    assert first["properties"]["fix"].startswith("Keep it in the graph")
+    assert first["properties"]["help"].startswith("Keep it in the graph")
     assert set(first["partialFingerprints"]) == {"compilelint/v1"}
     assert run["invocations"][0]["executionSuccessful"] is True
     assert "security-severity" not in set(walk_keys(log))
@@ -317,7 +317,7 @@ def test_github_in_process_severities_and_message_escaping():
 
 
 FINDING_KEYS = {"path", "line", "col", "end_line", "end_col", "code", "name", "severity", "message",
-                "fix", "scope", "evidence", "when"}
+                "help", "scope", "evidence", "when"}
 
 
 def test_json_schema_is_stable_and_documented(tmp_path):
@@ -326,7 +326,7 @@ def test_json_schema_is_stable_and_documented(tmp_path):
     make_project(tmp_path, {"gate.py": BAD})
     document, _ = check_json(cwd=tmp_path, expect_rc=1)
     assert set(document) == {"version", "tool", "target_torch", "summary", "findings"}
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert set(document["summary"]) == {"files", "lines", "findings", "by_code"}
     for finding in document["findings"]:
         assert set(finding) == FINDING_KEYS
@@ -334,7 +334,7 @@ def test_json_schema_is_stable_and_documented(tmp_path):
     doc = (REPO / "docs" / "json-schema.md").read_text(encoding="utf-8")
     for key in FINDING_KEYS | set(document) | set(document["summary"]):
         assert f"`{key}`" in doc, f"docs/json-schema.md does not document `{key}`"
-    assert re.search(r"`version`.*\b1\b", doc)
+    assert re.search(r"`version`.*\b2\b", doc)
 
 
 def test_json_empty_run(tmp_path):

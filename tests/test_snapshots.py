@@ -1,7 +1,7 @@
 """Snapshots of everything the static pass reports, so that the engine can be rewritten
 with its behaviour pinned: for every rule, each VALID and INVALID case and each code block
 of its page, every finding (any code, not only the rule's own) with its span, severity,
-message and fix text, plus the unified diff of the safe fixes; and the findings on the demo
+message and help text (and the edits of its autofix, if any), plus the unified diff of the safe fixes; and the findings on the demo
 project and on the labelled corpus.
 
     COMPILELINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_snapshots.py
@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 SNAPSHOTS = REPO / "tests" / "snapshots"
 UPDATE = os.environ.get("COMPILELINT_UPDATE_SNAPSHOTS") == "1"
 RULES = list(all_rules())
-FIELDS = ("line", "col", "end_line", "end_col", "code", "severity", "message", "fix")
+FIELDS = ("line", "col", "end_line", "end_col", "code", "severity", "message", "help")
 TREE_FIELDS = ("path", "line", "col", "end_line", "end_col", "code", "severity", "message")
 UPDATE_HINT = "(record it with COMPILELINT_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_snapshots.py)"
 
@@ -53,14 +53,16 @@ def rule_cases(rule) -> dict[str, str]:
 def record(finding, fields, folder: Path) -> dict:
     """The finding's `fields`; the case's temporary folder, where a message names it, as <case>."""
     out = {name: getattr(finding, name) for name in fields}
-    for name in ("message", "fix"):
-        if isinstance(out[name], str):
+    for name in ("message", "help"):
+        if isinstance(out.get(name), str):
             out[name] = out[name].replace(str(folder), "<case>")
+    if "help" in fields and finding.edits:
+        out["edits"] = [list(edit.as_tuple()) for edit in finding.edits]
     return out
 
 
 def sort_records(records: list[dict]) -> list[dict]:
-    return sorted(records, key=lambda r: json.dumps([r.get(k) for k in TREE_FIELDS + ("fix",)]))
+    return sorted(records, key=lambda r: json.dumps([r.get(k) for k in TREE_FIELDS + ("help",)]))
 
 
 def snapshot_case(folder: Path, source: str, target_torch: str) -> dict:

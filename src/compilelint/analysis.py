@@ -13,7 +13,7 @@ import re
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.finding import FileAnalysis, Finding, loop_break
+from compilelint.finding import Edit, FileAnalysis, Finding, loop_break
 from compilelint.semantic.guards import when_text
 from compilelint.semantic.loops import loop_positions, loop_positions_libcst
 from compilelint.semantic.walker import Walker
@@ -54,6 +54,19 @@ def walk_tree(tree: cst.Module, path: str, module: str, rule_classes: list[type]
     return walker
 
 
+def _place(at, positions) -> tuple[int, int]:
+    """1-based (line, column) of a `rules.base.At`."""
+    pos = positions[at.node]
+    if at.side == "end":
+        return pos.end.line, pos.end.column + 1
+    return pos.start.line, (1 if at.side == "line" else pos.start.column + 1)
+
+
+def _edit(edit, positions) -> Edit:
+    """A rule's `NodeEdit`, positioned."""
+    return Edit(*_place(edit.start, positions), *_place(edit.end, positions), edit.text)
+
+
 def analyze(path: str, text: str, module: str, rule_classes: list[type], settings) -> FileAnalysis:
     """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
     tree = cst.parse_module(text)
@@ -77,8 +90,9 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
             candidates.append(Finding(
                 path=path, line=pos.start.line, col=pos.start.column + 1, code=rule.code,
                 message=pending.message + when_text(pending.when), severity=pending.severity, end_line=pos.end.line,
-                end_col=pos.end.column + 1, name=rule.name, fix=pending.fix, scope=scope,
+                end_col=pos.end.column + 1, name=rule.name, help=pending.help, scope=scope,
                 when=pending.when, needs=pending.needs,
+                edits=tuple(_edit(edit, positions) for edit in pending.edits),
             ))
             if loop is not None and walker.loop_rule is not None:
                 lpos = positions[loop]

@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 2  # 2: summaries carry loop positions
+FORMAT = 3  # 2: summaries carry loop positions; 3: findings carry `help` and their edits
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (
@@ -138,6 +138,21 @@ def _layout():
     return FileAnalysis, Finding, fields, finding_lists, finding_fields
 
 
+def _finding_row(finding, finding_fields) -> tuple:
+    """A Finding as a plain tuple (its edits as tuples too: marshal writes no dataclass)."""
+    return tuple(tuple(edit.as_tuple() for edit in finding.edits) if name == "edits" else getattr(finding, name)
+                 for name in finding_fields)
+
+
+def _finding(row, Finding, finding_fields):
+    from compilelint.finding import Edit
+
+    finding = Finding(*row)
+    if finding.edits:
+        finding.edits = tuple(Edit(*edit) for edit in finding.edits)
+    return finding
+
+
 def encode(analysis, lines: int) -> bytes | None:
     """A FileAnalysis and its line count as bytes (with a checksum), or None when it holds
     something `marshal` cannot write (then it is not cached)."""
@@ -146,7 +161,7 @@ def encode(analysis, lines: int) -> bytes | None:
     for name in fields:
         value = getattr(analysis, name)
         if name in finding_lists:
-            value = [tuple(getattr(f, n) for n in finding_fields) for f in value]
+            value = [_finding_row(f, finding_fields) for f in value]
         values.append(value)
     try:
         payload = b"m" + marshal.dumps((FORMAT, lines, _shared(tuple(values), {})))
@@ -202,7 +217,7 @@ def decode(blob: bytes, *, checked: bool = False):
             raise ValueError("cache entry of another format")
         kwargs = dict(zip(fields, values))
         for name in finding_lists:
-            kwargs[name] = [Finding(*row) for row in kwargs[name]]
+            kwargs[name] = [_finding(row, Finding, finding_fields) for row in kwargs[name]]
         return FileAnalysis(**kwargs), lines
     except ValueError:
         raise

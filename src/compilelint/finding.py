@@ -10,6 +10,23 @@ from typing import Any
 SEVERITIES = ("error", "warning", "note")
 
 
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text from (line, col) up to (end_line, end_col) with `text`: 1-based lines
+    and columns in characters, the end exclusive (a finding's span is counted the same way);
+    an insertion when both ends are the same place. A finding carries the edits of its
+    autofix, made by its rule at the nodes it reports; `fixes` applies them."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    text: str
+
+    def as_tuple(self) -> tuple[int, int, int, int, str]:
+        return (self.line, self.col, self.end_line, self.end_col, self.text)
+
+
 @dataclass(slots=True)
 class Finding:
     """A diagnostic at a place in a file.
@@ -28,7 +45,7 @@ class Finding:
     end_line: int | None = None
     end_col: int | None = None
     name: str = ""  # the rule's kebab-case name
-    fix: str | None = None  # what to do instead, one sentence
+    help: str | None = None  # what to do instead, one sentence
     scope: str | None = None  # qualified name of the enclosing function, None at module level
     # The modes the line only runs in ("training", "eval", "dtype=float16", "labels"): the
     # enclosing `if`s say so; `[tool.compilelint] assume` can rule them out.
@@ -38,27 +55,28 @@ class Finding:
     needs: tuple[str, ...] = ()
     # Filled by `probe`: {"status": "confirmed" | "not-reproduced" | "not-reached", ...}
     evidence: dict[str, Any] | None = field(default=None)
+    # The safe autofix, if the rule has one here (applied by `check --fix`; never reported).
+    edits: tuple[Edit, ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.code)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Finding":
-        return cls(**data)
+        """The reported fields (not the edits)."""
+        out = asdict(self)
+        del out["edits"]
+        return out
 
 
 def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *,
                scope: str | None, needs: tuple[str, ...] = ()) -> Finding:
     """The one place a CL150 is made: the `for`/`while` at (line, col) holds a graph break
     (`cause`: "CL102 at line 7", or "calls `f`, which breaks the graph (...)"). `rule`:
-    the CL150 rule's name/severity/fix (its class or its registry entry)."""
+    the CL150 rule's name/severity/help (its class or its registry entry)."""
     what = f"contains a graph break ({cause})" if cause.startswith("CL") else cause
     return Finding(
         path=path, line=line, col=col, code="CL150", name=rule.name, severity=rule.severity,
-        fix=rule.fix, scope=scope, end_line=line, end_col=col + len(keyword), needs=needs,
+        help=rule.help, scope=scope, end_line=line, end_col=col + len(keyword), needs=needs,
         message=f"`{keyword}` loop {what}: Dynamo cannot resume inside a loop and runs the whole function eagerly",
     )
 

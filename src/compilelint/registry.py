@@ -27,7 +27,7 @@ class RuleInfo(NamedTuple):
     severity: str  # the default; a rule may report some findings at another
     summary: str  # what it flags, in a line (the catalogue's, `compilelint rules --format json`)
     message: str = ""  # the message template of its findings
-    fix: str = ""  # what to do instead, one sentence (a finding's `fix`)
+    help: str = ""  # what to do instead, one sentence (a finding's `help`)
     gb_id: str | None = None  # Dynamo's graph-break id, e.g. "GB0170"
     torch_min: tuple[int, int] = OLDEST_TORCH  # first torch release it applies to
     torch_max: tuple[int, int] | None = None  # first release it no longer applies to

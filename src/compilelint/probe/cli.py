@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from compilelint.probe.runner import DEFAULT_TIMEOUT
+from compilelint.probe.request import DEFAULT_TIMEOUT, MODES, ProbeOptions
 
 
 class UsageFailure(click.ClickException):
@@ -40,9 +40,9 @@ def _write(text: str, output: str | None) -> None:
                    "(default on CUDA: default,reduce-overhead,max-autotune; on CPU: default).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=None,
               help=f"Seconds each target may run, in its own process (default {DEFAULT_TIMEOUT:g}).")
-@click.option("--warmup", type=click.IntRange(min=0), default=None, help="Warm-up calls before timing (default 3).")
+@click.option("--warmup", type=click.IntRange(min=0), default=None, help=f"Warm-up calls before timing (default {ProbeOptions.warmup}).")
 @click.option("--runs", type=click.IntRange(min=1), default=None,
-              help="At least this many timed samples (default 30).")
+              help=f"At least this many timed samples (default {ProbeOptions.runs}).")
 @click.option("--min-time", type=click.FloatRange(min=0), default=None,
               help="At least this many seconds of timed calls per measurement (default 0.5); "
                    "calls shorter than a millisecond or two are timed in blocks.")
@@ -55,7 +55,7 @@ def _write(text: str, output: str | None) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
               help="Draw eager vs compiled latency per target and mode (.svg, .html, or .png with matplotlib).")
-@click.option("--backend", default=None, help="torch.compile backend to time (default inductor).")
+@click.option("--backend", default=None, help=f"torch.compile backend to time (default {ProbeOptions.backend}).")
 @click.option("--no-timing", is_flag=True, help="Capture breaks and recompiles only; skip the timing probe.")
 @click.option("--no-what-if", is_flag=True,
               help="Skip the what-if re-timing (each class of break removed by a Dynamo knob).")
@@ -100,8 +100,7 @@ def probe(targets, device, modes, timeout, warmup, runs, min_time, train, dtype,
         opts["device"] = None if device == "auto" else device
     if modes is not None:
         opts["modes"] = [m.strip() for m in modes.split(",") if m.strip()]
-        bad = [m for m in opts["modes"] if m not in ("default", "reduce-overhead", "max-autotune",
-                                                      "max-autotune-no-cudagraphs")]
+        bad = [m for m in opts["modes"] if m not in MODES]
         if bad:
             raise UsageFailure(f"--modes: unknown mode {bad[0]!r}")
     for key, value in (("timeout", timeout), ("warmup", warmup), ("runs", runs), ("backend", backend),
@@ -118,7 +117,6 @@ def probe(targets, device, modes, timeout, warmup, runs, min_time, train, dtype,
         opts["what_if"] = False
     if keep_cache:
         opts["fresh_cache"] = False
-    opts.setdefault("timeout", DEFAULT_TIMEOUT)
 
     results = run_with_progress(specs, **opts)
     cwd = os.getcwd()

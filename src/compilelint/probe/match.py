@@ -34,7 +34,7 @@ from compilelint.finding import Finding
 from compilelint.probe.records import BreakRecord
 from compilelint.registry import PROBE_CODES
 
-_FIX = {
+_HELP = {
     "graph_break": "Remove the construct Dynamo cannot trace from the compiled region, or move it out "
                    "(see the reason and the graph-break page).",
     "recompile": "Keep the guarded value stable between calls (pass it as a tensor, or mark it dynamic).",
@@ -315,7 +315,7 @@ def _new_findings(observed: list[_Observed], cwd: str) -> list[Finding]:
             message=f"{label} seen by probe{gb}: {r.reason}",
             severity=severity,
             name=name,
-            fix=_FIX[r.kind],
+            help=_HELP[r.kind],
             scope=r.function,
             evidence={
                 "status": "confirmed",

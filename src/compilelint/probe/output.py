@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Iterable
+from typing import Any
 
 from compilelint.finding import Finding
 from compilelint.probe.match import display_path
@@ -319,7 +319,3 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
     parts = [f"{len(results)} target{'s' if len(results) != 1 else ''}: {n_ok} ok, {n_fail} failed"]
     parts += [f"{n} {KIND_LABEL[k]}{'s' if n != 1 else ''}" for k, n in totals.items()]
     console.print("; ".join(parts))
-
-
-def results_to_jsonable(results: Iterable[TargetResult]) -> list[dict[str, Any]]:
-    return [r.to_dict() for r in results]

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from compilelint.probe.capture import BreakRecord, CaptureResult
+from compilelint.probe.request import DEFAULT_TIMEOUT, ProbeOptions
 from compilelint.probe.targets import TargetSpec, parse_target
 from compilelint.probe.timing import TimingResult
 from compilelint.probe.whatif import WhatIf
 
-DEFAULT_TIMEOUT = 300.0
 _PKG_PARENT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -172,48 +172,12 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_target(
-    spec: TargetSpec,
-    *,
-    timeout: float = DEFAULT_TIMEOUT,
-    device: str | None = None,
-    modes: list[str] | None = None,
-    backend: str = "inductor",
-    capture_backend: str = "eager",
-    timing: bool = True,
-    warmup: int = 3,
-    runs: int = 30,
-    train: bool = False,
-    dtype: str | None = None,
-    what_if: bool = True,
-    worth_it_calls: int | None = None,
-    fresh_cache: bool = True,
-    fullgraph_check: bool = True,
-    min_time: float | None = None,
-    warmup_time: float | None = None,
-    python: str | None = None,
-) -> TargetResult:
-    """Run one target in a fresh worker process; never raises for user-code faults."""
-    request = {
-        "target": spec.to_dict(),
-        "name": spec.name,
-        "device": device or "auto",
-        "modes": list(modes) if modes else None,
-        "backend": backend,
-        "capture_backend": capture_backend,
-        "timing": timing,
-        "warmup": warmup,
-        "runs": runs,
-        "train": train,
-        "dtype": dtype,
-        "what_if": what_if,
-        "worth_it_calls": worth_it_calls,
-        "timeout": timeout,
-        "fresh_cache": fresh_cache,
-        "fullgraph_check": fullgraph_check,
-        "min_time": min_time,
-        "warmup_time": warmup_time,
-    }
+def run_target(spec: TargetSpec, *, python: str | None = None, **options: Any) -> TargetResult:
+    """Run one target in a fresh worker process; never raises for user-code faults.
+    `options`: the fields of :class:`~compilelint.probe.request.ProbeOptions`."""
+    opts = ProbeOptions(**options)
+    timeout = opts.timeout
+    request = opts.to_request(spec.to_dict(), spec.name)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="compilelint-probe-") as tmp:
         req_path = os.path.join(tmp, "request.json")
@@ -284,32 +248,14 @@ def run_target(
 
 
 def _result_from(spec: TargetSpec, data: dict[str, Any] | None) -> TargetResult:
+    """The worker's result file (TargetResult's own encoding, as far as the worker got;
+    what only the parent knows, the wall time and the process's end, left out)."""
     if not data:
         return TargetResult(target=spec.spec, name=spec.name, status="failed")
-    fg = data.get("fullgraph") or {}
-    return TargetResult(
-        target=spec.spec,
-        name=data.get("name") or spec.name,
-        status=data.get("status", "failed"),
-        error=data.get("error"),
-        phase=data.get("phase"),
-        device=data.get("device"),
-        device_name=data.get("device_name"),
-        torch_version=data.get("torch_version"),
-        capture=CaptureResult.from_dict(data["capture"]) if data.get("capture") else None,
-        fullgraph_ok=fg.get("ok"),
-        fullgraph_error=fg.get("error"),
-        lines_run={k: list(v) for k, v in (data.get("lines_run") or {}).items()},
-        reached_by=data.get("reached_by"),
-        conditions=dict(data.get("conditions") or {}),
-        recapture_error=data.get("recapture_error"),
-        target_files=list(data.get("target_files") or []),
-        timing=TimingResult.from_dict(data.get("timing")),
-        what_if=[WhatIf.from_dict(w) for w in data.get("what_if") or []],
-        what_if_error=data.get("what_if_error"),
-        durations=dict(data.get("durations") or {}),
-        traceback=data.get("traceback"),
-    )
+    parent_only = ("wall_s", "returncode", "stdout_tail", "stderr_tail")
+    return TargetResult.from_dict({**{k: v for k, v in data.items() if k not in parent_only},
+                                   "target": spec.spec, "name": data.get("name") or spec.name,
+                                   "status": data.get("status", "failed")})
 
 
 def run_probe(

@@ -331,10 +331,6 @@ def shutdown_compile_workers() -> None:
             pass
 
 
-def mode_is_valid(mode: str) -> bool:
-    return mode in ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
-
-
 def default_modes(device: str, backend: str) -> list[str]:
     if backend != "inductor":
         return ["default"]

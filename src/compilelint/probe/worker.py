@@ -46,12 +46,14 @@ def _fail(result: dict[str, Any], phase: str, exc: BaseException) -> None:
 
 
 def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
+    from compilelint.probe.request import ProbeOptions
     from compilelint.probe.targets import TargetSpec
 
     spec = TargetSpec.from_dict(request["target"])
+    opts = ProbeOptions.from_request(request)
     started = time.perf_counter()
     # the parent kills this process at its timeout; what-if runs stop short of it
-    timeout = request.get("timeout")
+    timeout = opts.timeout
     deadline = time.monotonic() + 0.95 * float(timeout) - 2.0 if timeout else None
     result: dict[str, Any] = {
         "target": spec.to_dict(),
@@ -63,7 +65,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         "durations": {},
     }
     fresh_dir = None
-    if request.get("fresh_cache", True) and request.get("timing", True):
+    if opts.fresh_cache and opts.timing:
         from compilelint.probe.timing import fresh_inductor_cache_env
 
         fresh_dir = fresh_inductor_cache_env()
@@ -84,7 +86,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         result["torch_version"] = str(torch.__version__)
         from compilelint.probe import timing as tm
 
-        device = tm.resolve_device(request.get("device"))
+        device = tm.resolve_device(opts.device)
         result["device"] = device
         result["device_name"] = tm.device_name(device)
         os.environ["COMPILELINT_PROBE_DEVICE"] = device
@@ -110,9 +112,9 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         return result
     phase_done("load", t0)
 
-    train = bool(request.get("train"))
+    train = bool(opts.train)
     grad_ctx = torch.enable_grad if train else torch.no_grad
-    dtype = request.get("dtype")
+    dtype = opts.dtype
     try:
         from compilelint.probe.tensors import set_training
 
@@ -130,7 +132,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
     try:
         from compilelint.probe.observe import observe
 
-        cap_backend = request.get("capture_backend") or "eager"
+        cap_backend = opts.capture_backend or "eager"
         obs = observe(fn, calls, backend=cap_backend, train=train)
         cap = obs.capture
         result["capture"] = cap.to_dict()
@@ -143,14 +145,14 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
             result["error"] = f"{cap.error} (under torch.compile, backend={cap_backend})"
             result["traceback"] = cap.error_traceback
         phase_done("capture", t0)
-        if request.get("fullgraph_check", True) and not cap.error:
+        if opts.fullgraph_check and not cap.error:
             from compilelint.probe.capture import capture
 
             t0 = time.perf_counter()
             a, k = calls[0]
             with grad_ctx():
                 fg = capture(fn, a, k, backend=cap_backend, fullgraph=True)
-            result["fullgraph"] = {"ok": fg.error is None, "error": fg.error}
+            result["fullgraph_ok"], result["fullgraph_error"] = fg.error is None, fg.error
             phase_done("fullgraph", t0)
     except BaseException as exc:
         _fail(result, "capturing", exc)
@@ -158,11 +160,11 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         return result
 
     # -- timing ------------------------------------------------------------------------
-    if request.get("timing", True) and result["status"] != "failed":
+    if opts.timing and result["status"] != "failed":
         enter("timing")
         t0 = time.perf_counter()
-        backend = request.get("backend") or "inductor"
-        modes = request.get("modes") or tm.default_modes(device, backend)
+        backend = opts.backend or "inductor"
+        modes = opts.modes or tm.default_modes(device, backend)
         a, k = calls[0]
 
         def progress(tr):
@@ -172,13 +174,13 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         try:
             tr = tm.run_timing(
                 fn, a, k, device=device, modes=list(modes), backend=backend,
-                warmup=int(request.get("warmup", 3)), runs=int(request.get("runs", 30)),
+                warmup=int(opts.warmup), runs=int(opts.runs),
                 train=train, on_progress=progress,
-                min_time_s=request.get("min_time"), warmup_s=request.get("warmup_time"),
+                min_time_s=opts.min_time, warmup_s=opts.warmup_time,
             )
             from compilelint.probe.worth import DEFAULT_MAX_CALLS, assess
 
-            max_calls = int(request.get("worth_it_calls") or DEFAULT_MAX_CALLS)
+            max_calls = int(opts.worth_it_calls or DEFAULT_MAX_CALLS)
             for m in tr.modes:
                 m.worth_it = assess(tr.eager, m, max_calls)
             result["timing"] = tr.to_dict()
@@ -190,9 +192,9 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
             _write(out_path, result)
             return result
         phase_done("timing", t0)
-        if request.get("what_if", True) and result["status"] != "failed":
+        if opts.what_if and result["status"] != "failed":
             try:
-                _what_if(request, result, fn, calls, tr, obs, deadline, enter, phase_done,
+                _what_if(opts, result, fn, calls, tr, obs, deadline, enter, phase_done,
                          lambda: _write(out_path, result))
             except Exception as exc:  # a line of the result: the timing above stands
                 result["what_if_error"] = f"{type(exc).__name__}: {exc}"[:500]
@@ -209,7 +211,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
     return result
 
 
-def _what_if(request, result, fn, calls, tr, obs, deadline, enter, phase_done, save) -> None:
+def _what_if(opts, result, fn, calls, tr, obs, deadline, enter, phase_done, save) -> None:
     """Re-time the target with each applicable knob; failures are lines of the result."""
     from compilelint.probe.knobs import knobs_for
     from compilelint.probe.whatif import run_what_ifs
@@ -231,10 +233,10 @@ def _what_if(request, result, fn, calls, tr, obs, deadline, enter, phase_done, s
 
     entries = run_what_ifs(
         fn, calls, knobs, breaks_before=len(obs.capture.breaks), timing=tr,
-        backend=request.get("backend") or "inductor", warmup=int(request.get("warmup", 3)),
-        runs=int(request.get("runs", 30)), train=bool(request.get("train")),
+        backend=opts.backend or "inductor", warmup=int(opts.warmup),
+        runs=int(opts.runs), train=bool(opts.train),
         dtype=obs.conditions.get("dtype"), deadline=deadline, estimate_s=estimate,
-        min_time_s=request.get("min_time"), warmup_s=request.get("warmup_time"), on_progress=progress,
+        min_time_s=opts.min_time, warmup_s=opts.warmup_time, on_progress=progress,
     )
     result["what_if"] = [w.to_dict() for w in entries]
     phase_done("what_if", t0)

@@ -43,8 +43,8 @@ def line(f) -> str:
             props.append(("endColumn", str(f.end_col)))
     props.append(("title", f"{f.code} {f.name}".strip()))
     message = f.message
-    if f.fix:
-        message += f"\nhelp: {f.fix}"
+    if f.help:
+        message += f"\nhelp: {f.help}"
     if f.evidence:
         message += f"\nprobe: {f.evidence.get('status', '')} {f.evidence.get('reason', '') or ''}".rstrip()
     command = COMMANDS.get(f.severity, "warning")

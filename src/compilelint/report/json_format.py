@@ -1,4 +1,5 @@
-"""A stable JSON document: see docs/json-schema.md. Bump `version` on any breaking change."""
+"""A stable JSON document: see docs/json-schema.md. Bump `version` on any breaking change
+(2: a finding's `fix` is called `help`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from collections import Counter
 
 from compilelint import __version__
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FIELDS = ("path", "line", "col", "end_line", "end_col", "code", "name", "severity", "message",
-          "fix", "scope", "when", "evidence")
+          "help", "scope", "when", "evidence")
 
 
 def render(findings, *, files: int = 0, lines: int = 0, torch: str | None = None, **context) -> str:

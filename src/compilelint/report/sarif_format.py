@@ -131,7 +131,7 @@ def _descriptor(code: str, example, urls: dict[str, str]) -> dict[str, Any]:
 
     info = registry.get(code) or registry.RuleInfo(code, example.name or code.lower(), example.severity, "",
                                                    origin="unknown")
-    fix = info.fix or (example.fix or "")
+    help_text = info.help or (example.help or "")
     page = page_text(code)
     parts = sections(page) if page else {}
     flags = parts.get("what it flags", "")
@@ -145,7 +145,7 @@ def _descriptor(code: str, example, urls: dict[str, str]) -> dict[str, Any]:
     if page:
         help_md = page
     else:
-        help_md = "\n\n".join(p for p in (f"# {code} {info.name}", short, fix and f"Use instead: {fix}") if p)
+        help_md = "\n\n".join(p for p in (f"# {code} {info.name}", short, help_text and f"Use instead: {help_text}") if p)
     tags = ["torch.compile", info.family]
     if info.gb_id:
         tags.append(info.gb_id.lower())
@@ -246,8 +246,8 @@ def _result(f, rule_index: int, root: str, fingerprint: str) -> dict[str, Any]:
         properties["scope"] = f.scope
     if f.when:
         properties["when"] = list(f.when)
-    if f.fix:
-        properties["fix"] = f.fix
+    if f.help:
+        properties["help"] = f.help
     if f.evidence:
         properties["evidence"] = json.loads(json.dumps(f.evidence, default=str))
         properties["tags"] = [f"probe-{f.evidence.get('status', 'unknown')}"]

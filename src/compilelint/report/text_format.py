@@ -48,8 +48,8 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
             console.print(f"[blue]{pad} |[/]")
             console.print(f"[blue]{gutter} |[/] {escape(text)}")
             console.print(f"[blue]{pad} |[/] {' ' * (f.col - 1)}[{colour}]{'^' * max(1, span)}[/]")
-        if f.fix:
-            console.print(f"  [cyan]help[/]: {escape(f.fix)}")
+        if f.help:
+            console.print(f"  [cyan]help[/]: {escape(f.help)}")
         if f.evidence:
             status = f.evidence.get("status", "")
             console.print(f"  [magenta]probe[/]: {escape(str(status))} {escape(str(f.evidence.get('reason', '') or ''))}")

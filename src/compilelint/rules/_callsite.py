@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from compilelint.semantic.walker import Walker
 
 COMPILE = "torch.compile"
+CAPTURE_FLAG = "capture_dynamic_output_shape_ops"
 # Names people give the object torch.compile returned (`compiled`, `compiled_model`,
 # `model_compiled`, `opt_model` as in the PyTorch tutorials).
 COMPILED_NAME = re.compile(r"^(compiled|compiled_\w+|\w+_compiled|opt_\w+)$")
@@ -199,3 +200,28 @@ def source(node: cst.CSTNode, limit: int = 40) -> str:
     """The code of a (small) node, shortened to `limit` characters."""
     text = " ".join(_EMPTY.code_for_node(node).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def captures_dynamic_output_shapes(module: cst.Module) -> bool:
+    """`torch._dynamo.config.capture_dynamic_output_shape_ops = True` at the top of the file."""
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and any(
+                        (dotted(t.target) or "").endswith(CAPTURE_FLAG) for t in small.targets) \
+                        and isinstance(small.value, cst.Name) and small.value.value == "True":
+                    return True
+    return False
+
+
+def dotted_names_in(node: cst.CSTNode) -> set[str]:
+    """Dotted names read in `node` (`self.model` gives `self` and `self.model`)."""
+    out: set[str] = set()
+    for sub in iter_nodes(node):
+        if isinstance(sub, cst.Name):
+            out.add(sub.value)
+        elif isinstance(sub, cst.Attribute):
+            name = dotted(sub)
+            if name:
+                out.add(name)
+    return out

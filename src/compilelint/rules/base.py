@@ -1,10 +1,49 @@
-"""What a rule is: a code, a name, a message, when it applies, and a visitor."""
+"""What a rule is: a code, a name, a message, when it applies, and a visitor; and how it
+states its autofix (`NodeEdit`s at the nodes it reports, positioned after the walk)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import libcst as cst
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """A place in the file, by a node: where it starts or ends (PositionProvider's range:
+    no leading comment lines, no indentation), or the start of the line it starts on."""
+
+    node: cst.CSTNode
+    side: str = "start"  # "start", "end" or "line"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeEdit:
+    """Replace the text from `start` to `end` with `text` (an insertion when they are the
+    same place). The analysis turns it into a `finding.Edit` once positions are known."""
+
+    start: At
+    end: At
+    text: str
+
+
+def replace(node: cst.CSTNode, text: str) -> NodeEdit:
+    """`node`'s own text (its syntactic range) becomes `text`."""
+    return NodeEdit(At(node, "start"), At(node, "end"), text)
+
+
+def insert_line_before(node: cst.CSTNode, text: str) -> NodeEdit:
+    """`text` (whole lines, indented, each ending with a newline) above the line `node`
+    starts on (below that line's leading comments)."""
+    return NodeEdit(At(node, "line"), At(node, "line"), text)
+
+
+def replace_lines(line: cst.SimpleStatementLine, text: str = "") -> NodeEdit:
+    """The whole lines of a statement (its leading comment lines, its indentation and its
+    line end included) become `text` (nothing: they go)."""
+    start = At(line.leading_lines[0], "start") if line.leading_lines else At(line, "line")
+    return NodeEdit(start, At(line.trailing_whitespace, "end"), text)
 
 
 class Rule:
@@ -12,7 +51,9 @@ class Rule:
     methods (libcst node class names); one walk of the tree serves every rule.
 
     `VALID` snippets must not fire; `INVALID` snippets must fire on exactly the lines
-    that end with the comment `# expect`. Both become tests.
+    that end with the comment `# expect`. Both become tests. A rule with an `autofix`
+    states, in `FIXED`, what `check --fix` makes of its INVALID cases (index -> source);
+    a case it does not name must come out of `--fix` unchanged.
     """
 
     code: ClassVar[str]
@@ -20,17 +61,18 @@ class Rule:
     message: ClassVar[str]
     severity: ClassVar[str] = "error"  # error: Dynamo always breaks; warning: usually; note: advice
     gb_id: ClassVar[str | None] = None  # Dynamo's graph-break id, e.g. "GB0170"
-    fix: ClassVar[str] = ""  # what to do instead, one sentence
+    help: ClassVar[str] = ""  # what to do instead, one sentence
+    autofix: ClassVar[str] = ""  # what `check --fix` does (its findings then carry edits)
     torch_min: ClassVar[tuple[int, int]] = (2, 4)  # first torch release the rule applies to
     torch_max: ClassVar[tuple[int, int] | None] = None  # first release it no longer applies to
     region_only: ClassVar[bool] = True  # only code that runs under torch.compile counts
     breaks_graph: ClassVar[bool] = False  # a finding inside a loop also means CL150
-    fixable: ClassVar[bool] = False
     # Its handlers only read the model and report (no state of their own): the walker may
     # run one again with project-typed values taken for tensors (see Walker._run_assuming).
     infers_across_functions: ClassVar[bool] = False
     VALID: ClassVar[list[str]] = []
     INVALID: ClassVar[list[str]] = []
+    FIXED: ClassVar[dict[int, str]] = {}  # INVALID[i] after `check --fix`
 
     def __init__(self, walker) -> None:
         self.ctx = walker  # the semantic model: see compilelint.semantic for what to ask
@@ -48,7 +90,7 @@ class Rule:
             return f">= {low}"
         return f">= {low}, < " + "%d.%d" % cls.torch_max
 
-    def report(self, node: cst.CSTNode, message: str | None = None, *, fix: str | None = None,
-               severity: str | None = None) -> None:
-        self.ctx.report(self, node, message or self.message, fix=fix or self.fix or None,
-                        severity=severity or self.severity)
+    def report(self, node: cst.CSTNode, message: str | None = None, *, help: str | None = None,
+               severity: str | None = None, edits: tuple[NodeEdit, ...] = ()) -> None:
+        self.ctx.report(self, node, message or self.message, help=help or self.help or None,
+                        severity=severity or self.severity, edits=tuple(edits))

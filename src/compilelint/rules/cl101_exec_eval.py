@@ -12,7 +12,7 @@ class ExecEval(Rule):
     message = "`{name}()` in a compiled region: Dynamo cannot trace it and breaks the graph"
     severity = "error"
     gb_id = "GB0059"
-    fix = "Build the code ahead of time (a function, a dict of callables, functools.partial) instead of running source strings."
+    help = "Build the code ahead of time (a function, a dict of callables, functools.partial) instead of running source strings."
     breaks_graph = True
 
     VALID = [

@@ -14,7 +14,7 @@ class TensorControlFlow(Rule):
     message = "{what} on a tensor value: Dynamo cannot know which way to go and breaks the graph"
     severity = "error"
     gb_id = "GB0170"
-    fix = ("Keep it in the graph: `torch.where(cond, a, b)` for values, `torch.cond(pred, true_fn, false_fn, "
+    help = ("Keep it in the graph: `torch.where(cond, a, b)` for values, `torch.cond(pred, true_fn, false_fn, "
            "(x,))` for branches, or branch on shapes and flags (Python values) instead.")
     breaks_graph = True
     infers_across_functions = True
@@ -161,4 +161,4 @@ class M(torch.nn.Module):
             if kind.tensorish and not is_ndarray(node.args[0].value, self.ctx):  # arrays: CL105
                 self.report(node, f"`{cast}()` of a tensor: Dynamo must know its value and breaks the graph",
                             severity="error" if kind == Kind.TENSOR else "warning",
-                            fix="Keep the value as a tensor (`x.to(torch.bool)`, `x.long()`), or move the conversion out of the region.")
+                            help="Keep the value as a tensor (`x.to(torch.bool)`, `x.long()`), or move the conversion out of the region.")

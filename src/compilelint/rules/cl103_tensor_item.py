@@ -37,7 +37,7 @@ class TensorItem(Rule):
                "breaks the graph (and syncs with the device)")
     severity = "error"
     gb_id = "GB0124"
-    fix = ("Keep the value as a tensor (`x.sum()`, not `x.sum().item()`), move the read out of the "
+    help = ("Keep the value as a tensor (`x.sum()`, not `x.sum().item()`), move the read out of the "
            "region, or set `torch._dynamo.config.capture_scalar_outputs = True` to trace it.")
     breaks_graph = True
     infers_across_functions = True

@@ -13,7 +13,7 @@ class TensorTolist(Rule):
                "(float tensors) or the values (integer tensors) and breaks the graph")
     severity = "error"
     gb_id = "GB0109"
-    fix = ("Keep the values in a tensor and index or reduce it there; if Python needs them, read "
+    help = ("Keep the values in a tensor and index or reduce it there; if Python needs them, read "
            "them after the compiled call returns.")
     breaks_graph = True
     infers_across_functions = True

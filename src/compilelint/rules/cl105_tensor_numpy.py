@@ -18,7 +18,7 @@ class TensorNumpy(Rule):
                "tensor, so turning it into Python data breaks the graph")
     severity = "error"
     gb_id = "GB0033"
-    fix = ("Stay in torch (or in NumPy arrays, which Dynamo traces) until the compiled call returns; "
+    help = ("Stay in torch (or in NumPy arrays, which Dynamo traces) until the compiled call returns; "
            "use torch ops (`torch.where`, `torch.argmax`) instead of Python values and branches.")
     breaks_graph = True
 

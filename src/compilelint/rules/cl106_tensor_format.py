@@ -16,7 +16,7 @@ class TensorFormat(Rule):
     message = ("{what} of a tensor needs its values as text: Dynamo cannot trace it and breaks the graph")
     severity = "error"
     gb_id = "GB0059"
-    fix = ("Format tensors outside the compiled region, or use a plain f-string (`f\"{x}\"`, "
+    help = ("Format tensors outside the compiled region, or use a plain f-string (`f\"{x}\"`, "
            "`\"{}\".format(x)`), which Dynamo formats lazily after the graph runs.")
     breaks_graph = True
 
@@ -104,7 +104,7 @@ class Router(torch.nn.Module):
         self.report(node, f"{how} uses an f-string of a tensor as text: Dynamo formats such strings lazily, "
                           "after the graph, and breaks the graph where the text itself is needed",
                     severity="error" if kind == Kind.TENSOR else "warning",
-                    fix="Keep the formatted string as it is (store, append, return it) and use it as text "
+                    help="Keep the formatted string as it is (store, append, return it) and use it as text "
                         "outside the compiled region.")
         return True
 

@@ -10,7 +10,7 @@ class PrintCall(Rule):
     message = "`print()` in a compiled region: Dynamo cannot trace it and breaks the graph around it"
     severity = "error"
     gb_id = "GB0059"
-    fix = ("Remove it or move it out of the region; to keep it, add `print` to "
+    help = ("Remove it or move it out of the region; to keep it, add `print` to "
            "`torch._dynamo.config.reorderable_logging_functions` (printed after the graph runs, "
            "tensor and constant arguments only) or guard it with `if not torch.compiler.is_compiling():`.")
     breaks_graph = True

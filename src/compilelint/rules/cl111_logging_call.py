@@ -20,7 +20,7 @@ class LoggingCall(Rule):
                "level is off) and breaks the graph")
     severity = "error"
     gb_id = "GB0291"
-    fix = ("Move the log call out of the region, or make Dynamo skip it: add the method to "
+    help = ("Move the log call out of the region, or make Dynamo skip it: add the method to "
            "`torch._dynamo.config.ignore_logging_functions` (e.g. `logging.Logger.info`), or put "
            "module functions like `logging.info` in `reorderable_logging_functions`.")
     breaks_graph = True

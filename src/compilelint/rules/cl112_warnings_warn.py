@@ -13,7 +13,7 @@ class WarningsWarn(Rule):
     message = "`{name}()` in a compiled region: Dynamo cannot trace the warnings machinery and breaks the graph"
     severity = "error"
     gb_id = "GB0007"
-    fix = ("Warn once outside the region (at construction, or before calling the compiled code), or "
+    help = ("Warn once outside the region (at construction, or before calling the compiled code), or "
            "add `warnings.warn` to `torch._dynamo.config.reorderable_logging_functions` to issue it "
            "after the graph runs.")
     breaks_graph = True

@@ -17,7 +17,7 @@ class DebuggerCall(Rule):
     message = "`{name}()` in a compiled region: Dynamo cannot trace a debugger and breaks the graph (and the stop is left in the code)"
     severity = "error"
     gb_id = "GB0059"
-    fix = ("Remove it before compiling; to debug compiled code, run eagerly (`torch.compiler.disable` "
+    help = ("Remove it before compiling; to debug compiled code, run eagerly (`torch.compiler.disable` "
            "or `TORCH_COMPILE_DISABLE=1`) or use `TORCH_LOGS=graph_breaks`.")
     breaks_graph = True
 

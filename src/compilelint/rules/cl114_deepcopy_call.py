@@ -14,7 +14,7 @@ class DeepcopyCall(Rule):
     message = "`copy.{fn}()` of {what} in a compiled region: Dynamo cannot copy tensors while tracing and breaks the graph"
     severity = "error"
     gb_id = "GB4198"
-    fix = ("Copy modules and state outside the region (once, at setup); inside it use tensor ops "
+    help = ("Copy modules and state outside the region (once, at setup); inside it use tensor ops "
            "(`x.clone()`, `x.detach().clone()`) instead of copy.deepcopy.")
     breaks_graph = True
 

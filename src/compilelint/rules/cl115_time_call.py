@@ -12,7 +12,7 @@ class TimeCall(Rule):
                "the time it measures is not the compiled code's either")
     severity = "error"
     gb_id = "GB0007"
-    fix = ("Time the compiled call from outside (with `torch.cuda.synchronize()` on GPU, or "
+    help = ("Time the compiled call from outside (with `torch.cuda.synchronize()` on GPU, or "
            "`torch.profiler`), or wrap the timed helper in `torch.compiler.disable`.")
     breaks_graph = True
 

@@ -21,7 +21,7 @@ class InspectCall(Rule):
                "trace it and breaks the graph")
     severity = "error"
     gb_id = "GB0007"
-    fix = ("Do the introspection once, outside the region (in `__init__` or at import), and keep the "
+    help = ("Do the introspection once, outside the region (in `__init__` or at import), and keep the "
            "result; `inspect.signature` and `inspect.is*` are fine.")
     breaks_graph = True
 

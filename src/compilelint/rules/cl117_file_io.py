@@ -15,7 +15,7 @@ class FileIO(Rule):
     message = "`{name}` in a compiled region: Dynamo cannot trace file or stream I/O and breaks the graph"
     severity = "error"
     gb_id = "GB0059"
-    fix = ("Read files before the compiled call and write results after it; if the region must do I/O, "
+    help = ("Read files before the compiled call and write results after it; if the region must do I/O, "
            "put that part in a function under `torch.compiler.disable`.")
     breaks_graph = True
 

@@ -16,7 +16,7 @@ class CExtensionCall(Rule):
                "extensions and breaks the graph (often repeatedly, inside the library)")
     severity = "warning"
     gb_id = "GB0007"
-    fix = ("Use the torch equivalent (torch.special, torch.fft, torchvision.transforms.v2, kornia), "
+    help = ("Use the torch equivalent (torch.special, torch.fft, torchvision.transforms.v2, kornia), "
            "do the work outside the region, or wrap it as a custom op (`torch.library.custom_op`) "
            "or in `torch.compiler.disable`.")
     breaks_graph = True

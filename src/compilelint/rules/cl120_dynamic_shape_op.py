@@ -4,8 +4,8 @@ import libcst as cst
 
 from compilelint import knowledge
 from compilelint.config import torch_version
-from compilelint.semantic.kinds import Kind, dotted
-from compilelint.rules._callsite import NdarrayNames, arg_value, has_keyword
+from compilelint.semantic.kinds import Kind
+from compilelint.rules._callsite import NdarrayNames, arg_value, captures_dynamic_output_shapes, has_keyword
 from compilelint.rules.base import Rule
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
@@ -13,7 +13,6 @@ TENSOR = "torch.Tensor."  # the table's names of tensor methods
 INT_NAME = re.compile(
     r"^(n|k|num|count|times|factor|rep|reps|repeat|groups|n_rep)$|^(n|num)_|"
     r"_(size|num|count|groups|factor|heads|rep|reps|times|len|dim|per_\w+)$")
-CONFIG_FLAG = "capture_dynamic_output_shape_ops"
 
 
 class DynamicShapeOp(Rule):
@@ -24,7 +23,7 @@ class DynamicShapeOp(Rule):
                "trace it and breaks the graph")
     severity = "error"
     gb_id = "GB0036"
-    fix = ("Keep shapes static: `torch.where(cond, a, b)` or multiply by the mask instead of selecting, "
+    help = ("Keep shapes static: `torch.where(cond, a, b)` or multiply by the mask instead of selecting, "
            "`nonzero_static(x, size=n)`, `repeat_interleave(..., output_size=n)`, `bincount(x, minlength=n)` "
            "as a one-hot sum; or set `torch._dynamo.config.capture_dynamic_output_shape_ops = True`.")
     breaks_graph = True
@@ -118,14 +117,7 @@ class LengthRegulator(torch.nn.Module):
         self._arrays.assign(node)
 
     def visit_Module(self, node: cst.Module) -> None:
-        # torch._dynamo.config.capture_dynamic_output_shape_ops = True at the top of the file
-        for stmt in node.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.Assign) and any(
-                            (dotted(t.target) or "").endswith(CONFIG_FLAG) for t in small.targets) \
-                            and isinstance(small.value, cst.Name) and small.value.value == "True":
-                        self._captured = True
+        self._captured = captures_dynamic_output_shapes(node)
 
     def visit_Call(self, node: cst.Call) -> None:
         if self._captured:
@@ -140,7 +132,7 @@ class LengthRegulator(torch.nn.Module):
             positional = [a for a in node.args if a.keyword is None]
             if len(node.args) == 1 and len(positional) == 1 and not positional[0].star:
                 self.report(node, self.message.format(op="torch.where(cond)"),
-                            fix="Use the three-argument form `torch.where(cond, a, b)`, or a mask multiplication; "
+                            help="Use the three-argument form `torch.where(cond, a, b)`, or a mask multiplication; "
                                 "`nonzero_static` when a fixed number of indices will do.")
             return
         if qualified == "torch.repeat_interleave":

@@ -3,10 +3,9 @@ import re
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind, dotted
-from compilelint.rules._callsite import NdarrayNames
+from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules.base import Rule
 
-CONFIG_FLAG = "capture_dynamic_output_shape_ops"
 # torch functions and tensor methods that return a boolean tensor.
 BOOL_FUNCS = frozenset({
     "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",
@@ -34,7 +33,7 @@ class BooleanMaskIndex(Rule):
                "values: Dynamo breaks the graph (it is `nonzero` underneath)")
     severity = "error"
     gb_id = "GB0036"
-    fix = ("Keep the shape: `torch.where(mask, x, 0)`, `x * mask`, `x.masked_fill(~mask, v)`, or a masked "
+    help = ("Keep the shape: `torch.where(mask, x, 0)`, `x * mask`, `x.masked_fill(~mask, v)`, or a masked "
            "reduction (`(x * mask).sum() / mask.sum()`); masked assignment `x[mask] = v` is fine.")
     breaks_graph = True
 
@@ -142,13 +141,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._arrays = NdarrayNames(walker)
 
     def visit_Module(self, node: cst.Module) -> None:
-        for stmt in node.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.Assign) and any(
-                            (dotted(t.target) or "").endswith(CONFIG_FLAG) for t in small.targets) \
-                            and isinstance(small.value, cst.Name) and small.value.value == "True":
-                        self._captured = True
+        self._captured = captures_dynamic_output_shapes(node)
 
     # ---- which expressions are boolean tensors -----------------------------------------
 

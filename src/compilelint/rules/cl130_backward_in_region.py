@@ -17,7 +17,7 @@ class BackwardInRegion(Rule):
                "within a graph and breaks it ({gb})")
     severity = "error"
     gb_id = "GB0123"
-    fix = ("Compile the forward (and the loss) only, and call `loss.backward()` and `optimizer.step()` "
+    help = ("Compile the forward (and the loss) only, and call `loss.backward()` and `optimizer.step()` "
            "outside the compiled function; for backward graphs, enable compiled autograd.")
     breaks_graph = True
 

@@ -22,7 +22,7 @@ class ParameterConstruction(Rule):
                "parameters while tracing and breaks the graph")
     severity = "error"
     gb_id = "GB0264"
-    fix = ("Create parameters (and the layers that own them) in `__init__`, or lazily outside the compiled "
+    help = ("Create parameters (and the layers that own them) in `__init__`, or lazily outside the compiled "
            "call; in forward, use the tensor itself.")
     breaks_graph = True
 

@@ -18,7 +18,7 @@ class RequiresGradToggle(Rule):
                "tensor's requires_grad while tracing and breaks the graph")
     severity = "warning"
     gb_id = "GB0125"
-    fix = ("Set requires_grad outside the compiled code (freeze parameters before compiling), or use "
+    help = ("Set requires_grad outside the compiled code (freeze parameters before compiling), or use "
            "`.detach()` to stop gradients inside it.")
     breaks_graph = True
 

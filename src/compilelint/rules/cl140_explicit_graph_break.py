@@ -19,7 +19,7 @@ class ExplicitGraphBreak(Rule):
     message = "`torch._dynamo.graph_break()` splits the compiled graph here on purpose"
     severity = "error"
     gb_id = "GB0025"
-    fix = ("Remove it once it is not needed (it is a debugging aid); to keep a part eager, put that "
+    help = ("Remove it once it is not needed (it is a debugging aid); to keep a part eager, put that "
            "part in a function under `torch.compiler.disable` outside loops.")
     breaks_graph = True
 
@@ -115,5 +115,5 @@ class M(torch.nn.Module):
                     disabled = f"`self.{func.attr.value}`, which is under torch.compiler.disable"
         if disabled:
             self.report(node, f"calls {disabled}: Dynamo ends the graph before the call and starts a new one after it",
-                        severity="note", fix="Intended when the function cannot be traced; keep such calls out of "
+                        severity="note", help="Intended when the function cannot be traced; keep such calls out of "
                         "loops and hot paths, and prefer making the function traceable.")

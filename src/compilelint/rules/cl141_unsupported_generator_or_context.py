@@ -32,7 +32,7 @@ class UnsupportedGeneratorOrContext(Rule):
                "graph and, unable to resume inside the `with`, runs the whole function eagerly")
     severity = "error"
     gb_id = "GB0142"
-    fix = ("Move the `with` block out of the compiled region (or into a function under "
+    help = ("Move the `with` block out of the compiled region (or into a function under "
            "`torch.compiler.disable`); torch.no_grad, autocast, sdpa_kernel, nullcontext and your own "
            "context managers are fine.")
     breaks_graph = True
@@ -144,7 +144,7 @@ def batches(x):  # expect
         if compiled or (scope is not None and scope.is_forward):
             self.report(node.name, f"`{node.name.value}` is a generator function compiled as a whole: Dynamo "
                                    "does not compile generator frames, so every call runs eagerly (silently)",
-                        fix="Compile the function that consumes the generator, or make this one return a "
+                        help="Compile the function that consumes the generator, or make this one return a "
                             "tensor (or a list) instead of yielding.")
 
     def _lock(self, expr: cst.BaseExpression) -> str | None:
@@ -171,7 +171,7 @@ def batches(x):  # expect
         if isinstance(func, cst.Attribute) and func.attr.value == "enter_context" and self._is_stack(func.value):
             self.report(node, f"`{func.value.value}.enter_context(...)` in a compiled region: Dynamo cannot enter a "
                               "context through contextlib.ExitStack, breaks the graph and runs the whole function eagerly",
-                        fix="Use `with` statements Dynamo supports directly (`with torch.no_grad():`), or choose "
+                        help="Use `with` statements Dynamo supports directly (`with torch.no_grad():`), or choose "
                             "the context with a conditional expression: `with torch.no_grad() if f else nullcontext():`.")
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
@@ -190,7 +190,7 @@ def batches(x):  # expect
                 self.report(node, f"`with {expr.func.value}(...)`, a @contextlib.contextmanager function: this torch "
                                   "release cannot trace it and breaks the graph (supported from torch 2.7)",
                             severity="warning",
-                            fix="Write it as a class with __enter__/__exit__, or move the `with` out of the region.")
+                            help="Write it as a class with __enter__/__exit__, or move the `with` out of the region.")
             return
         lock = self._lock(expr)
         if lock:

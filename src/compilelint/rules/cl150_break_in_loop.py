@@ -10,7 +10,7 @@ class BreakInLoop(Rule):
     message = "loop contains a graph break: Dynamo cannot resume inside a loop and runs the whole function eagerly"
     severity = "error"
     gb_id = "GB7000"
-    fix = "Move the breaking call out of the loop, or put the loop body in a function of its own so only that frame falls back."
+    help = "Move the breaking call out of the loop, or put the loop body in a function of its own so only that frame falls back."
 
     VALID = [
         """

@@ -12,7 +12,7 @@ class ModuleStructureMutation(Rule):
     message = "`{what}` in a compiled region changes the module's structure, which Dynamo guards on: expect recompiles or a graph break"
     severity = "warning"
     gb_id = None
-    fix = "Create buffers, parameters and submodules in `__init__`; in forward, update existing buffers in place (`self.buf.copy_(...)`)."
+    help = "Create buffers, parameters and submodules in `__init__`; in forward, update existing buffers in place (`self.buf.copy_(...)`)."
 
     VALID = [
         """

@@ -14,7 +14,7 @@ class MutationAfterCompile(Rule):
     message = "`{what}` changes a model after it was compiled: the guards fail and the next call recompiles"
     severity = "warning"
     gb_id = None
-    fix = "Finish building the model (submodules, buffers, hooks) before calling torch.compile."
+    help = "Finish building the model (submodules, buffers, hooks) before calling torch.compile."
     region_only = False
 
     VALID = [

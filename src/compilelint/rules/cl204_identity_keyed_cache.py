@@ -12,7 +12,7 @@ class IdentityKeyedCache(Rule):
                "every new tensor recompiles (2.4 breaks the graph instead)")
     severity = "warning"
     gb_id = None
-    fix = ("Key caches by something stable — shapes, dtype, a step counter — or compute the value "
+    help = ("Key caches by something stable — shapes, dtype, a step counter — or compute the value "
            "outside the compiled region and pass it in.")
 
     VALID = [

@@ -24,7 +24,7 @@ class GlobalStateMutation(Rule):
     READ = ("`{name}` is read by compiled code (`{reader}`) and changed here: Dynamo guards on its "
             "contents, so the next call recompiles")
     gb_id = None
-    fix = ("Keep changing state out of the compiled function: return it and update it in the caller, keep "
+    help = ("Keep changing state out of the compiled function: return it and update it in the caller, keep "
            "counters in a tensor buffer (`buf.add_(1)`), or key caches so they stop changing after warm-up.")
 
     VALID = [
@@ -156,7 +156,7 @@ class Block(torch.nn.Module):
 
     def report_in(self, scope: str, node, message: str) -> None:
         """Report at `node`, kept when `scope` (the reader) runs compiled."""
-        self.ctx.report(self, node, message, fix=self.fix, severity=self.severity, scope=scope)
+        self.ctx.report(self, node, message, help=self.help, severity=self.severity, scope=scope)
 
     def _is_container(self, value: cst.BaseExpression) -> bool:
         if isinstance(value, CONTAINER_LITERALS):

@@ -40,7 +40,7 @@ class VaryingScalarArgument(Rule):
                "Dynamo specialises on its value, so {cost}")
     severity = "warning"
     gb_id = None
-    fix = ("Pass values that change as tensors (`torch.tensor(lr)`), keep strings and flags fixed per "
+    help = ("Pass values that change as tensors (`torch.tensor(lr)`), keep strings and flags fixed per "
            "compiled callable (one per mode), or compile with `dynamic=True`.")
     region_only = False
 

@@ -19,7 +19,7 @@ class ModeToggleBetweenCalls(Rule):
                "compiles a second graph (once — both stay cached — but it counts toward the recompile limit)")
     severity = "note"
     gb_id = None
-    fix = ("Expect one extra compile per mode. To keep it off the hot path, warm both modes up front, or "
+    help = ("Expect one extra compile per mode. To keep it off the hot path, warm both modes up front, or "
            "compile a separate callable for evaluation; do not toggle per step.")
     region_only = False
 

@@ -22,7 +22,7 @@ class VaryingShapeStaticCompile(Rule):
                "new shape compiles again, and after 8 (the recompile limit) it runs eagerly")
     severity = "warning"
     gb_id = None
-    fix = ("Drop `dynamic=False` (by default the second shape makes the size dynamic), pass `dynamic=True` "
+    help = ("Drop `dynamic=False` (by default the second shape makes the size dynamic), pass `dynamic=True` "
            "or `torch._dynamo.mark_dynamic(x, dim)`, or pad inputs to a few fixed sizes.")
     region_only = False
 

@@ -17,7 +17,7 @@ class CompileInsideWrappedFunction(Rule):
                "every call wraps again ({why})")
     severity = "warning"
     gb_id = None
-    fix = ("Compile once — at module level, in `__init__`, or by decorating the function with "
+    help = ("Compile once — at module level, in `__init__`, or by decorating the function with "
            "`@torch.compile` — and call the compiled object; pass changing values as arguments rather than "
            "closing over them.")
     region_only = False

@@ -18,7 +18,7 @@ class CompileDistributedWrapper(Rule):
                "supports FSDP with use_orig_params=True, so nothing is compiled (2.4-2.6: an AssertionError)")
     severity = "error"
     gb_id = "GB0053"
-    fix = ("Build the wrapper with `FullyShardedDataParallel(model, use_orig_params=True, ...)` and compile "
+    help = ("Build the wrapper with `FullyShardedDataParallel(model, use_orig_params=True, ...)` and compile "
            "it, or move to FSDP2 (`torch.distributed.fsdp.fully_shard`), which composes with torch.compile.")
     region_only = False
 

@@ -30,12 +30,13 @@ class Pending:
     rule: Any
     node: cst.CSTNode
     message: str
-    fix: str | None
+    help: str | None
     severity: str
     scope: str | None  # the function whose being compiled makes it count
     loop: cst.CSTNode | None  # the outermost loop around a graph break (for CL150)
     when: tuple[str, ...] = ()  # modes the line needs (training, dtype=float16, labels)
     needs: tuple[str, ...] = ()  # leaves one of which must be a tensor (project-wide)
+    edits: tuple = ()  # the autofix, as rules.base.NodeEdit (positions come later)
 
 
 @lru_cache(maxsize=None)
@@ -109,8 +110,8 @@ class Walker(*PARTS, cst.CSTVisitor):
 
     # ---- reporting ---------------------------------------------------------------------
 
-    def report(self, rule, node: cst.CSTNode, message: str, *, fix: str | None,
-               severity: str, scope: str | None = None) -> None:
+    def report(self, rule, node: cst.CSTNode, message: str, *, help: str | None,
+               severity: str, scope: str | None = None, edits: tuple = ()) -> None:
         """`scope` overrides the function whose being compiled makes the finding count."""
         if rule.region_only and (self.escaped or self.header or not (self.scopes or scope)):
             return
@@ -120,11 +121,14 @@ class Walker(*PARTS, cst.CSTVisitor):
         for label in self.branch_when.get(id(node), ()):  # reported from its parent (`a and b`)
             if label not in when:
                 when += (label,)
-        self.pending.append(Pending(rule, node, message, fix, severity, scope, loop, when))
+        self.pending.append(Pending(rule, node, message, help, severity, scope, loop, when, edits=edits))
 
     def reported_nodes(self) -> list[cst.CSTNode]:
-        """The nodes the findings so far need positions for (each finding's, and its loop's)."""
-        return [n for p in self.pending for n in (p.node, p.loop) if n is not None]
+        """The nodes the findings so far need positions for (each finding's, its loop's, and
+        those its edits start or end at)."""
+        nodes = [n for p in self.pending for n in (p.node, p.loop) if n is not None]
+        nodes += [at.node for p in self.pending for edit in p.edits for at in (edit.start, edit.end)]
+        return nodes
 
     # ---- dispatch ----------------------------------------------------------------------
 

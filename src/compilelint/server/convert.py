@@ -32,19 +32,6 @@ def units(line: str, col: int, encoding: str) -> int:
     return len(head.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def chars(line: str, col_units: int, encoding: str) -> int:
-    """The inverse of `units`: a client column back to characters."""
-    if encoding == lsp.PositionEncodingKind.Utf32:
-        return col_units
-    count = 0
-    for index, char in enumerate(line):
-        if count >= col_units:
-            return index
-        count += len(char.encode("utf-8")) if encoding == lsp.PositionEncodingKind.Utf8 else \
-            (2 if ord(char) > 0xFFFF else 1)
-    return len(line)
-
-
 def _line(lines: Sequence[str], number: int) -> str:
     return lines[number - 1] if 0 < number <= len(lines) else ""
 

@@ -25,7 +25,7 @@ from compilelint import __version__
 from compilelint.discovery import display_path
 from compilelint.finding import Finding
 from compilelint.related import CallChains, loop_cause
-from compilelint.server import convert
+import compilelint.server.convert as convert
 from compilelint.session import Session
 
 log = logging.getLogger("compilelint.server")
@@ -217,7 +217,7 @@ class State:
                 if not before(r.end, where.start) and not before(where.end, r.start)]
 
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        from compilelint import fixes
+        from compilelint import fixes, registry
 
         uri = params.text_document.uri
         document = self.server.workspace.get_text_document(uri)
@@ -229,10 +229,11 @@ class State:
                                   k.startswith(lsp.CodeActionKind.QuickFix.value) for k in wanted)
         for finding in findings if quick else ():
             diagnostic = convert.diagnostic(finding, lines, encoding)
-            if fixes.fixable(finding.code):
+            if finding.edits:
                 new, fixed = fixes.plan_and_apply(text, [finding])
                 if fixed:
-                    actions.append(self._action(f"Fix {finding.code}: {fixes.FIXERS[finding.code]}",
+                    what = getattr(registry.get(finding.code), "autofix", "") or "apply the safe fix"
+                    actions.append(self._action(f"Fix {finding.code}: {what}",
                                                 lsp.CodeActionKind.QuickFix, uri,
                                                 convert.whole_text_edit(text, new, encoding), [diagnostic], True))
             edit = convert.noqa_edit(finding, lines, encoding)
@@ -240,7 +241,7 @@ class State:
                 actions.append(self._action(f"Suppress {finding.code} on this line (# noqa: {finding.code})",
                                             lsp.CodeActionKind.QuickFix, uri, edit, [diagnostic]))
         if not wanted or any(FIX_ALL.startswith(k) for k in wanted):
-            every = [f for f, _ in self.shown.get(uri, ()) if fixes.fixable(f.code)]
+            every = [f for f, _ in self.shown.get(uri, ()) if f.edits]
             new, fixed = fixes.plan_and_apply(text, every) if every else (text, [])
             if fixed:
                 actions.append(self._action("Fix all safe compilelint fixes", FIX_ALL, uri,

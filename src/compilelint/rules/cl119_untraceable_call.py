@@ -1,0 +1,125 @@
+import libcst as cst
+
+from compilelint import knowledge
+from compilelint.config import torch_version
+from compilelint.rules._callsite import has_keyword
+from compilelint.rules.base import Rule
+
+
+class UntraceableCall(Rule):
+    code = "CL119"
+    name = "untraceable-call"
+    summary = "calls Dynamo skips or refuses: `torch.manual_seed`, `random.*`, scalar `np.random` draws, `nn.LSTM`/`GRU`/`RNN`"
+    message = "{what} in a compiled region: {why}"
+    severity = "error"
+    gb_id = "GB0007"
+    help = ("Seed and draw random numbers outside the region (or with torch's own RNG: `torch.rand`, "
+            "`torch.randint`); create generators outside and pass them in; run RNN modules outside the "
+            "compiled region or write the recurrence with cells.")
+    breaks_graph = True
+
+    VALID = [
+        """
+import random
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)  # __init__: eager
+        self.cell = torch.nn.LSTMCell(4, 4)  # cells are traced
+    def forward(self, x):
+        noise = np.random.rand(3)  # an array: traced through torch._numpy
+        k = random.randint(0, 3)  # traced
+        h, c = self.cell(x)
+        return h + torch.rand_like(h) + k, noise
+def main():
+    torch.manual_seed(0)  # not compiled
+    random.seed(0)
+""",
+    ]
+    INVALID = [
+        """
+import random
+import numpy as np
+import torch
+from torch import nn
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 8)
+    def forward(self, x):
+        torch.manual_seed(0)  # expect
+        scale = np.random.rand()  # expect
+        drop = random.random() < 0.1  # expect
+        out, _ = self.lstm(x)  # expect
+        return out * scale
+""",
+        """
+import numpy as np
+import torch
+@torch.compile
+def f(x):
+    g = torch.Generator()  # expect
+    a = np.random.uniform(0.0, 1.0)  # expect
+    b = np.random.uniform(0.0, 1.0, 3)  # a shape: traced
+    c = np.random.normal(size=(2,))  # traced
+    gru = torch.nn.GRU(4, 4)
+    y, _ = gru(x)  # expect
+    return y + a
+""",
+    ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._known = knowledge.table(self.code, torch_version(walker.settings))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualify(node.func)
+        entry = self._known.get(qualified)
+        if entry is not None and entry.form == "call":
+            if entry.size_at is None or _draws_scalar(node, entry.size_at):
+                self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)))
+            return
+        cls = self._callee_class(node.func)
+        entry = self._known.get(cls)
+        if entry is not None and entry.form == "instance":
+            what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
+            self.report(node, self.message.format(what=what, why=_why(entry)))
+
+    def _callee_class(self, func: cst.BaseExpression) -> str | None:
+        """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`."""
+        if isinstance(func, cst.Call):
+            return self.ctx.qualify(func.func)
+        scope = self.ctx.function
+        if isinstance(func, cst.Name):
+            local = scope.var_class.get(func.value) if scope is not None else None
+            return local or self.ctx.module_var_class.get(func.value)
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+                and scope is not None and scope.class_name:
+            info = self.ctx.class_table.get(scope.class_name)
+            return info.attr_classes.get(func.attr.value) if info else None
+        return None
+
+
+def _draws_scalar(node: cst.Call, size_at: int) -> bool:
+    """No `size=` and nothing at positional index `size_at` (-1: no argument at all)."""
+    if size_at < 0:
+        return not node.args
+    if has_keyword(node, "size"):
+        return False
+    positional = [a for a in node.args if a.keyword is None]
+    if any(a.star for a in positional):
+        return False
+    return len(positional) <= size_at
+
+
+def _why(entry: knowledge.Entry) -> str:
+    if entry.form == "instance":
+        return f"Dynamo refuses to wrap RNN, GRU and LSTM modules; the whole function runs eagerly ({entry.gb_id})"
+    if entry.size_at is not None:
+        return ("a scalar draw (no `size`): Dynamo traces `np.random` through torch, and turning the draw "
+                f"into a Python number breaks the graph ({entry.gb_id})")
+    if entry.category == "rng":
+        return f"Dynamo does not trace this random-number state or draw and breaks the graph ({entry.gb_id})"
+    return f"Dynamo cannot trace it and breaks the graph ({entry.gb_id})"
