@@ -1,9 +1,13 @@
 """Calibrate the static pass against Dynamo on every transformers model that builds (issue 11, item 5).
 
     bash benchmarks/setup_speed.sh          # transformers 5.4.0 source under .bench/ (the static pass)
-    pip install --no-deps transformers==5.4.0 huggingface_hub tokenizers safetensors ...  # never torch
-    python benchmarks/calibrate.py --out benchmarks/calibration/before.json
-    python benchmarks/calibrate.py --out benchmarks/calibration/after.json    # after a linter change
+    pip install --no-deps transformers==5.4.0 huggingface-hub==1.8.0 tokenizers ...  # never torch
+    python benchmarks/calibrate.py --capture-only --budget 2400      # resumable; re-run to go on
+    python benchmarks/calibrate.py --classify-only --out benchmarks/calibration/after.json
+    python benchmarks/calibrate.py --classify-only --linter-src /tmp/base/src --out .../before.json
+
+(benchmarks/RESULTS.md section 8 has the exact commands and subset of the last run.
+huggingface_hub 1.33 rejects transformers 5.4.0's own default configs; 1.8.0 does not.)
 
 Two phases:
 
@@ -104,6 +108,7 @@ _SET = {
     **dict.fromkeys(("head_dim", "d_kv", "v_head_dim", "qk_nope_head_dim"), _HEAD_DIM),
     "qk_rope_head_dim": _HEAD_DIM, "kv_lora_rank": 32, "q_lora_rank": 32, "projection_dim": 32,
 }
+_HEAD_KEYS = frozenset(k for k, v in _SET.items() if v == _HEADS and "head" in k)
 _AT_MOST = {  # attribute -> upper bound
     **dict.fromkeys(("num_experts", "num_local_experts", "n_routed_experts"), 4),
     **dict.fromkeys(("num_experts_per_tok", "moe_topk"), 2),
@@ -158,6 +163,8 @@ def _shrink_config(cfg: Any) -> None:
         elif isinstance(value, (list, tuple)) and value and all(type(x) is int for x in value):
             if key == "depths":
                 new = type(value)([1] * len(value))
+        if key in _HEAD_KEYS and isinstance(new, (list, tuple)) and new and all(type(x) is int for x in new):
+            new = type(new)([1] * len(new))  # per-stage heads (Swin): one head divides any width
         if new is not value:
             try:
                 setattr(cfg, key, new)
@@ -178,8 +185,13 @@ def _shrink_config(cfg: Any) -> None:
 def _fit_rope_sections(cfg: Any) -> None:
     """Multimodal rotary sections (``mrope_section``) must add up to half the head size."""
     heads = getattr(cfg, "num_attention_heads", None)
-    head_dim = getattr(cfg, "head_dim", None) or (cfg.hidden_size // heads if heads and
-                                                  isinstance(getattr(cfg, "hidden_size", None), int) else None)
+    if not isinstance(heads, int) or isinstance(heads, bool):
+        heads = None  # per-stage lists (Swin's num_heads, ...): no single head size
+    head_dim = getattr(cfg, "head_dim", None)
+    if not isinstance(head_dim, int) or isinstance(head_dim, bool):
+        head_dim = None
+    if head_dim is None and heads and isinstance(getattr(cfg, "hidden_size", None), int):
+        head_dim = cfg.hidden_size // heads
     for key in ("rope_parameters", "rope_scaling"):
         rope = getattr(cfg, key, None)
         sections = rope.get("mrope_section") if isinstance(rope, dict) else None
@@ -618,14 +630,21 @@ def plan_models(args, suite, cdir: Path) -> list[str]:
         if proc.returncode != 0 or not plan.exists():
             raise SystemExit(f"listing the models failed:\n{proc.stderr[-3000:]}")
     models = json.loads(plan.read_text(encoding="utf-8"))
+    def named(opt: str | None) -> list[str]:
+        wanted = [m.strip() for m in (opt or "").split(",") if m.strip()]
+        for m in wanted:
+            if m not in models:
+                print(f"unknown model {m!r} (not in {suite.NAME}'s list): ignored", file=sys.stderr)
+        return list(dict.fromkeys(m for m in wanted if m in models))
+
     if args.models:
-        wanted = [m.strip() for m in args.models.split(",") if m.strip()]
-        unknown = [m for m in wanted if m not in models]
-        for m in unknown:
-            print(f"unknown model {m!r} (not in {suite.NAME}'s list): ignored", file=sys.stderr)
-        models = [m for m in wanted if m in models]
+        models = named(args.models)
+    # a fixed shuffle (crc32 of the name): a capped or cut-off run covers a sample of the
+    # list, not a-to-c; --include names what comes first, whatever the shuffle says
+    first = named(args.include)
+    models = first + sorted((m for m in models if m not in first), key=lambda m: zlib.crc32(m.encode()))
     if args.limit:
-        models = models[: args.limit]
+        models = models[: max(args.limit, len(first))]
     return models
 
 
@@ -638,9 +657,7 @@ def run_captures(args, suite, cdir: Path, models: list[str]) -> dict:
             return True
         return args.retry_skipped and bool(json.loads(path.read_text(encoding="utf-8"))["settings"]["eval"]["skipped"])
 
-    todo = [m for m in models if wanted(m)]
-    # a fixed shuffle: a run cut short has captured a sample of the models, not a-to-m
-    todo.sort(key=lambda m: zlib.crc32(m.encode()))
+    todo = [m for m in models if wanted(m)]  # in plan order: --include first, then the fixed shuffle
     stats = {"requested": len(models), "cached": len(models) - len(todo), "captured": 0, "not_started": 0}
     if not todo:
         return stats
@@ -714,6 +731,14 @@ def _linter_pythonpath(args, cache: Path) -> tuple[str, dict]:
     def git(*a: str) -> str:
         return subprocess.run(["git", *a], cwd=REPO, capture_output=True, text=True).stdout.strip()
 
+    if args.linter_src:
+        src = os.path.realpath(args.linter_src)
+        if not os.path.isfile(os.path.join(src, "compilelint", "__init__.py")):
+            raise SystemExit(f"--linter-src {args.linter_src}: no compilelint package there")
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=src, capture_output=True, text=True).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "."], cwd=src, capture_output=True,
+                                    text=True).stdout.strip())
+        return src, {"source": f"--linter-src {src}", "commit": head or "?", "dirty_src": dirty}
     if not args.linter_rev:
         dirty = bool(git("status", "--porcelain", "--", "src"))
         return str(REPO / "src"), {"source": "working tree", "commit": git("rev-parse", "HEAD"), "dirty_src": dirty}
@@ -735,9 +760,16 @@ def static_findings(args, source: str, cache: Path) -> tuple[list, dict, float]:
     pythonpath, linter = _linter_pythonpath(args, cache)
     cwd = os.path.dirname(source.rstrip(os.sep))
     out = tempfile.NamedTemporaryFile(prefix="calibrate-static-", suffix=".json", delete=False).name
+    # one lint cache per linter source: an old linter's entries never serve the new one
+    lint_cache = cache / "lint-cache" / zlib.crc32(pythonpath.encode()).to_bytes(4, "big").hex()
     cmd = [sys.executable, "-m", "compilelint", "check", source, "--format", "json", "--exit-zero", "-o", out,
-           "--cache-dir", str(cache / "lint-cache"), "-j", str(args.jobs)]
+           "--cache-dir", str(lint_cache), "-j", str(args.jobs)]
     env = dict(os.environ, PYTHONPATH=pythonpath)
+    # which compilelint the check really runs (the --linter-src / --linter-rev one, not ours)
+    where = subprocess.run([sys.executable, "-c", "import compilelint; print(compilelint.__file__)"], cwd=cwd,
+                           env=env, capture_output=True, text=True).stdout.strip()
+    linter["compilelint_file"] = where
+    print(f"static pass: compilelint from {where}", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     took = time.perf_counter() - t0
@@ -837,8 +869,10 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
     breaks: dict[tuple, dict] = {}  # (kind, file, line) -> the break, aggregated
     outside = Counter()
     fkey = lambda f: (rel(f.path), f.line, f.col, f.code)  # noqa: E731
+    echoes = 0
     for model, setting, res in runs:
         run = f"{model}[{setting}]"
+        echoes += _drop_caller_echoes(res)
         mine = [copy.copy(f) for file in res.lines_run if file in by_file for f in by_file[file]]
         missed = match(mine, [res], cwd=source)
         for f in mine:
@@ -864,7 +898,8 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
                 agg = breaks[key] = {"kind": b.kind, "path": rel(b.file), "line": b.line, "gb_id": b.gb_id,
                                      "reason": b.reason, "function": b.function, "found": False, "runs": [],
                                      "stack": [[rel(f) or f, ln] for f, ln in b.stack]}
-            agg["runs"].append(run)
+            if run not in agg["runs"]:
+                agg["runs"].append(run)
             if (b.kind, os.path.realpath(b.file), b.line) not in missed_at:
                 agg["found"] = True
 
@@ -910,6 +945,13 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
             group[key]["all"] += 1
             group[key]["found"] += b["found"]
     found = sum(b["found"] for b in breaks.values())
+    # graph breaks only (no recompiles), one per statement: a frame skip Dynamo reports at
+    # the line of the break that caused it is the same place
+    places: dict[tuple, bool] = {}
+    for b in breaks.values():
+        if b["kind"] in ("graph_break", "frame_skip"):
+            k = (b["path"], b["line"])
+            places[k] = places.get(k, False) or b["found"]
     recall = lambda c: round(c["found"] / c["all"], 4) if c["all"] else None  # noqa: E731
     runs_ok = Counter(s for _, s, r in runs if r.ok)
     runs_failed = [{"run": f"{m}[{s}]", "error": r.error} for m, s, r in runs if not r.ok]
@@ -926,6 +968,9 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
         "summary": {
             "overall": {**prec(total), "breaks": len(breaks), "breaks_found": found,
                         "recall": round(found / len(breaks), 4) if breaks else None},
+            "graph_breaks": {"locations": len(places), "found": sum(places.values()),
+                             "recall": round(sum(places.values()) / len(places), 4) if places else None},
+            "caller_echoes_dropped": echoes,
             "per_rule": {code: {**prec(c), "breaks_explained": explained_by.get(code, 0)}
                          for code, c in sorted(rules.items())},
             "recall_per_kind": {k: {**c, "recall": recall(c)} for k, c in sorted(by_kind.items())},
@@ -935,6 +980,26 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
         "findings": per_finding,
         "breaks": sorted(breaks.values(), key=lambda b: (b["path"], b["line"], b["kind"])),
     }
+
+
+def _drop_caller_echoes(res: Any) -> int:
+    """Drop the records that only repeat a deeper break from its caller's frame.
+
+    On torch 2.13 the outer frame of an inlined call that broke the graph also shows up in
+    ``graph_break_reasons`` as ``step_unsupported`` at the calling line (BERT's
+    ``self.loss_function(...)`` for the ``logger.warning_once`` inside it); the logged
+    record of the real break has that line in its stack. Counting it would ask for a
+    finding at the call as well as at the break. Returns how many were dropped."""
+    cap = getattr(res, "capture", None)
+    if cap is None:
+        return 0
+    callers = {(f, ln) for b in cap.breaks if b.kind == "graph_break" and b.reason != "step_unsupported"
+               for f, ln in b.stack[:-1]}
+    keep = [b for b in cap.breaks if not (b.kind == "graph_break" and b.reason == "step_unsupported"
+                                          and (b.file, b.line) in callers)]
+    dropped = len(cap.breaks) - len(keep)
+    cap.breaks = keep
+    return dropped
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -973,6 +1038,10 @@ def report(doc: dict, show: int) -> str:
     out.append(f"OVERALL  precision on executed lines {_pct(o['precision'])} ({o['confirmed']} confirmed / "
                f"{o['confirmed'] + o['not-reproduced']}), recall {_pct(o['recall'])} ({o['breaks_found']} of "
                f"{o['breaks']} break locations have a finding in the breaking statement)")
+    gb = s.get("graph_breaks")
+    if gb:
+        out.append(f"         graph breaks only (no recompiles; one per statement): recall {_pct(gb['recall'])} "
+                   f"({gb['found']} of {gb['locations']}); caller echoes dropped: {s.get('caller_echoes_dropped', 0)}")
     out.append(f"         shadowed {o['shadowed']}, condition not met {o['condition-not-met']}, not reached "
                f"{o['not-reached']}; breaks outside the source: {s['breaks_outside_source'] or 0}")
     out.append("")
@@ -1023,7 +1092,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suite", default="transformers", help="transformers (default) or a suite .py file")
     ap.add_argument("--source", help="what the static pass checks (default: the suite's source_dir())")
     ap.add_argument("--models", help="comma-separated model names (transformers: model types, e.g. llama,bert)")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N models")
+    ap.add_argument("--limit", type=int, default=0,
+                    help="only the first N models of a fixed pseudo-random order (crc32 of the name), "
+                         "after the --include ones")
+    ap.add_argument("--include", help="comma-separated models to put first (they count towards --limit)")
     ap.add_argument("--settings", default=",".join(SETTINGS), help="eval,train,padded (default: all three)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="capture processes at a time (default 2)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per model and setting (default 120)")
@@ -1035,6 +1107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--capture-only", action="store_true", help="capture, do not classify")
     ap.add_argument("--classify-only", action="store_true", help="classify what is cached, capture nothing")
     ap.add_argument("--linter-rev", help="run the static pass from this git revision (default: the working tree)")
+    ap.add_argument("--linter-src", help="run the static pass from this src/ folder (a git worktree's src, say)")
     ap.add_argument("--show", type=int, default=30, help="entries per list in the printed report")
     ap.add_argument("--_zygote", help=argparse.SUPPRESS)
     ap.add_argument("--_list", help=argparse.SUPPRESS)

@@ -7,10 +7,13 @@ package and classifies. What the static pass finds may change as the linter impr
 so the test checks Dynamo's side against the labels and the script's accounting against
 the findings it reports, plus the findings the linter has always made."""
 
+import argparse
+import importlib.util
 import json
 import subprocess
 import sys
 import textwrap
+import zlib
 
 import pytest
 
@@ -155,7 +158,63 @@ def test_calibrate_end_to_end_on_a_mini_package(tmp_path):
             assert f"minipkg/model.py:{line}" in first.stdout  # listed as missed
 
     # again: the captures come from the cache; an unknown model name is reported, not fatal
-    second, again = _run(tmp_path, tmp_path / "after.json", "--models", "gate,broken,nope")
+    # (and the static pass can come from another src/ folder: a worktree of an older commit)
+    second, again = _run(tmp_path, tmp_path / "after.json", "--models", "gate,broken,nope",
+                         "--linter-src", str(REPO / "src"))
     assert "unknown model 'nope'" in second.stderr
+    assert again["versions"]["linter"]["compilelint_file"] == str(REPO / "src" / "compilelint" / "__init__.py")
+    assert f"compilelint from {REPO / 'src'}" in second.stderr
     assert again["models"]["capture"] == {"requested": 2, "cached": 2, "captured": 0, "not_started": 0}
     assert again["summary"] == doc["summary"] and again["findings"] == doc["findings"]
+
+
+def _calibrate_module():
+    spec = importlib.util.spec_from_file_location("_calibrate_under_test", REPO / "benchmarks" / "calibrate.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_caller_echoes_of_a_deeper_break_are_dropped():
+    """torch 2.13 lists the calling line of an inlined call that broke as `step_unsupported`;
+    the logged break has that line in its stack. Only that echo goes."""
+    from compilelint.probe.records import BreakRecord, CaptureResult
+    from compilelint.probe.runner import TargetResult
+
+    cal = _calibrate_module()
+    real = BreakRecord("graph_break", "logging.Logger method not supported", "GB0036", "/p/utils.py", 40,
+                       stack=[("/p/model.py", 10), ("/p/utils.py", 40)])
+    echo = BreakRecord("graph_break", "step_unsupported", None, "/p/model.py", 10, stack=[("/p/model.py", 10)])
+    alone = BreakRecord("graph_break", "step_unsupported", None, "/p/model.py", 77, stack=[("/p/model.py", 77)])
+    skip = BreakRecord("frame_skip", "frame skipped", None, "/p/model.py", 10, stack=[("/p/model.py", 10)])
+    res = TargetResult.__new__(TargetResult)
+    res.capture = CaptureResult(breaks=[real, echo, alone, skip], graph_count=2, op_count=3, error=None)
+    assert cal._drop_caller_echoes(res) == 1
+    assert res.capture.breaks == [real, alone, skip]
+
+
+def test_plan_puts_included_models_first_then_a_fixed_shuffle(tmp_path):
+    cal = _calibrate_module()
+    names = [f"m{i}" for i in range(12)]
+    (tmp_path / "plan.json").write_text(json.dumps(names))
+    ns = {"suite": "x", "models": None, "include": "m7,nope", "limit": 4}
+    suite = type("S", (), {"NAME": "x"})
+    got = cal.plan_models(argparse.Namespace(**ns), suite, tmp_path)
+    rest = sorted((n for n in names if n != "m7"), key=lambda n: zlib.crc32(n.encode()))
+    assert got == ["m7", *rest[:3]]
+    assert cal.plan_models(argparse.Namespace(**{**ns, "limit": 0}), suite, tmp_path) == ["m7", *rest]
+
+
+def test_shrink_config_keeps_per_stage_heads_divisible():
+    """Swin's num_heads is a tuple per stage: the tiny width must stay divisible by each,
+    and the rotary fitting must not divide by a tuple (the bug that skipped Swin and
+    Grounding DINO)."""
+    pytest.importorskip("transformers")
+    from transformers import SwinConfig
+
+    cal = _calibrate_module()
+    cfg = SwinConfig()
+    cal._shrink_config(cfg)
+    dims = [cfg.embed_dim * 2 ** i for i in range(len(cfg.depths))]
+    assert len(cfg.num_heads) == len(cfg.depths)
+    assert all(d % h == 0 for d, h in zip(dims, cfg.num_heads))
