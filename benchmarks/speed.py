@@ -83,14 +83,14 @@ SNAPSHOT = BENCH / "snapshot"
 ENV = dict(os.environ, NO_COLOR="1")
 
 
-def take_snapshot() -> str:
-    """compilelint as committed (git HEAD), in .bench/snapshot/, first on PYTHONPATH: edits
-    made while the benchmark runs can neither slow it nor invalidate its cache."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+def take_snapshot(rev: str = "HEAD") -> str:
+    """compilelint as committed (git HEAD, or REV), in .bench/snapshot/, first on PYTHONPATH:
+    edits made while the benchmark runs can neither slow it nor invalidate its cache."""
+    head = subprocess.run(["git", "rev-parse", "--short", rev], cwd=REPO, capture_output=True,
                           text=True, check=True).stdout.strip()
     shutil.rmtree(SNAPSHOT, ignore_errors=True)
     SNAPSHOT.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", "HEAD", "src/compilelint"], cwd=REPO, capture_output=True, check=True)
+    archive = subprocess.run(["git", "archive", head, "src/compilelint"], cwd=REPO, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(SNAPSHOT)], input=archive.stdout, check=True)
     # bytecode compiled ahead, as pip does when it installs a wheel (the peers' venvs have
     # theirs); without it every run recompiled ~60 modules (65 ms) where
@@ -293,6 +293,8 @@ def main() -> None:
     parser.add_argument("--out", default=str(BENCH / "speed-results"), help="prefix of the .md and .json written")
     parser.add_argument("--working-tree", action="store_true",
                         help="measure the working tree as it is, not a snapshot of git HEAD")
+    parser.add_argument("--rev", default="HEAD",
+                        help="measure this commit instead of HEAD (to compare before and after on one day)")
     args = parser.parse_args()
     for folder in CORPORA.values():
         if not folder.is_dir():
@@ -306,7 +308,7 @@ def main() -> None:
         git = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                              text=True).stdout.strip() + "+working tree"
     else:
-        git = take_snapshot()
+        git = take_snapshot(args.rev)
     results = {"machine": machine(), "versions": versions(git), "corpora": {},
                "started": time.strftime("%Y-%m-%d %H:%M:%S"), "load_before": os.getloadavg()}
     log(json.dumps(results["machine"]))

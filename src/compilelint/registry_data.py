@@ -56,6 +56,15 @@ RULES = {
         'gb_id': 'GB0059',
         'breaks_graph': True,
     },
+    'CL107': {
+        'name': 'tensor-as-int',
+        'severity': 'error',
+        'summary': 'a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`…',
+        'message': 'a tensor used as {what}: Python needs its value as an int, so Dynamo reads it (`.item()`) and breaks the graph',
+        'help': 'Compute the bound from shapes (`x.shape[0]`, `len(lst)`), pass it in as a Python int, or keep the computation in tensors (masks instead of slices).',
+        'gb_id': 'GB0124',
+        'breaks_graph': True,
+    },
     'CL110': {
         'name': 'print-call',
         'severity': 'error',
@@ -207,6 +216,15 @@ RULES = {
         'message': '{what} in a compiled region: Dynamo cannot enter this context manager, breaks the graph and, unable to resume inside the `with`, runs the whole function eagerly',
         'help': 'Move the `with` block out of the compiled region (or into a function under `torch.compiler.disable`); torch.no_grad, autocast, sdpa_kernel, nullcontext and your own context managers are fine.',
         'gb_id': 'GB0142',
+        'breaks_graph': True,
+    },
+    'CL142': {
+        'name': 'none-on-compiled-path',
+        'severity': 'error',
+        'summary': 'a value set only when not compiling (`if x is None and not is_compiling(): x = …`), then used',
+        'message': '`{name}` is set only when not compiling: under torch.compile it stays None when the caller omits it, this use raises, and Dynamo gives up on the whole frame',
+        'help': 'Build the default on both paths (drop the `not is_compiling()` test), or guard the use with `if {name} is not None`.',
+        'gb_id': 'GB0088',
         'breaks_graph': True,
     },
     'CL150': {

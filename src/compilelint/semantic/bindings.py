@@ -354,12 +354,29 @@ class Bindings:
             row = infer(iterable, self)
             if row.tensorish:
                 scope.env[target.value] = row
+        self._bind_zip(iterable, target)
         if isinstance(target, cst.Name) and scope.env.get(target.value) == Kind.UNKNOWN:
             self._set_open(target.value, iterable)  # iterating what the project types
         if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
             scope.env[target.value] = Kind.MODULE
             scope.var_class[target.value] = element
             scope.open.pop(target.value, None)
+
+    def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression) -> None:
+        """`for s, e in zip(starts, ends)`: each name holds a row of its own argument, a
+        tensor where that argument is one."""
+        if not (isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.zip"
+                and isinstance(target, (cst.Tuple, cst.List))
+                and len(target.elements) == len(iterable.args)
+                and all(a.keyword is None and not a.star for a in iterable.args)):
+            return
+        scope = self.scopes[-1]
+        for element, arg in zip(target.elements, iterable.args):
+            if isinstance(element.value, cst.Name):
+                row = infer(arg.value, self)
+                if row.tensorish:
+                    scope.env[element.value.value] = row
+                    scope.open.pop(element.value.value, None)
 
     # ---- NumPy arrays made from tensors (CL103-CL106 tell them apart) ------------------
 

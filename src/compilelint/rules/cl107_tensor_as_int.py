@@ -1,0 +1,136 @@
+import libcst as cst
+
+from compilelint.semantic.kinds import Kind
+from compilelint.rules.base import Rule
+
+# torch factories whose positional arguments are sizes or bounds (Python ints).
+SIZE_FACTORIES = frozenset({
+    "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
+    "torch.full",
+})
+# Tensor methods whose positional arguments are sizes, dims or lengths.
+SIZE_METHODS = frozenset({
+    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full",
+})
+
+
+class TensorAsInt(Rule):
+    code = "CL107"
+    name = "tensor-as-int"
+    summary = "a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`…"
+    message = ("a tensor used as {what}: Python needs its value as an int, so Dynamo reads it "
+               "(`.item()`) and breaks the graph")
+    severity = "error"
+    gb_id = "GB0124"
+    help = ("Compute the bound from shapes (`x.shape[0]`, `len(lst)`), pass it in as a Python int, "
+            "or keep the computation in tensors (masks instead of slices).")
+    breaks_graph = True
+
+    VALID = [
+        """
+import torch
+@torch.compile
+def f(x, rows, cols):
+    out = []
+    for r, c in zip(rows, cols):  # rows of tensors, used as tensors
+        out.append(r * c)
+    return torch.stack(out) + x
+""",
+        """
+import torch
+@torch.compile
+def f(x, starts: list, ends: list):
+    for s, e in zip(starts, ends):  # Python ints
+        x = x + x[s:e].sum()
+    return x
+""",
+        """
+import torch
+@torch.compile
+def f(x: torch.Tensor, k: int):
+    n = x.shape[0]
+    y = x.reshape(torch.div(n, 2, rounding_mode="trunc"), 2)  # Python ints: folded
+    return y[: n - k] + torch.arange(x.size(0)) + torch.full((3,), 1.0).sum() * x[k:].sum()
+""",
+        """
+import torch
+@torch.compile
+def f(x: torch.Tensor, v: torch.Tensor):
+    return torch.full((3,), 1.0) * v[0] + x  # a fill value, not a size
+""",
+    ]
+    INVALID = [
+        """
+import torch
+@torch.compile
+def f(x: torch.Tensor, lens: torch.Tensor):
+    ends = lens.cumsum(-1)
+    starts = ends - lens
+    for s, e in zip(starts, ends):
+        x[s:e] = 0  # expect
+    return x
+""",
+        """
+import torch
+@torch.compile
+def f(pos: torch.Tensor, pooled_pos=None):
+    if pooled_pos is None:
+        pooled_pos = pos
+    max_dist = pooled_pos[0] - pos[0] + 6
+    return torch.arange(max_dist, pos[-1] - 1, -1)  # expect
+""",
+        """
+import torch
+@torch.compile
+def f(x: torch.Tensor, n: torch.Tensor):
+    m = n.sum()
+    y = torch.zeros(m) + x.sum()  # expect
+    for i in range(m):  # expect
+        y = y + i
+    return y.view(n[0], -1)  # expect
+""",
+    ]
+
+    def _first_tensor(self, values) -> cst.BaseExpression | None:
+        # only a certain tensor: a forward input may well be an int (`seq_len`)
+        for value in values:
+            if isinstance(value, (cst.Tuple, cst.List)):  # torch.zeros((n, m))
+                found = self._first_tensor(e.value for e in value.elements)
+                if found is not None:
+                    return found
+            elif value is not None and self.ctx.kind(value) == Kind.TENSOR and not self._folded(value):
+                return value
+        return None
+
+    def _folded(self, value: cst.BaseExpression) -> bool:
+        """`torch.div(seq_len, w, rounding_mode="trunc")` on Python ints: Dynamo computes
+        it as an int (measured on 2.13: no break)."""
+        return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "").startswith("torch.") \
+            and bool(value.args) and all(self.ctx.kind(a.value) == Kind.VALUE for a in value.args
+                                         if a.keyword is None)
+
+    def _check(self, values, what: str) -> None:
+        """One finding per slice or call: the first tensor among `values`."""
+        value = self._first_tensor(values)
+        if value is not None:
+            self.report(value, self.message.format(what=what))
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        bounds = [part for element in node.slice if isinstance(element.slice, cst.Slice)
+                  for part in (element.slice.lower, element.slice.upper, element.slice.step)]
+        self._check(bounds, "a slice bound")
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.ctx.qualify(node.func) or ""
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if qualified == "builtins.range":
+            self._check(positional, "a `range()` bound")
+        elif qualified in SIZE_FACTORIES:
+            self._check(positional[:1] if qualified == "torch.full" else positional,
+                        f"a size of `{qualified}()`")
+        elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
+                and self.ctx.kind(node.func.value).tensorish:
+            method = node.func.attr.value
+            # narrow(dim, start, length): a tensor `start` is traced; new_full's fill value too
+            sizes = {"new_full": positional[:1], "narrow": positional[2:3]}.get(method, positional)
+            self._check(sizes, f"a size of `.{method}()`")
