@@ -105,3 +105,39 @@ def test_when_in_json_and_sarif(tmp_path):
     results = {r["locations"][0]["physicalLocation"]["region"]["startLine"]: r for r in out["sarif"]["runs"][0]["results"]}
     assert results[8]["properties"]["when"] == ["training"]
     assert "when" not in results[15]["properties"]
+
+
+LOOPS = textwrap.dedent("""
+    import torch
+    class M(torch.nn.Module):
+        def forward(self, x):
+            for layer in self.layers:
+                if self.training:
+                    p = torch.rand([])
+                    if p < 0.1:
+                        continue
+                x = layer(x)
+            for layer in self.layers:
+                if self.training and x.sum() > 0:
+                    x = x * 2
+                if x.mean() > 1:
+                    x = x / 2
+            for layer in self.layers:
+                x = self.step(x)
+            return x
+        def step(self, x):
+            if x.dtype == torch.float16 and not torch.isfinite(x).all():
+                x = x.clamp(-1, 1)
+            return x
+""")
+
+
+def test_a_loop_breaks_only_when_its_breaks_are_reached(tmp_path):
+    """CL150 takes the modes its breaks need: the layerdrop loop (BART) only in training; a
+    loop with one unconditional break always; a loop calling an fp16-only break in fp16."""
+    (tmp_path / "m.py").write_text(LOOPS)
+    found = {(f.line, f.code): f for f in check([str(tmp_path / "m.py")], config_mod.load(start=str(tmp_path))).findings}
+    assert found[(5, "CL150")].when == ("training",)
+    assert found[(5, "CL150")].message.endswith("(only in training)")
+    assert found[(11, "CL150")].when == ()
+    assert found[(16, "CL150")].when == ("dtype=float16",)

@@ -13,8 +13,7 @@ import re
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.finding import Edit, FileAnalysis, Finding, loop_break
-from compilelint.semantic.guards import when_text
+from compilelint.finding import Edit, FileAnalysis, Finding, loop_break, when_text
 from compilelint.semantic.loops import loop_positions, loop_positions_libcst
 from compilelint.semantic.walker import Walker
 
@@ -83,7 +82,7 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
         # only for the reported nodes (PositionProvider's ranges, computed for those alone),
         # and the loops if wanted, in the same pass.
         positions = traverse.positions(tree, walker.reported_nodes() + (walker.loop_nodes if loops_wanted else []))
-        seen_loops: set[tuple[int, int]] = set()
+        loops: dict[tuple, list] = {}  # (line, col, needs) -> [loop node, first pending, when]
         for pending in walker.pending:
             rule, loop, scope = pending.rule, pending.loop, pending.scope
             pos = positions[pending.node]
@@ -97,13 +96,15 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
             if loop is not None and walker.loop_rule is not None:
                 lpos = positions[loop]
                 key = (lpos.start.line, lpos.start.column, pending.needs)
-                if key in seen_loops:
-                    continue
-                seen_loops.add(key)
-                keyword = "for" if isinstance(loop, cst.For) else "while"
-                candidates.append(loop_break(
-                    path, lpos.start.line, lpos.start.column + 1, keyword, f"{rule.code} at line {pos.start.line}",
-                    walker.loop_rule, scope=scope, needs=pending.needs))
+                if key not in loops:
+                    loops[key] = [loop, pending, pos.start.line, pending.when]
+                else:  # the loop breaks in every mode that reaches one of its breaks
+                    loops[key][3] = tuple(c for c in loops[key][3] if c in pending.when)
+        for (line, column, needs), (loop, first, first_line, when) in loops.items():
+            keyword = "for" if isinstance(loop, cst.For) else "while"
+            candidates.append(loop_break(
+                path, line, column + 1, keyword, f"{first.rule.code} at line {first_line}",
+                walker.loop_rule, scope=first.scope, needs=needs, when=when))
     for code, trace in walker.crashes:
         diagnostics.append(Finding(
             path=path, line=1, col=1, code="CL001", name="rule-crash", severity="error",

@@ -194,7 +194,10 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
     breaks: dict[str, Finding] = {}
     for analysis, finding in in_region:
         if finding.code in breaking_codes and finding.scope:
-            breaks.setdefault(f"{analysis.module}:{finding.scope}", finding)
+            key = f"{analysis.module}:{finding.scope}"
+            held = breaks.get(key)
+            if held is None or (held.when and not finding.when):  # an unconditional break decides
+                breaks[key] = finding
     if not breaks:
         return []
     # A function breaks if it calls a function that breaks, outside a loop or not.
@@ -232,7 +235,7 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
             found.append((analysis, loop_break(
                 analysis.path, position[0], position[1], keyword,
                 f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
-                loop_rule, scope=qualname)))
+                loop_rule, scope=qualname, when=tuple(cause.when or ()))))
     return found
 
 

@@ -68,16 +68,29 @@ class Finding:
         return out
 
 
+_WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels"}
+
+
+def when_text(when: tuple[str, ...]) -> str:
+    """" (only in training, in float16)" for a message; "" when the line always runs."""
+    if not when:
+        return ""
+    words = [_WHEN_WORDS.get(label, f"in {label[6:]}" if label.startswith("dtype=") else label) for label in when]
+    return f" (only {', '.join(words)})"
+
+
 def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *,
-               scope: str | None, needs: tuple[str, ...] = ()) -> Finding:
+               scope: str | None, needs: tuple[str, ...] = (), when: tuple[str, ...] = ()) -> Finding:
     """The one place a CL150 is made: the `for`/`while` at (line, col) holds a graph break
     (`cause`: "CL102 at line 7", or "calls `f`, which breaks the graph (...)"). `rule`:
-    the CL150 rule's name/severity/help (its class or its registry entry)."""
+    the CL150 rule's name/severity/help (its class or its registry entry); `when`: the
+    modes in which the breaks inside are reached (the loop breaks only then)."""
     what = f"contains a graph break ({cause})" if cause.startswith("CL") else cause
     return Finding(
         path=path, line=line, col=col, code="CL150", name=rule.name, severity=rule.severity,
-        help=rule.help, scope=scope, end_line=line, end_col=col + len(keyword), needs=needs,
-        message=f"`{keyword}` loop {what}: Dynamo cannot resume inside a loop and runs the whole function eagerly",
+        help=rule.help, scope=scope, end_line=line, end_col=col + len(keyword), needs=needs, when=when,
+        message=f"`{keyword}` loop {what}: Dynamo cannot resume inside a loop and runs the whole function eagerly"
+                + when_text(when),
     )
 
 

@@ -60,17 +60,6 @@ def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ..
     return ()
 
 
-_WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels"}
-
-
-def when_text(when: tuple[str, ...]) -> str:
-    """" (only in training, in float16)" for a message; "" when the line always runs."""
-    if not when:
-        return ""
-    words = [_WHEN_WORDS.get(label, f"in {label[6:]}" if label.startswith("dtype=") else label) for label in when]
-    return f" (only {', '.join(words)})"
-
-
 def dropped_by(when: tuple[str, ...], assume: dict) -> bool:
     """Whether `assume` (`[tool.compilelint] assume`) rules out every run that reaches a
     finding only reachable `when`."""
