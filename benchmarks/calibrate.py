@@ -869,10 +869,8 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
     breaks: dict[tuple, dict] = {}  # (kind, file, line) -> the break, aggregated
     outside = Counter()
     fkey = lambda f: (rel(f.path), f.line, f.col, f.code)  # noqa: E731
-    echoes = 0
     for model, setting, res in runs:
         run = f"{model}[{setting}]"
-        echoes += _drop_caller_echoes(res)
         mine = [copy.copy(f) for file in res.lines_run if file in by_file for f in by_file[file]]
         missed = match(mine, [res], cwd=source)
         for f in mine:
@@ -970,7 +968,6 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
                         "recall": round(found / len(breaks), 4) if breaks else None},
             "graph_breaks": {"locations": len(places), "found": sum(places.values()),
                              "recall": round(sum(places.values()) / len(places), 4) if places else None},
-            "caller_echoes_dropped": echoes,
             "per_rule": {code: {**prec(c), "breaks_explained": explained_by.get(code, 0)}
                          for code, c in sorted(rules.items())},
             "recall_per_kind": {k: {**c, "recall": recall(c)} for k, c in sorted(by_kind.items())},
@@ -980,26 +977,6 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
         "findings": per_finding,
         "breaks": sorted(breaks.values(), key=lambda b: (b["path"], b["line"], b["kind"])),
     }
-
-
-def _drop_caller_echoes(res: Any) -> int:
-    """Drop the records that only repeat a deeper break from its caller's frame.
-
-    On torch 2.13 the outer frame of an inlined call that broke the graph also shows up in
-    ``graph_break_reasons`` as ``step_unsupported`` at the calling line (BERT's
-    ``self.loss_function(...)`` for the ``logger.warning_once`` inside it); the logged
-    record of the real break has that line in its stack. Counting it would ask for a
-    finding at the call as well as at the break. Returns how many were dropped."""
-    cap = getattr(res, "capture", None)
-    if cap is None:
-        return 0
-    callers = {(f, ln) for b in cap.breaks if b.kind == "graph_break" and b.reason != "step_unsupported"
-               for f, ln in b.stack[:-1]}
-    keep = [b for b in cap.breaks if not (b.kind == "graph_break" and b.reason == "step_unsupported"
-                                          and (b.file, b.line) in callers)]
-    dropped = len(cap.breaks) - len(keep)
-    cap.breaks = keep
-    return dropped
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -1041,7 +1018,7 @@ def report(doc: dict, show: int) -> str:
     gb = s.get("graph_breaks")
     if gb:
         out.append(f"         graph breaks only (no recompiles; one per statement): recall {_pct(gb['recall'])} "
-                   f"({gb['found']} of {gb['locations']}); caller echoes dropped: {s.get('caller_echoes_dropped', 0)}")
+                   f"({gb['found']} of {gb['locations']})")
     out.append(f"         shadowed {o['shadowed']}, condition not met {o['condition-not-met']}, not reached "
                f"{o['not-reached']}; breaks outside the source: {s['breaks_outside_source'] or 0}")
     out.append("")

@@ -175,24 +175,6 @@ def _calibrate_module():
     return mod
 
 
-def test_caller_echoes_of_a_deeper_break_are_dropped():
-    """torch 2.13 lists the calling line of an inlined call that broke as `step_unsupported`;
-    the logged break has that line in its stack. Only that echo goes."""
-    from compilelint.probe.records import BreakRecord, CaptureResult
-    from compilelint.probe.runner import TargetResult
-
-    cal = _calibrate_module()
-    real = BreakRecord("graph_break", "logging.Logger method not supported", "GB0036", "/p/utils.py", 40,
-                       stack=[("/p/model.py", 10), ("/p/utils.py", 40)])
-    echo = BreakRecord("graph_break", "step_unsupported", None, "/p/model.py", 10, stack=[("/p/model.py", 10)])
-    alone = BreakRecord("graph_break", "step_unsupported", None, "/p/model.py", 77, stack=[("/p/model.py", 77)])
-    skip = BreakRecord("frame_skip", "frame skipped", None, "/p/model.py", 10, stack=[("/p/model.py", 10)])
-    res = TargetResult.__new__(TargetResult)
-    res.capture = CaptureResult(breaks=[real, echo, alone, skip], graph_count=2, op_count=3, error=None)
-    assert cal._drop_caller_echoes(res) == 1
-    assert res.capture.breaks == [real, alone, skip]
-
-
 def test_plan_puts_included_models_first_then_a_fixed_shuffle(tmp_path):
     cal = _calibrate_module()
     names = [f"m{i}" for i in range(12)]

@@ -82,7 +82,7 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
         # only for the reported nodes (PositionProvider's ranges, computed for those alone),
         # and the loops if wanted, in the same pass.
         positions = traverse.positions(tree, walker.reported_nodes() + (walker.loop_nodes if loops_wanted else []))
-        loops: dict[tuple, list] = {}  # (line, col, needs) -> [loop node, first pending, when]
+        loops: dict[tuple, list] = {}  # (line, col, needs) -> [loop, first pending, its line, when]
         for pending in walker.pending:
             rule, loop, scope = pending.rule, pending.loop, pending.scope
             pos = positions[pending.node]

@@ -126,6 +126,34 @@ def _dedupe(records: list[BreakRecord]) -> list[BreakRecord]:
     return out
 
 
+# the compile reason Dynamo gives when it compiles up to the last resumable point
+_STEP_UNSUPPORTED = "step_unsupported"
+# the second record Dynamo logs for such a break, at the same place as the first
+_CANNOT_RESUME = "Encountered graph break that we cannot resume from"
+
+
+def _drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
+    """Drop the records that only repeat another break of the same run.
+
+    When an inlined call Dynamo cannot resume in breaks (a property getter that logs, as
+    in transformers' ``self.loss_function``), torch 2.13 compiles the caller up to the
+    calling line and lists that line as a ``step_unsupported`` compile reason with no
+    reason of its own; the logged break has the line in its stack. It also logs the
+    break twice at its own line, once wrapped in "cannot resume from"."""
+    breaks = [r for r in records if r.kind == "graph_break"]
+    callers = {(f, ln) for r in breaks if r.reason != _STEP_UNSUPPORTED for f, ln in r.stack[:-1]}
+    places = {(r.file, r.line, r.gb_id) for r in breaks if not r.reason.startswith(_CANNOT_RESUME)}
+
+    def echo(r: BreakRecord) -> bool:
+        if r.kind != "graph_break":
+            return False
+        if r.reason == _STEP_UNSUPPORTED:
+            return (r.file, r.line) in callers
+        return r.reason.startswith(_CANNOT_RESUME) and (r.file, r.line, r.gb_id) in places
+
+    return [r for r in records if not echo(r)]
+
+
 def _error_as_break(exc: BaseException) -> list[BreakRecord]:
     """With fullgraph=True Dynamo raises instead of logging: turn that into a record."""
     name = type(exc).__name__
@@ -214,7 +242,7 @@ def capture(
     if extra and not any(r.kind == "graph_break" for r in records):
         records.extend(extra)
     return CaptureResult(
-        breaks=_dedupe(records),
+        breaks=_dedupe(_drop_echoes(records)),
         graph_count=len(counts),
         op_count=sum(counts),
         error=error,

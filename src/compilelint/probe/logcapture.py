@@ -18,6 +18,50 @@ _TRACE_SOURCE = "__trace_source"
 # "TRACE starts_line /p/model.py:12 in forward (Model.forward)": one per line Dynamo traces
 _STARTS_LINE_RE = re.compile(r"TRACE starts_line (?P<file>.+?):(?P<line>\d+)(?: in |\s*$)", re.MULTILINE)
 
+# instructions that do nothing but move control elsewhere
+_JUMPS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP",
+                    "JUMP_NO_INTERRUPT"})
+_NO_OPS = frozenset({"NOP", "NOT_TAKEN"})
+
+
+def _translator() -> object | None:
+    """The Dynamo instruction translator whose ``step`` is logging the current record."""
+    f = sys._getframe(2)
+    for _ in range(16):  # logging's own frames sit between it and the handler
+        if f is None:
+            return None
+        if f.f_code.co_name in ("starts_line", "step") and f.f_code.co_filename.endswith("symbolic_convert.py"):
+            tx = f.f_locals.get("self")
+            return tx if hasattr(tx, "current_instruction") else None
+        f = f.f_back
+    return None
+
+
+def _pass_through(tx: object, line: int) -> bool:
+    """True when Dynamo logged ``line`` on an instruction that only jumps to another line.
+
+    Dynamo numbers every instruction with the line of the instruction before it in the
+    code (``propagate_line_nums``), so the line-less ``JUMP_FORWARD`` that closes an
+    ``if`` body (or a loop body's ``JUMP_BACKWARD``) carries the body's last line: a
+    false condition jumps onto it and ``trace_source`` names a line that never ran.
+    Follow such jumps (and line-less no-ops): the line was traced only if an instruction
+    of that line is reached before another line starts."""
+    inst = getattr(tx, "current_instruction", None)
+    if inst is None or inst.starts_line != line:
+        return False  # not the record we understand: keep the line
+    for _ in range(8):
+        if inst.opname in _JUMPS and getattr(inst, "target", None) is not None:
+            inst = inst.target
+        elif inst.opname in _NO_OPS and getattr(getattr(inst, "positions", None), "lineno", 0) is None:
+            index = getattr(tx, "indexof", {}).get(inst)
+            if index is None or index + 1 >= len(tx.instructions):
+                return False
+            inst = tx.instructions[index + 1]
+        else:
+            return inst.starts_line != line
+    return False
+
+
 def _caller_frames() -> list[tuple[str, int, str | None]]:
     """User frames on the real Python stack right now, outermost first."""
     out = []
@@ -48,8 +92,16 @@ class _Collector(logging.Handler):
         user = self._user.get(f)
         if user is None:
             user = self._user[f] = is_user_file(f)
-        if user:
-            self.traced.setdefault(f, set()).add(int(m.group("line")))
+        line = int(m.group("line"))
+        if not user or line in self.traced.get(f, ()):
+            return
+        try:
+            tx = _translator()
+            borrowed = tx is not None and _pass_through(tx, line)
+        except Exception:  # an unfamiliar Dynamo: keep the line, as its log says
+            borrowed = False
+        if not borrowed:
+            self.traced.setdefault(f, set()).add(line)
 
     def emit(self, record: logging.LogRecord) -> None:  # noqa: D401
         try:
