@@ -432,7 +432,7 @@ def test_entries_share_names_across_files(project):
             for item in value:
                 yield from strings(item)
 
-    first = {s: s for s in strings(decoded[0].summary)}
-    shared = [s for s in strings(decoded[1].summary) if s in first]
+    first = {s: s for s in strings(decoded[0].summary.to_json())}
+    shared = [s for s in strings(decoded[1].summary.to_json()) if s in first]
     assert shared, "the two files' summaries share no name"
     assert all(first[s] is s for s in shared)

@@ -65,4 +65,4 @@ def test_loops_positioned_with_the_findings_agree():
     assert analysis.candidates, "the print must be a finding, so that a position pass runs"
     tree = cst.parse_module(text)
     loops = walk_tree(tree, "m.py", "m", [], Settings()).loop_nodes
-    assert analysis.summary["loops"] == loop_positions(text, tree, loops) == ((7, 9), (8, 13))
+    assert analysis.summary.loops == loop_positions(text, tree, loops) == ((7, 9), (8, 13))

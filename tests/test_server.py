@@ -509,7 +509,7 @@ def _cached_functions(root: Path) -> set[str]:
     for path in (root / ".compilelint_cache").rglob("*"):
         if path.is_file() and len(path.name) == 30:
             analysis, _ = cache.decode(path.read_bytes())
-            names.update(analysis.summary["functions"])
+            names.update(analysis.summary.functions)
     return names
 
 

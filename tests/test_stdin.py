@@ -122,7 +122,7 @@ def test_stdin_never_reaches_the_cache(root):
     functions = set()
     for entry in entries:
         analysis, _ = cache.decode(entry.read_bytes())
-        functions.update(analysis.summary["functions"])
+        functions.update(analysis.summary.functions)
     assert "Model.forward" in functions  # the other files were cached
     assert "only_on_stdin" not in functions
 

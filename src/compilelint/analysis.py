@@ -75,7 +75,7 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
     diagnostics: list[Finding] = []
     # Where each loop is, when a loop calls something: for a CL150 that only the project
     # index can decide (the loop calls a function that breaks); cached with the summary.
-    loops_wanted = any("loop_calls" in info for info in walker.functions.values())
+    loops_wanted = any(edge.loop is not None for info in walker.functions.values() for edge in info.calls)
     positions = {}
     if walker.pending:
         # Positions cost a code generation pass: pay it only when something was found, and
@@ -112,6 +112,6 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
         ))
     summary = walker.summary()
     if loops_wanted:
-        summary["loops"] = loop_positions_libcst(tree, walker.loop_nodes, positions) if positions \
+        summary.loops = loop_positions_libcst(tree, walker.loop_nodes, positions) if positions \
             else loop_positions(text, tree, walker.loop_nodes)
     return FileAnalysis(path, module, summary, candidates, diagnostics, noqa, file_noqa)

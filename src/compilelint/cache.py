@@ -21,8 +21,8 @@ or none; entries carry a checksum, and a damaged one (a killed run, a full disk,
 by hand) reads as a miss and is rewritten. Two runs sharing the folder at once write
 identical entries for identical keys.
 
-Entries are `marshal` data (plain tuples, lists, dicts and strings: fast to load, no code
-runs when loading; never pickle, since the folder sits in the checked tree and a pull
+Entries are `marshal` data (plain tuples, lists, dicts and strings, the summary as
+`ModuleSummary.to_json()` gives it: fast to load, no code runs when loading; never pickle, since the folder sits in the checked tree and a pull
 request could plant an entry); the same bytes carry results from worker processes to the
 parent. A planted entry can at most claim results for a file, which the same pull
 request could get by editing the file.
@@ -41,7 +41,8 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 3  # 2: summaries carry loop positions; 3: findings carry `help` and their edits
+FORMAT = 4  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+# 4: summaries are `summary.ModuleSummary` rows
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (
@@ -162,10 +163,12 @@ def encode(analysis, lines: int) -> bytes | None:
         value = getattr(analysis, name)
         if name in finding_lists:
             value = [_finding_row(f, finding_fields) for f in value]
+        elif name == "summary":
+            value = value.to_json()
         values.append(value)
     try:
         payload = b"m" + marshal.dumps((FORMAT, lines, _shared(tuple(values), {})))
-    except ValueError:  # an enum or an object a rule put in a summary
+    except ValueError:  # an object marshal cannot write
         return None
     return _framed(payload)
 
@@ -207,6 +210,8 @@ def decode(blob: bytes, *, checked: bool = False):
     been planted in the checked tree, and loading marshal data runs no code."""
     if not checked and not intact(blob):
         raise ValueError("damaged cache entry")
+    from compilelint.summary import ModuleSummary
+
     FileAnalysis, Finding, fields, finding_lists, finding_fields = _layout()
     if blob[12:13] != b"m":
         raise ValueError("not a cache entry")
@@ -218,6 +223,7 @@ def decode(blob: bytes, *, checked: bool = False):
         kwargs = dict(zip(fields, values))
         for name in finding_lists:
             kwargs[name] = [_finding(row, Finding, finding_fields) for row in kwargs[name]]
+        kwargs["summary"] = ModuleSummary.from_json(kwargs["summary"])
         return FileAnalysis(**kwargs), lines
     except ValueError:
         raise

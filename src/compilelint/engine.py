@@ -22,6 +22,7 @@ from compilelint.discovery import discover
 from compilelint.finding import FileAnalysis, Finding, loop_break
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
+from compilelint.summary import ModuleSummary
 
 
 @dataclass
@@ -81,7 +82,7 @@ def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None 
     from compilelint.analysis import analyze
 
     module = module_name(path)
-    empty = {"module": module, "imports": {}, "classes": {}, "functions": {}, "compile_targets": []}
+    empty = ModuleSummary(module)
     try:
         source = read(path) if data is None else decode(data)
     except SourceError as exc:
@@ -203,7 +204,7 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
     # A function breaks if it calls a function that breaks, outside a loop or not.
     callers: dict[str, list[str]] = {}
     for key in region:
-        for call in index.functions[key]["calls"]:
+        for call in index.functions[key].calls:
             callee = index.resolve_call(key, call)
             if callee in region:
                 callers.setdefault(callee, []).append(key)
@@ -219,21 +220,22 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
     found = []
     for key in sorted(region):
         module, qualname = key.split(":", 1)
-        for entry in index.functions[key].get("loop_calls", ()):
-            *call, ordinal, keyword = entry
+        for call in index.functions[key].calls:
+            if call.loop is None:
+                continue
             callee = index.resolve_call(key, call)
             if callee not in breaks or callee == key:
                 continue
             analysis = by_module.get(module)
             if analysis is None:
                 continue
-            position = loop_position(analysis, ordinal)
+            position = loop_position(analysis, call.loop)
             if position is None or (analysis.path, position[0]) in have:
                 continue
             have.add((analysis.path, position[0]))
             cause = breaks[callee]
             found.append((analysis, loop_break(
-                analysis.path, position[0], position[1], keyword,
+                analysis.path, position[0], position[1], call.loop_keyword,
                 f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
                 loop_rule, scope=qualname, when=tuple(cause.when or ()))))
     return found
@@ -242,7 +244,7 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
 def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | None:
     """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order
     (the summary has them whenever a function of the file calls something in a loop)."""
-    loops = analysis.summary.get("loops", ())
+    loops = analysis.summary.loops
     return tuple(loops[ordinal]) if 0 <= ordinal < len(loops) else None
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from compilelint.summary import ModuleSummary
+
 SEVERITIES = ("error", "warning", "note")
 
 
@@ -96,11 +98,11 @@ def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *
 
 @dataclass
 class FileAnalysis:
-    """A file's analysis: plain data, picklable and JSON-able for the cache."""
+    """A file's analysis: typed plain data (cache.py writes it as marshal data)."""
 
     path: str
     module: str
-    summary: dict[str, Any]
+    summary: ModuleSummary
     candidates: list[Finding]
     diagnostics: list[Finding]  # CL000 and CL001: always reported
     noqa: dict[int, list[str] | None]  # line -> codes, None for all

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
+
+from compilelint.summary import CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 # Base classes outside the project that are nn.Modules.
 EXTERNAL_MODULE_BASES = (
@@ -21,21 +22,21 @@ EXTERNAL_MODULE_BASES = (
 
 
 class ProjectIndex:
-    def __init__(self, summaries: Iterable[dict[str, Any]]) -> None:
-        self.modules: dict[str, dict[str, Any]] = {}
-        self.functions: dict[str, dict[str, Any]] = {}
-        self.classes: dict[str, dict[str, Any]] = {}
+    def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
+        self.modules: dict[str, ModuleSummary] = {}
+        self.functions: dict[str, FunctionSummary] = {}
+        self.classes: dict[str, ClassSummary] = {}
         for summary in summaries:
-            module = summary["module"]
+            module = summary.module
             self.modules.setdefault(module, summary)
-            for qualname, info in summary["functions"].items():
+            for qualname, info in summary.functions.items():
                 self.functions[f"{module}:{qualname}"] = info
-            for qualname, info in summary["classes"].items():
+            for qualname, info in summary.classes.items():
                 self.classes[f"{module}:{qualname}"] = info
         # Memos: resolution is a pure function of the index, and a million-line project
         # asks the same questions tens of thousands of times (bases, imports, methods).
         self._is_module: dict[str, bool] = {}
-        self._resolved: dict[tuple[str, str, str], str | None] = {}
+        self._resolved: dict[tuple[str, str, str, str | None], str | None] = {}
         self._contexts: dict[str, tuple[str, str, str | None]] = {}
         self._looked_up: dict[str, str | None] = {}
         self._classes_of: dict[tuple[str, str], str | None] = {}
@@ -67,7 +68,7 @@ class ProjectIndex:
             if key in self.functions or key in self.classes:
                 return key
             head = parts[cut]
-            imported = summary["imports"].get(head)
+            imported = summary.imports.get(head)
             if imported and imported != qualified:  # a re-export: follow it
                 tail = ".".join(parts[cut + 1:])
                 return self._lookup(imported + (f".{tail}" if tail else ""), depth + 1)
@@ -85,7 +86,7 @@ class ProjectIndex:
         summary = self.modules.get(module)
         if summary is None:
             return None
-        imported = summary["imports"].get(name)
+        imported = summary.imports.get(name)
         if imported:
             return self._lookup(imported)
         return None
@@ -103,8 +104,8 @@ class ProjectIndex:
             return key
         head, _, tail = ref.partition(".")
         summary = self.modules.get(module)
-        if summary is not None and head in summary["imports"]:
-            ref = summary["imports"][head] + (f".{tail}" if tail else "")
+        if summary is not None and head in summary.imports:
+            ref = summary.imports[head] + (f".{tail}" if tail else "")
         found = self._lookup(ref)
         return found if found in self.classes else None
 
@@ -129,10 +130,11 @@ class ProjectIndex:
         return found
 
     def _forward_swapped(self, class_key: str) -> bool:
+        info = self.classes.get(class_key)
         module = class_key.split(":", 1)[0]
-        for ref in self.classes.get(class_key, {}).get("decorators", ()):
+        for ref in info.decorators if info else ():
             found = self.resolve_name(module, ref) if "." not in ref else self._lookup(ref)
-            if found and self.functions.get(found, {}).get("swaps_forward"):
+            if found and found in self.functions and self.functions[found].swaps_forward:
                 return True
         return False
 
@@ -151,7 +153,7 @@ class ProjectIndex:
             found.append(key)
             module = key.split(":", 1)[0]
             bases = []
-            for base in self.classes.get(key, {}).get("bases", ()):
+            for base in self._bases(key):
                 base_key = self.resolve_class(module, base) or self._lookup(base)
                 if base_key in self.classes:
                     bases.append(base_key)
@@ -159,13 +161,17 @@ class ProjectIndex:
         self._lineages[class_key] = found
         return found
 
+    def _bases(self, class_key: str | None) -> tuple[str, ...]:
+        info = self.classes.get(class_key)
+        return info.bases if info else ()
+
     def is_module_class(self, class_key: str, depth: int = 0) -> bool:
         if class_key in self._is_module:
             return self._is_module[class_key]
         self._is_module[class_key] = False  # cycles end here
         module = class_key.split(":", 1)[0]
         result = False
-        for base in self.classes.get(class_key, {}).get("bases", ()):
+        for base in self._bases(class_key):
             if base.startswith(EXTERNAL_MODULE_BASES) or base in ("nn.Module", "Module"):
                 result = True
                 break
@@ -179,12 +185,12 @@ class ProjectIndex:
     # ---- regions -----------------------------------------------------------------------
 
     def _callees(self, key: str) -> Iterable[str]:
-        for call in self.functions[key]["calls"]:
+        for call in self.functions[key].calls:
             found = self.resolve_call(key, call)
             if found:
                 yield found
 
-    def resolve_call(self, key: str, call: list) -> str | None:
+    def resolve_call(self, key: str, call: CallEdge) -> str | None:
         """The function key a call edge of function `key` lands in, if in the project.
         Memoised on what the answer depends on (the module, or the owning class for
         `self.x()`), not on the caller: a class's methods call the same few names."""
@@ -192,9 +198,7 @@ class ProjectIndex:
         if context is None:
             context = self._contexts[key] = self._context(key)
         module, qualname, owner_key = context
-        kind, target = call[0], call[1]
-        if kind == "attrcall":
-            target = (target, call[2])
+        kind, target = call.kind, call.target
         if kind == "local":
             found = f"{module}:{target}"
             return found if found in self.functions else None
@@ -202,32 +206,32 @@ class ProjectIndex:
             local = f"{module}:{qualname}.<locals>.{target}"
             if local in self.functions:
                 return local
-            memo = (module, kind, target)
+            memo = (module, kind, target, None)
         elif kind in ("self", "selfattr", "super", "attrcall"):
             if owner_key is None:
                 return None
-            memo = (owner_key, kind, target)
+            memo = (owner_key, kind, target, call.method)
         else:
-            memo = (module, kind, target)
+            memo = (module, kind, target, None)
         try:
             return self._resolved[memo]
         except KeyError:
-            found = self._resolved[memo] = self._resolve_call(module, owner_key, kind, target)
+            found = self._resolved[memo] = self._resolve_call(module, owner_key, call)
             return found
-        except TypeError:  # an unhashable target: not memoised
-            return self._resolve_call(module, owner_key, kind, target)
 
     def _context(self, key: str) -> tuple[str, str, str | None]:
         """(module, qualname, owning class key) of a function; nested functions belong to
         the class of the method they are defined in."""
         module, qualname = key.split(":", 1)
         info = self.functions[key]
-        owner = info.get("class")
-        if owner is None and info.get("parent"):
-            owner = self.functions.get(f"{module}:{info['parent']}", {}).get("class")
+        owner = info.class_name
+        if owner is None and info.parent:
+            parent = self.functions.get(f"{module}:{info.parent}")
+            owner = parent.class_name if parent else None
         return module, qualname, (f"{module}:{owner}" if owner else None)
 
-    def _resolve_call(self, module: str, owner_key: str | None, kind: str, target) -> str | None:
+    def _resolve_call(self, module: str, owner_key: str | None, call: CallEdge) -> str | None:
+        kind, target = call.kind, call.target
         found: str | None = None
         if kind == "instance":  # calling a module instance runs its forward
             class_key = self.resolve_class(module, target)
@@ -243,10 +247,9 @@ class ProjectIndex:
         elif kind == "selfattr":
             found = self._attr_forward(owner_key, target)
         elif kind == "attrcall":  # self.config.get_text_config(): the attribute's class's method
-            attr, method = target
-            found = self._attr_method(owner_key, attr, method) or self._attr_forward(owner_key, attr)
+            found = self._attr_method(owner_key, target, call.method) or self._attr_forward(owner_key, target)
         elif kind == "super":
-            for base in self.classes.get(owner_key, {}).get("bases", ()):
+            for base in self._bases(owner_key):
                 base_key = self.resolve_class(module, base)
                 if base_key:
                     found = self.method(base_key, target)
@@ -266,7 +269,8 @@ class ProjectIndex:
         method other than forward, the attribute may be set by a project-defined base."""
         for owner in (self._lineage(class_key) if not containers else [class_key]):
             module = owner.split(":", 1)[0]
-            ref = self.classes.get(owner, {}).get("attr_classes", {}).get(attr)
+            info = self.classes.get(owner)
+            ref = info.attr_classes.get(attr) if info else None
             if not ref:
                 continue
             if ref.startswith("[]"):  # nn.Sequential(Block(), ...) runs each Block
@@ -286,23 +290,23 @@ class ProjectIndex:
                     if key in self.functions:
                         roots.add(key)
         for module, summary in self.modules.items():
-            for target in summary["compile_targets"]:
-                kind = target[0]
+            for target in summary.compile_targets:
+                kind = target.kind
                 found: str | None = None
                 if kind == "func":
-                    found = f"{module}:{target[1]}"
+                    found = f"{module}:{target.name}"
                 elif kind == "name":
-                    found = self.resolve_name(module, target[1], target[2] or None)
+                    found = self.resolve_name(module, target.name, target.scope or None)
                     if found in self.classes:
                         found = self._called(found)
                 elif kind == "class":
-                    class_key = self.resolve_class(module, target[1])
+                    class_key = self.resolve_class(module, target.name)
                     found = self._called(class_key) if class_key else None
                 elif kind == "method":
-                    found = self.method(f"{module}:{target[1]}", target[2])
+                    found = self.method(f"{module}:{target.name}", target.method)
                 if found and found in self.functions:
                     roots.add(found)
-        return {key for key in roots if not self.functions[key].get("disabled")}
+        return {key for key in roots if not self.functions[key].disabled}
 
     def _called(self, class_key: str) -> str | None:
         """What calling an instance runs: `forward` of a module, else `__call__` (a
@@ -316,7 +320,7 @@ class ProjectIndex:
         while queue:
             key = queue.popleft()
             for callee in self._callees(key):
-                if callee not in seen and not self.functions[callee].get("disabled"):
+                if callee not in seen and not self.functions[callee].disabled:
                     seen.add(callee)
                     queue.append(callee)
         return seen

@@ -11,7 +11,6 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from compilelint.finding import FileAnalysis, Finding
 from compilelint.index import ProjectIndex
@@ -97,24 +96,21 @@ class CallChains:
             queue = deque(roots)
             while queue:
                 key = queue.popleft()
-                for call in index.functions[key]["calls"]:
+                for call in index.functions[key].calls:
                     callee = index.resolve_call(key, call)
-                    if callee and callee not in parents and not index.functions[callee].get("disabled"):
+                    if callee and callee not in parents and not index.functions[callee].disabled:
                         parents[callee] = key
                         queue.append(callee)
             self._parents = parents
         return self._parents
 
     def _definition(self, key: str) -> tuple[str, int, int] | None:
-        """(path, line, col) of a function's `def`: from its summary when it has the line,
-        else found by Python's parser in the file's text."""
+        """(path, line, col) of a function's `def`, found by Python's parser in the file's
+        text (summaries hold no positions: most are never asked for)."""
         module, qualname = key.split(":", 1)
         analysis = self.analyses.get(module)
         if analysis is None:
             return None
-        info: dict[str, Any] = analysis.summary.get("functions", {}).get(qualname, {})
-        if isinstance(info.get("line"), int):
-            return analysis.path, info["line"], 1
         if analysis.path not in self._defs:
             self._defs[analysis.path] = definitions(self.text_of(analysis.path) or "")
         found = self._defs[analysis.path].get(qualname)

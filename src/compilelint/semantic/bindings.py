@@ -14,6 +14,7 @@ from compilelint.semantic.infer import infer
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind, strongest,
 )
+from compilelint.summary import CallEdge, CompileTarget, FunctionSummary
 
 # `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
 TYPE_COMMENT = re.compile(r"#\s*type:\s*\((?P<args>.*)\)\s*->")
@@ -91,14 +92,6 @@ class Bindings:
     @property
     def function(self) -> FunctionScope | None:
         return self.scopes[-1] if self.scopes else None
-
-    @property
-    def current_class(self):
-        return self.classes[-1] if self.classes else None
-
-    @property
-    def in_function(self) -> bool:
-        return bool(self.scopes)
 
     # ---- kinds -------------------------------------------------------------------------
 
@@ -184,24 +177,15 @@ class Bindings:
                               is_forward=method and name == "forward")
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
-        info = {
-            "class": class_name if method else None,
-            "calls": [],
-            "compiled": compiled,
-            "disabled": disabled,
-            "parent": parent,
-            "line": None,
-        }
-        positional = [p.name.value for p in (*node.params.posonly_params, *node.params.params)]
+        info = FunctionSummary(class_name=class_name if method else None, parent=parent,
+                               compiled=compiled, disabled=disabled)
         if scope.open:  # what the project needs to map call-site arguments onto parameters
-            info["params"] = positional
-            info["kwonly"] = [p.name.value for p in node.params.kwonly_params]
-            info["bound"] = 1 if (method and not static and positional) else 0
-            if defaults:
-                info["defaults"] = defaults
+            info.params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
+            info.bound = 1 if (method and not static and info.params) else 0
+            info.defaults = defaults
         self.functions[qualname] = info
         if compiled:
-            self.compile_targets.append(["func", qualname])
+            self.compile_targets.append(CompileTarget("func", qualname))
 
     def _bind_params(self, node: cst.FunctionDef, scope: FunctionScope, method: bool) -> dict[str, str]:
         positional = [*node.params.posonly_params, *node.params.params]
@@ -240,10 +224,10 @@ class Bindings:
         scope = self.scopes.pop()
         info = self.functions.get(scope.qualname)
         if info is not None and scope.returns:
-            info["ret"] = _join_returns(scope.returns)
+            info.ret = _join_returns(scope.returns)
         if info is not None and self.scopes:
             # a nested function runs when its parent runs, as far as regions go
-            self.functions[self.scopes[-1].qualname]["calls"].append(["local", scope.qualname])
+            self.functions[self.scopes[-1].qualname].calls.append(CallEdge("local", scope.qualname))
         if self.scopes:
             self.scopes[-1].env[node.name.value] = Kind.VALUE
             self.scopes[-1].open.pop(node.name.value, None)
@@ -311,7 +295,7 @@ class Bindings:
                 and isinstance(target.value, cst.Name) and self.scopes \
                 and target.value.value in self.scopes[-1].params:
             for scope in self.scopes:  # the decorator factory around it counts too
-                self.functions[scope.qualname]["swaps_forward"] = True
+                self.functions[scope.qualname].swaps_forward = True
 
     def exit_AnnAssign(self, node: cst.AnnAssign) -> None:
         kind = annotation_kind(node.annotation.annotation, self.qualify)

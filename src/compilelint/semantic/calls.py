@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.summary import CallEdge
+
 
 class CallGraph:
     """Walker part: each function's call edges and their argument kinds."""
@@ -26,45 +28,47 @@ class CallGraph:
         if call is None:
             scope.edges[id(node)] = None
             return None
-        index = scope.edges[id(node)] = len(info["calls"])
+        index = scope.edges[id(node)] = len(info.calls)
         args = self._arg_specs(node)
-        if args:
-            info.setdefault("args", {})[index] = args
-        info["calls"].append(call)
         if scope.loops:
             # For CL150 across functions: a call in a loop to a function that breaks.
             loop = scope.loops[0]
-            keyword = "for" if isinstance(loop, cst.For) else "while"
-            info.setdefault("loop_calls", []).append(call + [self.loop_ordinal[id(loop)], keyword])
+            call.loop = self.loop_ordinal[id(loop)]
+            call.loop_keyword = "for" if isinstance(loop, cst.For) else "while"
+        info.calls.append(call)
+        if args:
+            # Where inferring an argument recorded a call in it first (`f(g(x))`), `index`
+            # is that call's edge, not this one's; kept as it was (results unchanged).
+            info.calls[index].args = args
         return index
 
-    def _edge(self, func: cst.BaseExpression, scope) -> list | None:
+    def _edge(self, func: cst.BaseExpression, scope) -> CallEdge | None:
         if isinstance(func, cst.Name):
             if func.value in scope.var_class:
-                return ["instance", scope.var_class[func.value]]  # layer(x), layer a Block
+                return CallEdge("instance", scope.var_class[func.value])  # layer(x), layer a Block
             if not self.locally_bound(func.value):
-                return ["name", func.value]
+                return CallEdge("name", func.value)
             return None
         if isinstance(func, cst.Subscript):
             element = self.element_class(func.value)
-            return ["instance", element] if element else None  # self.layers[i](x)
+            return CallEdge("instance", element) if element else None  # self.layers[i](x)
         if not isinstance(func, cst.Attribute):
             return None
         owner = func.value
         if isinstance(owner, cst.Name) and owner.value == "self":
-            return ["self", func.attr.value]
+            return CallEdge("self", func.attr.value)
         if isinstance(owner, cst.Call) and isinstance(owner.func, cst.Name) and owner.func.value == "super":
-            return ["super", func.attr.value]
+            return CallEdge("super", func.attr.value)
         if isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self":
             if func.attr.value == "forward":
-                return ["selfattr", owner.attr.value]  # self.block.forward(x)
-            return ["attrcall", owner.attr.value, func.attr.value]  # self.config.get_text_config()
+                return CallEdge("selfattr", owner.attr.value)  # self.block.forward(x)
+            return CallEdge("attrcall", owner.attr.value, func.attr.value)  # self.config.get_text_config()
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
-            return ["dotted", qualified_name]
+            return CallEdge("dotted", qualified_name)
         return None
 
-    def _arg_specs(self, node: cst.Call) -> list:
+    def _arg_specs(self, node: cst.Call) -> tuple:
         """[position or keyword, kind spec] of each argument that may carry a tensor or
         rule one out; positions stop at the first `*args`."""
         out = []
@@ -73,12 +77,12 @@ class CallGraph:
             if arg.star:
                 if arg.star == "*" and position >= 0:
                     position = -1
-                    out.append(["*", "unknown"])  # positions after it are anyone's guess
+                    out.append(("*", "unknown"))  # positions after it are anyone's guess
                 continue
             key = arg.keyword.value if arg.keyword is not None else position
             if arg.keyword is None:
                 if position < 0:
                     continue
                 position += 1
-            out.append([key, self.kind_spec(arg.value)])
-        return out
+            out.append((key, self.kind_spec(arg.value)))
+        return tuple(out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
+from compilelint.summary import CompileTarget
 
 COMPILE_NAMES = frozenset({"torch.compile"})
 DISABLE_NAMES = frozenset({
@@ -117,17 +118,17 @@ class CompileTracking:
             var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
             cls = var_class.get(target.value) or self.module_var_class.get(target.value)
             if cls:
-                self.compile_targets.append(["class", cls])
+                self.compile_targets.append(CompileTarget("class", cls))
             else:
-                self.compile_targets.append(["name", target.value, scope])
+                self.compile_targets.append(CompileTarget("name", target.value, scope))
         elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
             cls = self.function.class_name if self.function else None
             if cls:
-                self.compile_targets.append(["method", cls, target.attr.value])
+                self.compile_targets.append(CompileTarget("method", cls, method=target.attr.value))
         elif isinstance(target, cst.Call):
             ref = self.qualify(target.func) or dotted(target.func)
             if ref:
-                self.compile_targets.append(["class", ref])
+                self.compile_targets.append(CompileTarget("class", ref))
 
     def exit_Assign(self, node: cst.Assign) -> None:
         compiled = isinstance(node.value, cst.Call) and self.qualify(node.value.func) in COMPILE_NAMES

@@ -22,8 +22,8 @@ class KindSolver:
         self.index = index
         self.callers: dict[str, list[tuple[str, int]]] = {}
         for key in region:
-            for i, call in enumerate(index.functions[key]["calls"]):
-                if call[0] == "local":
+            for i, call in enumerate(index.functions[key].calls):
+                if call.kind == "local":
                     continue
                 callee = index.resolve_call(key, call)
                 if callee is not None and callee in region:
@@ -70,7 +70,7 @@ class KindSolver:
                 found = self._param_kind(f"{module}:{fn}", rest)
             else:
                 callee = self._callee(f"{module}:{fn}", int(rest))
-                ret = self.index.functions[callee].get("ret") if callee else None
+                ret = self.index.functions[callee].ret if callee else None
                 found = self.spec_kind(callee.split(":", 1)[0], ret) if ret is not None else "unknown"
         except (ValueError, KeyError, IndexError, TypeError):  # a damaged summary: no claim
             found = "unknown"
@@ -80,21 +80,21 @@ class KindSolver:
         return found
 
     def _callee(self, key: str, edge: int) -> str | None:
-        calls = self.index.functions.get(key, {}).get("calls", ())
+        info = self.index.functions.get(key)
+        calls = info.calls if info else ()
         return self.index.resolve_call(key, calls[edge]) if 0 <= edge < len(calls) else None
 
     def _param_kind(self, key: str, name: str) -> str:
         info = self.index.functions.get(key)
         sources = self.callers.get(key)
-        if not info or "params" not in info or not sources:
+        if not info or info.params is None or not sources:
             return "unknown"
-        params, defaults = info["params"], info.get("defaults", {})
+        params, defaults = info.params, info.defaults
         kinds = set()
         for caller, edge in sources:
-            caller_info = self.index.functions[caller]
-            call = caller_info["calls"][edge]
-            args = caller_info.get("args", {}).get(edge, ())
-            offset = info.get("bound", 0) if call[0] in BOUND_EDGES else 0
+            call = self.index.functions[caller].calls[edge]
+            args = call.args
+            offset = info.bound if call.kind in BOUND_EDGES else 0
             position = params.index(name) - offset if name in params else None
             spec = None
             for arg_key, arg_spec in args:

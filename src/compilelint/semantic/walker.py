@@ -18,6 +18,7 @@ from compilelint.semantic.compiled import CompileTracking
 from compilelint.semantic.guards import GuardTracking
 from compilelint.semantic.imports import ImportTracking
 from compilelint.semantic.loops import LoopTracking
+from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
 PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, CompileTracking, CallGraph)
@@ -71,8 +72,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.classes: list = []
         self.class_table: dict = {}
         self.scopes: list = []
-        self.functions: dict[str, dict[str, Any]] = {}
-        self.compile_targets: list[list[str]] = []
+        self.functions: dict[str, FunctionSummary] = {}
+        self.compile_targets: list[CompileTarget] = []
         self.escaped_nodes: set[int] = set()
         self.escaped = 0
         # Decorators, defaults and annotations run where the function is defined, not in it.
@@ -197,15 +198,7 @@ class Walker(*PARTS, cst.CSTVisitor):
 
     # ---- results -----------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "module": self.module,
-            "imports": self.imports,
-            "classes": {
-                name: {"bases": info.bases, "attr_classes": info.attr_classes,
-                       **({"decorators": info.decorators} if info.decorators else {})}
-                for name, info in self.class_table.items()
-            },
-            "functions": self.functions,
-            "compile_targets": self.compile_targets,
-        }
+    def summary(self) -> ModuleSummary:
+        classes = {name: ClassSummary(tuple(info.bases), info.attr_classes, tuple(info.decorators))
+                   for name, info in self.class_table.items()}
+        return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets)

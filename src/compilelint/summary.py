@@ -1,0 +1,147 @@
+"""A file's summary: what the project index needs of one file's walk (its imports, classes,
+functions and their call edges, what it compiles, where its loops are).
+
+Typed records and no libcst: a run whose files are all cached builds the index from these
+alone. `to_json()` / `from_json()` give and take the cache's form, plain tuples, dicts,
+strings and numbers (what marshal and JSON write): each record is a row of its fields in
+declaration order with the trailing defaults left off, so entries stay small. Sequences
+are tuples both as the walk builds them and as they are read back (the `calls` and
+`compile_targets` the walk appends to are lists both ways), so a summary read from the
+cache equals the one its file's walk made (the server compares them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A kind as a summary stores it: its name ("tensor", "likely", "value", "none", ...), or
+# the sorted leaves it depends on ("p|fn|param", "r|fn|edge"; semantic.project decides).
+Spec = str | tuple[str, ...]
+
+
+def _trim(row: tuple, defaults: tuple) -> tuple:
+    end = len(row)
+    while end and row[end - 1] == defaults[end - 1]:
+        end -= 1
+    return row[:end]
+
+
+@dataclass(slots=True)
+class CallEdge:
+    """A call a function makes, as the project resolves it later. `kind`:
+    name      `target(...)`, a name bound outside the function (a local def first)
+    instance  calling an instance of class `target` (`layer(x)`, `self.layers[i](x)`)
+    self      `self.target(...)`;  super: `super().target(...)`
+    selfattr  `self.target.forward(...)`
+    attrcall  `self.target.method(...)`: `method` of the class `self.target` holds
+    dotted    `pkg.mod.target(...)`, `target` qualified
+    local     a nested function `target` (qualified): it runs when its parent does"""
+
+    kind: str
+    target: str
+    method: str | None = None
+    # (position or keyword, kind spec) of the arguments that may carry a tensor; "*" and
+    # "unknown" at the first `*args`, after which positions are anyone's guess
+    args: tuple[tuple[int | str, Spec], ...] = ()
+    loop: int | None = None  # the outermost loop around the call (its index in walk order)
+    loop_keyword: str | None = None  # "for" or "while", with `loop`
+
+    def to_json(self) -> tuple:
+        return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword), _EDGE)
+
+
+_EDGE = (None, None, None, (), None, None)
+
+
+@dataclass(slots=True)
+class FunctionSummary:
+    """A function (`qualname` in `ModuleSummary.functions`). `params`, `bound` and
+    `defaults` are kept only when a parameter's kind is open (the project maps call-site
+    arguments onto them); `calls` are in the order the walk met them (a leaf `r|fn|i` is
+    the i-th)."""
+
+    calls: list[CallEdge] = field(default_factory=list)
+    class_name: str | None = None  # for a method (not a function nested in one: `parent`)
+    parent: str | None = None  # the enclosing function's qualname, for a nested function
+    compiled: bool = False  # decorated with torch.compile
+    disabled: bool = False  # decorated with torch.compiler.disable / dynamo's
+    ret: Spec | None = None  # what its returns hold (None: it returns nothing)
+    params: tuple[str, ...] | None = None  # the positional parameters
+    bound: int = 0  # 1 when a call through an instance or class fills the first of `params`
+    defaults: dict[str, str] = field(default_factory=dict)  # parameter -> "none" / "value"
+    swaps_forward: bool = False  # a class decorator that replaces `cls.forward`
+
+    def to_json(self) -> tuple:
+        calls = tuple([edge.to_json() for edge in self.calls])
+        return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
+                      self.params, self.bound, self.defaults, self.swaps_forward), _FUNCTION)
+
+    @classmethod
+    def from_json(cls, row) -> FunctionSummary:
+        info = cls(*row)
+        if info.calls:
+            info.calls = [CallEdge(*edge) for edge in info.calls]
+        else:
+            info.calls = []
+        return info
+
+
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, False)
+
+
+@dataclass(slots=True)
+class ClassSummary:
+    bases: tuple[str, ...] = ()  # as written (qualified where the import table can)
+    attr_classes: dict[str, str] = field(default_factory=dict)  # self.x -> its class ("[]C": a container of C)
+    decorators: tuple[str, ...] = ()  # class decorators, qualified
+
+    def to_json(self) -> tuple:
+        return _trim((self.bases, self.attr_classes, self.decorators), _CLASS)
+
+
+_CLASS = ((), {}, ())
+
+
+@dataclass(slots=True)
+class CompileTarget:
+    """What a file compiles. `kind`: func (a function decorated with torch.compile, `name`
+    its qualname), name (`torch.compile(name)`, in the function `scope`, "" at module level),
+    class (`torch.compile(C(...))` or an instance of class `name`), method
+    (`torch.compile(self.method)` in a method of class `name`)."""
+
+    kind: str
+    name: str
+    scope: str = ""
+    method: str = ""
+
+    def to_json(self) -> tuple:
+        return _trim((self.kind, self.name, self.scope, self.method), _TARGET)
+
+
+_TARGET = (None, None, "", "")
+
+
+@dataclass(slots=True)
+class ModuleSummary:
+    module: str
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> qualified name
+    classes: dict[str, ClassSummary] = field(default_factory=dict)  # by qualname
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)  # by qualname
+    compile_targets: list[CompileTarget] = field(default_factory=list)
+    # (line, 1-based column) of every for/while, in walk order: only when a function calls
+    # something in a loop (CallEdge.loop), for a CL150 the project decides
+    loops: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self) -> tuple:
+        return (self.module, self.imports,
+                {name: info.to_json() for name, info in self.classes.items()},
+                {name: info.to_json() for name, info in self.functions.items()},
+                tuple([target.to_json() for target in self.compile_targets]), self.loops)
+
+    @classmethod
+    def from_json(cls, row) -> ModuleSummary:
+        module, imports, classes, functions, targets, loops = row
+        function = FunctionSummary.from_json
+        return cls(module, imports, {name: ClassSummary(*info) for name, info in classes.items()},
+                   {name: function(info) for name, info in functions.items()},
+                   [CompileTarget(*target) for target in targets], loops)
