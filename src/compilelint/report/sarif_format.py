@@ -190,8 +190,15 @@ class _Lines:
         return " ".join(lines[line - 1].split())
 
 
-def relative_uri(path: str, root: str) -> tuple[str, str | None]:
-    """(uri, uriBaseId): relative to the project root when inside it, else a file URI."""
+def relative_uri(path: str, root: str, memo: dict | None = None) -> tuple[str, str | None]:
+    """(uri, uriBaseId): relative to the project root when inside it, else a file URI.
+    `memo` (path -> answer, for one root) spares the realpath calls of a run whose
+    findings share files: on transformers they were a fifth of a SARIF report's cost."""
+    if memo is not None:
+        known = memo.get(path)
+        if known is None:
+            known = memo[path] = relative_uri(path, root)
+        return known
     absolute = Path(os.path.abspath(path))
     try:
         rel = absolute.relative_to(Path(root).resolve())
@@ -204,14 +211,15 @@ def relative_uri(path: str, root: str) -> tuple[str, str | None]:
     return quote(rel.as_posix(), safe="/", errors="surrogateescape"), SRCROOT
 
 
-def fingerprints(findings, root: str, lines: _Lines | None = None) -> list[str]:
+def fingerprints(findings, root: str, lines: _Lines | None = None, uris: dict | None = None) -> list[str]:
     """A stable id per finding: code, path, the normalised text of its line and the
     occurrence index among identical triples. No line number: moving code keeps it."""
     lines = lines or _Lines()
+    uris = {} if uris is None else uris
     seen: Counter = Counter()
     out = []
     for f in findings:
-        uri, _ = relative_uri(f.path, root)
+        uri, _ = relative_uri(f.path, root, uris)
         text = lines.get(f.path, f.line)
         key = (f.code, uri, text)
         occurrence = seen[key]
@@ -233,8 +241,8 @@ def _region(f) -> dict[str, Any]:
                 endColumn=max(1, int(end_col)) if end_col is not None else None)
 
 
-def _result(f, rule_index: int, root: str, fingerprint: str) -> dict[str, Any]:
-    uri, base = relative_uri(f.path, root)
+def _result(f, rule_index: int, root: str, fingerprint: str, uris: dict) -> dict[str, Any]:
+    uri, base = relative_uri(f.path, root, uris)
     location = _obj(
         physicalLocation={"artifactLocation": _obj(uri=uri, uriBaseId=base), "region": _region(f)},
         logicalLocations=[{"fullyQualifiedName": f.scope, "kind": "function"}] if f.scope else None,
@@ -266,7 +274,8 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
           max_results: int = MAX_RESULTS, **context) -> dict[str, Any]:
     findings = list(findings)
     root_path = Path(root).resolve()
-    prints = fingerprints(findings, str(root_path))
+    uris: dict = {}
+    prints = fingerprints(findings, str(root_path), uris=uris)
     order = sorted(range(len(findings)), key=lambda i: (SEVERITY_ORDER.get(findings[i].severity, 3), i))
     kept = sorted(order[:max_results])
     dropped = len(findings) - len(kept)
@@ -278,7 +287,7 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
     urls = _project_urls()
     rules = [_descriptor(code, examples[code], urls) for code in codes]
     index = {code: n for n, code in enumerate(codes)}
-    results = [_result(findings[i], index[findings[i].code], str(root_path), prints[i]) for i in kept]
+    results = [_result(findings[i], index[findings[i].code], str(root_path), prints[i], uris) for i in kept]
 
     notifications = []
     if dropped:
