@@ -28,18 +28,16 @@ class CallGraph:
         if call is None:
             scope.edges[id(node)] = None
             return None
-        index = scope.edges[id(node)] = len(info.calls)
+        scope.edges[id(node)] = None  # while its arguments are inferred: they may record calls first
         args = self._arg_specs(node)
+        index = scope.edges[id(node)] = len(info.calls)
         if scope.loops:
             # For CL150 across functions: a call in a loop to a function that breaks.
             loop = scope.loops[0]
             call.loop = self.loop_ordinal[id(loop)]
             call.loop_keyword = "for" if isinstance(loop, cst.For) else "while"
+        call.args = args
         info.calls.append(call)
-        if args:
-            # Where inferring an argument recorded a call in it first (`f(g(x))`), `index`
-            # is that call's edge, not this one's; kept as it was (results unchanged).
-            info.calls[index].args = args
         return index
 
     def _edge(self, func: cst.BaseExpression, scope) -> CallEdge | None:
