@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint import traverse
 from compilelint.rules.base import Rule
 
 
@@ -27,15 +28,7 @@ def _assigns(body: cst.BaseSuite, name: str) -> bool:
 
 
 def _mentions(node: cst.CSTNode, names: set[str]) -> set[str]:
-    found = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            if n.value in names:
-                found.add(n.value)
-
-    node.visit(Names())
-    return found
+    return {n.value for n in traverse.iter_nodes(node) if type(n) is cst.Name and n.value in names}
 
 
 class NoneOnCompiledPath(Rule):
