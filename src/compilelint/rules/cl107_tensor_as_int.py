@@ -89,29 +89,38 @@ def f(x: torch.Tensor, n: torch.Tensor):
         y = y + i
     return y.view(n[0], -1)  # expect
 """,
+        """
+import torch
+@torch.compile
+def f(x: torch.Tensor):
+    n = x.shape[0]
+    return x[: torch.floor_divide(n, 2)]  # expect
+""",
     ]
 
-    def _first_tensor(self, values) -> cst.BaseExpression | None:
+    def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
         # only a certain tensor: a forward input may well be an int (`seq_len`)
         for value in values:
             if isinstance(value, (cst.Tuple, cst.List)):  # torch.zeros((n, m))
-                found = self._first_tensor(e.value for e in value.elements)
+                found = self._first_tensor((e.value for e in value.elements), sizes)
                 if found is not None:
                     return found
-            elif value is not None and self.ctx.kind(value) == Kind.TENSOR and not self._folded(value):
+            elif value is not None and self.ctx.kind(value) == Kind.TENSOR \
+                    and not (sizes and self._constant(value)):
                 return value
         return None
 
-    def _folded(self, value: cst.BaseExpression) -> bool:
-        """`torch.div(seq_len, w, rounding_mode="trunc")` on Python ints: Dynamo computes
-        it as an int (measured on 2.13: no break)."""
+    def _constant(self, value: cst.BaseExpression) -> bool:
+        """A torch call on Python values only (`torch.div(seq_len, w, rounding_mode="trunc")`,
+        `torch.tensor(3)`): as a *size* Dynamo computes it (measured on 2.13: no break); as a
+        slice bound it still reads it with `.item()` and breaks."""
         return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "").startswith("torch.") \
             and bool(value.args) and all(self.ctx.kind(a.value) == Kind.VALUE for a in value.args
                                          if a.keyword is None)
 
-    def _check(self, values, what: str) -> None:
+    def _check(self, values, what: str, sizes: bool = False) -> None:
         """One finding per slice or call: the first tensor among `values`."""
-        value = self._first_tensor(values)
+        value = self._first_tensor(values, sizes)
         if value is not None:
             self.report(value, self.message.format(what=what))
 
@@ -127,10 +136,10 @@ def f(x: torch.Tensor, n: torch.Tensor):
             self._check(positional, "a `range()` bound")
         elif qualified in SIZE_FACTORIES:
             self._check(positional[:1] if qualified == "torch.full" else positional,
-                        f"a size of `{qualified}()`")
+                        f"a size of `{qualified}()`", sizes=True)
         elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
                 and self.ctx.kind(node.func.value).tensorish:
             method = node.func.attr.value
             # narrow(dim, start, length): a tensor `start` is traced; new_full's fill value too
             sizes = {"new_full": positional[:1], "narrow": positional[2:3]}.get(method, positional)
-            self._check(sizes, f"a size of `.{method}()`")
+            self._check(sizes, f"a size of `.{method}()`", sizes=True)
