@@ -124,8 +124,22 @@ LOOPS = textwrap.dedent("""
                     x = x / 2
             for layer in self.layers:
                 x = self.step(x)
+            for layer in self.layers:
+                x = self.mixed(x)
+            for layer in self.layers:
+                if self.training:
+                    x = self.checked(x)
             return x
         def step(self, x):
+            if x.dtype == torch.float16 and not torch.isfinite(x).all():
+                x = x.clamp(-1, 1)
+            return x
+        def checked(self, x):
+            print("always, once called")
+            return x
+        def mixed(self, x):
+            if self.training:
+                print("train")
             if x.dtype == torch.float16 and not torch.isfinite(x).all():
                 x = x.clamp(-1, 1)
             return x
@@ -141,3 +155,7 @@ def test_a_loop_breaks_only_when_its_breaks_are_reached(tmp_path):
     assert found[(5, "CL150")].message.endswith("(only in training)")
     assert found[(11, "CL150")].when == ()
     assert found[(16, "CL150")].when == ("dtype=float16",)
+    # a helper with a training-only and an fp16-only break: the loop breaks in either mode
+    assert found[(18, "CL150")].when == ()
+    # an unconditional break in a helper called only in training: the loop breaks in training
+    assert found[(20, "CL150")].when == ("training",)

@@ -13,7 +13,7 @@ import re
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.finding import Edit, FileAnalysis, Finding, loop_break, when_text
+from compilelint.finding import Edit, FileAnalysis, Finding, common_when, loop_break, when_text
 from compilelint.semantic.loops import loop_positions, loop_positions_libcst
 from compilelint.semantic.walker import Walker
 
@@ -98,8 +98,8 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
                 key = (lpos.start.line, lpos.start.column, pending.needs)
                 if key not in loops:
                     loops[key] = [loop, pending, pos.start.line, pending.when]
-                else:  # the loop breaks in every mode that reaches one of its breaks
-                    loops[key][3] = tuple(c for c in loops[key][3] if c in pending.when)
+                else:
+                    loops[key][3] = common_when(loops[key][3], pending.when)
         for (line, column, needs), (loop, first, first_line, when) in loops.items():
             keyword = "for" if isinstance(loop, cst.For) else "while"
             candidates.append(loop_break(

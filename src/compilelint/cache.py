@@ -41,8 +41,8 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 4  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
-# 4: summaries are `summary.ModuleSummary` rows
+FORMAT = 5  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+# 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

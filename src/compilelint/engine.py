@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import FileAnalysis, Finding, loop_break
+from compilelint.finding import FileAnalysis, Finding, common_when, loop_break
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -192,32 +192,37 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
     if loop_rule is None:  # not for this torch release
         return []
     breaking_codes = {code for code, rule in rules.items() if rule.breaks_graph}
-    breaks: dict[str, Finding] = {}
+    breaks: dict[str, Finding] = {}  # a function -> its first break (named in the message)
+    needs: dict[str, tuple[str, ...]] = {}  # a function -> the modes all its breaks need
     for analysis, finding in in_region:
         if finding.code in breaking_codes and finding.scope:
             key = f"{analysis.module}:{finding.scope}"
-            held = breaks.get(key)
-            if held is None or (held.when and not finding.when):  # an unconditional break decides
-                breaks[key] = finding
+            needs[key] = common_when(needs[key], finding.when) if key in breaks else tuple(finding.when)
+            breaks.setdefault(key, finding)
     if not breaks:
         return []
     # A function breaks if it calls a function that breaks, outside a loop or not.
-    callers: dict[str, list[str]] = {}
+    callers: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # callee -> (caller, the call's when)
     for key in region:
         for call in index.functions[key].calls:
             callee = index.resolve_call(key, call)
             if callee in region:
-                callers.setdefault(callee, []).append(key)
+                callers.setdefault(callee, []).append((key, tuple(call.when)))
     queue = list(breaks)
     while queue:
         callee = queue.pop()
-        for caller in callers.get(callee, ()):
+        for caller, site in callers.get(callee, ()):
+            through = _both(site, needs[callee])  # the call must run, then the callee break
             if caller not in breaks:
                 breaks[caller] = breaks[callee]
+                needs[caller] = through
+                queue.append(caller)
+            elif (narrowed := common_when(needs[caller], through)) != needs[caller]:
+                needs[caller] = narrowed  # only shrinks: the queue empties
                 queue.append(caller)
     by_module = {a.module: a for a in analyses}
     have = {(a.path, f.line) for a, f in in_region if f.code == "CL150"}
-    found = []
+    found: dict[tuple[str, int], list] = {}  # a loop -> [analysis, its CL150's arguments, when]
     for key in sorted(region):
         module, qualname = key.split(":", 1)
         for call in index.functions[key].calls:
@@ -232,13 +237,22 @@ def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_re
             position = loop_position(analysis, call.loop)
             if position is None or (analysis.path, position[0]) in have:
                 continue
-            have.add((analysis.path, position[0]))
+            when = _both(tuple(call.when), needs[callee])
+            held = found.get((analysis.path, position[0]))
+            if held is not None:  # another breaking call in the same loop
+                held[2] = common_when(held[2], when)
+                continue
             cause = breaks[callee]
-            found.append((analysis, loop_break(
+            found[(analysis.path, position[0])] = [analysis, (
                 analysis.path, position[0], position[1], call.loop_keyword,
                 f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
-                loop_rule, scope=qualname, when=tuple(cause.when or ()))))
-    return found
+                loop_rule, qualname), when]
+    return [(analysis, loop_break(*args[:-1], scope=args[-1], when=when)) for analysis, args, when in found.values()]
+
+
+def _both(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """The modes a break behind a call needs: the call's and the callee break's."""
+    return a + tuple(label for label in b if label not in a)
 
 
 def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | None:

@@ -81,6 +81,12 @@ def when_text(when: tuple[str, ...]) -> str:
     return f" (only {', '.join(words)})"
 
 
+def common_when(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    """The modes two breaks both need: a loop (or a caller) holding both breaks in every
+    mode that reaches either, so only what both require is required."""
+    return tuple(label for label in a if label in b)
+
+
 def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *,
                scope: str | None, needs: tuple[str, ...] = (), when: tuple[str, ...] = ()) -> Finding:
     """The one place a CL150 is made: the `for`/`while` at (line, col) holds a graph break

@@ -45,12 +45,14 @@ class CallEdge:
     args: tuple[tuple[int | str, Spec], ...] = ()
     loop: int | None = None  # the outermost loop around the call (its index in walk order)
     loop_keyword: str | None = None  # "for" or "while", with `loop`
+    when: tuple[str, ...] = ()  # the modes the call needs to run (`if self.training:` around it)
 
     def to_json(self) -> tuple:
-        return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword), _EDGE)
+        return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword, self.when),
+                     _EDGE)
 
 
-_EDGE = (None, None, None, (), None, None)
+_EDGE = (None, None, None, (), None, None, ())
 
 
 @dataclass(slots=True)

@@ -37,6 +37,7 @@ class CallGraph:
             call.loop = self.loop_ordinal[id(loop)]
             call.loop_keyword = "for" if isinstance(loop, cst.For) else "while"
         call.args = args
+        call.when = self.when  # a break behind this call is reached only then
         info.calls.append(call)
         return index
 
