@@ -20,7 +20,7 @@ from compilelint.semantic.walker import Walker
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+\d+(?:[\s,]+[A-Za-z]+\d+)*))?", re.IGNORECASE)
 FILE_NOQA = re.compile(r"#\s*compilelint:\s*noqa\b", re.IGNORECASE)
 
-__all__ = ["analyze", "walk_tree", "noqa_map", "loop_positions", "loop_positions_libcst", "Walker"]
+__all__ = ["analyze", "assemble", "walk_tree", "noqa_map", "loop_positions", "loop_positions_libcst", "Walker"]
 
 
 def noqa_map(text: str) -> tuple[dict[int, list[str] | None], bool]:
@@ -70,6 +70,15 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
     """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
     tree = cst.parse_module(text)
     walker = walk_tree(tree, path, module, rule_classes, settings)
+    return assemble(walker, text, lambda nodes: traverse.positions(tree, nodes),
+                    lambda loops: loop_positions(text, tree, loops))
+
+
+def assemble(walker: Walker, text: str, locate, loops_alone) -> FileAnalysis:
+    """The file's analysis from a finished walk. `locate(nodes)`: their positions (one
+    code generation pass); `loops_alone(loops)`: where the loops are, when no finding
+    needs a position pass."""
+    path = walker.path
     noqa, file_noqa = noqa_map(text)
     candidates: list[Finding] = []
     diagnostics: list[Finding] = []
@@ -81,7 +90,7 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
         # Positions cost a code generation pass: pay it only when something was found, and
         # only for the reported nodes (PositionProvider's ranges, computed for those alone),
         # and the loops if wanted, in the same pass.
-        positions = traverse.positions(tree, walker.reported_nodes() + (walker.loop_nodes if loops_wanted else []))
+        positions = locate(walker.reported_nodes() + (walker.loop_nodes if loops_wanted else []))
         loops: dict[tuple, list] = {}  # (line, col, needs) -> [loop, first pending, its line, when]
         for pending in walker.pending:
             rule, loop, scope = pending.rule, pending.loop, pending.scope
@@ -112,6 +121,6 @@ def analyze(path: str, text: str, module: str, rule_classes: list[type], setting
         ))
     summary = walker.summary()
     if loops_wanted:
-        summary.loops = loop_positions_libcst(tree, walker.loop_nodes, positions) if positions \
-            else loop_positions(text, tree, walker.loop_nodes)
-    return FileAnalysis(path, module, summary, candidates, diagnostics, noqa, file_noqa)
+        summary.loops = loop_positions_libcst(None, walker.loop_nodes, positions) if positions \
+            else loops_alone(walker.loop_nodes)
+    return FileAnalysis(path, walker.module, summary, candidates, diagnostics, noqa, file_noqa)

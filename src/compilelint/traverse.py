@@ -301,8 +301,11 @@ class _Store:
         self._computed: dict[cst.CSTNode, CodeRange] = {}
 
 
-def positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, CodeRange]:
-    """PositionProvider's CodeRange for each of `nodes` (nodes of `module`)."""
+def positions(module: cst.Module, nodes: Iterable[cst.CSTNode],
+              within: cst.CSTNode | None = None) -> dict[cst.CSTNode, CodeRange]:
+    """PositionProvider's CodeRange for each of `nodes` (nodes of `module`). With `within`
+    (a top-level statement of `module`), only that statement is generated: lines count
+    from its first line (its leading comments included) as line 1."""
     store = _Store()
     state = _LazyPositionState(
         default_indent=module.default_indent, default_newline=module.default_newline,
@@ -311,5 +314,5 @@ def positions(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTN
     state.wanted = {id(node) for node in nodes}
     state._synced = 0
     state._marks = []
-    module._codegen(state)
+    (module if within is None else within)._codegen(state)
     return store._computed
