@@ -74,12 +74,13 @@ def file_error(path: str, message: str, line: int = 1, col: int = 1) -> Finding:
 
 
 def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None = None,
-                 data: bytes | None = None) -> tuple[FileAnalysis, int]:
+                 data: bytes | None = None, analyze=None) -> tuple[FileAnalysis, int]:
     """Analyse one file (`data`: its bytes, when already read); every failure becomes a
-    CL000 diagnostic. Returns (analysis, lines)."""
+    CL000 diagnostic. Returns (analysis, lines). `analyze`: what analyses the text when
+    its nesting is ordinary (`analysis.analyze` by default; the server's incremental one)."""
     import libcst as cst
 
-    from compilelint.analysis import analyze
+    from compilelint.analysis import analyze as analyze_text
 
     module = module_name(path)
     empty = ModuleSummary(module)
@@ -93,9 +94,9 @@ def analyze_path(path: str, settings: Settings, rule_classes: list[type] | None 
     if verdict.problem is not None:
         return FileAnalysis(path, module, empty, [], [file_error(path, verdict.problem, verdict.line)], {}), lines
     try:
+        analyze = analyze or analyze_text
         if verdict.deep:
-            result = limits.call_deep(analyze, path, source.text, module,
-                                      rule_classes or rules_for(settings), settings)
+            result = limits.call_deep(analyze, path, source.text, module, rule_classes or rules_for(settings), settings)
         else:
             result = analyze(path, source.text, module, rule_classes or rules_for(settings), settings)
     except cst.ParserSyntaxError as exc:

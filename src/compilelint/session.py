@@ -65,6 +65,7 @@ class Session:
         self.start, self.workspace = start, workspace
         self.analyzer = parallel.make_analyzer(jobs=jobs, cache=cache, cache_dir=cache_dir)
         self.buffers: dict[str, str] = {}  # display path -> text of an open document
+        self.models: dict[str, object] = {}  # display path -> its incremental analysis (a FileModel)
         self.analyses: dict[str, FileAnalysis] = {}  # display path -> analysis (the buffer's when open)
         self.settings = Settings()
         self.config_error: str | None = None
@@ -89,6 +90,7 @@ class Session:
             self.rule_classes = engine.rules_for(settings)  # imports libcst and the rules, once
             self.rules = engine.rule_table(settings)
             self.analyses = {}
+            self.models = {}
             self.generation += 1
         return changed
 
@@ -135,7 +137,14 @@ class Session:
         if self._saved_text(path) == text:  # as saved: through the cache
             self._analyse_saved(path)
         else:
-            analysis, _ = engine.analyze_path(path, self.settings, self.rule_classes, data=encode_buffer(text))
+            from compilelint.incremental import FileModel
+
+            model = self.models.get(path)
+            if model is None:
+                model = self.models[path] = FileModel(path, engine.module_name(path), self.rule_classes,
+                                                      self.settings)
+            analysis, _ = engine.analyze_path(path, self.settings, self.rule_classes, data=encode_buffer(text),
+                                              analyze=model)
             self._put(analysis)
         return path
 
@@ -143,6 +152,7 @@ class Session:
         """The editor closed the document: back to the file as saved (or gone)."""
         path = display_path(path)
         self.buffers.pop(path, None)
+        self.models.pop(path, None)
         self._drop(path)
         if self.checks(path) and os.path.isfile(path):
             self._analyse_saved(path)

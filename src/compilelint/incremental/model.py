@@ -22,7 +22,8 @@ from libcst._position import CodePosition, CodeRange
 from compilelint import traverse
 from compilelint.analysis import assemble
 from compilelint.finding import FileAnalysis
-from compilelint.incremental import splice, state
+import compilelint.incremental.splice as splice
+import compilelint.incremental.state as state
 from compilelint.semantic.walker import Walker
 
 
@@ -48,10 +49,6 @@ def _groups(body) -> list[tuple[cst.BaseStatement, ...]]:
     return [tuple(group) for group in out]
 
 
-def _ids(statements) -> set[int]:
-    return {id(node) for stmt in statements for node in traverse.iter_nodes(stmt)}
-
-
 class FileModel:
     """The analysis of one buffer, kept between edits (see the module's docstring)."""
 
@@ -62,8 +59,28 @@ class FileModel:
         self.start: state.Snapshot | None = None  # after entering the module (its scans)
         self.end: state.Snapshot | None = None  # after the last group
         self.alias: dict[int, tuple] = {}  # id(old node) -> (old node, its new twin)
-        self.places: dict[int, tuple] = {}  # id(statement) -> (statement, {node: range in it})
+        self.places: dict[int, tuple] = {}  # id(statement) -> (statement, ids of its nodes, {node: range in it})
         self.walked = 0  # groups walked by the last analysis (for tests and benchmarks)
+
+    def __call__(self, path: str, text: str, module: str, rule_classes: list[type], settings) -> FileAnalysis:
+        """`analysis.analyze`'s signature (for `engine.analyze_path`). A bug of this module
+        costs a whole analysis, never a wrong or missing one: the kept state starts anew."""
+        import logging
+        import traceback
+
+        if (path, module, settings) != (self.path, self.module, self.settings) or rule_classes != self.rule_classes:
+            self.__init__(path, module, rule_classes, settings)
+        try:
+            return self.analyze(text)
+        except (cst.ParserSyntaxError, RecursionError):
+            raise  # the text's own fault: the engine reports it; the last good version stays
+        except Exception:  # noqa: BLE001
+            logging.getLogger("compilelint.incremental").error(
+                "incremental analysis of %s failed; analysing it whole:\n%s", path, traceback.format_exc())
+            self.__init__(path, module, rule_classes, settings)
+            from compilelint.analysis import analyze
+
+            return analyze(path, text, module, rule_classes, settings)
 
     def analyze(self, text: str) -> FileAnalysis:
         """The analysis of `text`, the buffer's new content. Raises
@@ -76,9 +93,10 @@ class FileModel:
         groups = _groups(tree.body)
         old_at = {id(g.statements[0]): i for i, g in enumerate(self.groups)}
         matches = [self._match(group, old_at) for group in groups]
-        matched_old = {m for m in matches if m is not None}
-        changed_new = _ids(s for group, m in zip(groups, matches) if m is None for s in group)
-        changed_old = _ids(s for i, g in enumerate(self.groups) if i not in matched_old for s in g.statements)
+        kept: set[int] = set()
+        if self.groups:
+            kept = kept.union(*(self._members(s) for group, m in zip(groups, matches) if m is not None
+                                for s in group))
         new_groups: list[Group] = []
         loops: list = []
         self.walked = 0
@@ -89,8 +107,7 @@ class FileModel:
             start = state.take(walker, tree)
             # `at`: the old group whose kept state the walker's state equals (None: unknown);
             # `real`: that state is in the walker (else it is still only in the old snapshot).
-            at = 0 if self.start is not None and state.same(walker, self.start, changed_new, changed_old,
-                                                            self.alias) else None
+            at = 0 if self.start is not None and state.same(walker, self.start, kept, self.alias) else None
             real = True
             for index, group in enumerate(groups):
                 old = matches[index]
@@ -109,7 +126,7 @@ class FileModel:
                 following = matches[index + 1] if index + 1 < len(groups) else len(self.groups)
                 at = None
                 if following is not None and (following < len(self.groups) or self.end is not None):
-                    if state.same(walker, self._before(following), changed_new, changed_old, self.alias):
+                    if state.same(walker, self._before(following), kept, self.alias):
                         at = following
             if not real:
                 state.restore(self._before(at), walker, tree, self.alias)
@@ -127,7 +144,11 @@ class FileModel:
         for group in new_groups:
             walker.functions.update(group.functions)
         walker.compile_targets = [t for g in new_groups for t in g.compile_targets]
+        first = not self.groups
         self.parsed, self.groups, self.start, self.end = parsed, new_groups, start, end
+        if first:  # list every statement's nodes now: the first edit then costs only the edit
+            for stmt in tree.body:
+                self._members(stmt)
         return assemble(walker, text, lambda nodes: self._locate(parsed, nodes),
                         lambda found: tuple((r.start.line, r.start.column + 1)
                                             for r in map(self._locate(parsed, found).__getitem__, found)))
@@ -155,31 +176,54 @@ class FileModel:
 
     # ---- positions ----------------------------------------------------------------------
 
+    def _place(self, stmt: cst.BaseStatement) -> list:
+        """[statement, ids of its nodes (None until asked), {node: range within it}]."""
+        kept = self.places.get(id(stmt))
+        if kept is None or kept[0] is not stmt:
+            kept = self.places[id(stmt)] = [stmt, None, {}]
+        return kept
+
+    def _members(self, stmt: cst.BaseStatement) -> frozenset[int]:
+        place = self._place(stmt)
+        if place[1] is None:
+            place[1] = frozenset(map(id, traverse.iter_nodes(stmt)))
+        return place[1]
+
     def _locate(self, parsed: splice.Parsed, nodes) -> dict[cst.CSTNode, CodeRange]:
         """Positions of `nodes`: each statement generated alone (once per statement and
         node), then shifted to where the statement starts now."""
         tree = parsed.tree
         wanted = {id(n): n for n in nodes}
         out: dict[cst.CSTNode, CodeRange] = {}
-        line = parsed.header
-        for stmt, span in zip(tree.body, parsed.spans):
-            if not wanted:
-                break
-            kept = self.places.get(id(stmt))
-            if kept is None or kept[0] is not stmt:
-                kept = self.places[id(stmt)] = (stmt, _ids([stmt]), {})
-            _, inside, ranges = kept
-            here = [n for key, n in wanted.items() if key in inside]
-            if here:
-                missing = [n for n in here if n not in ranges]
-                if missing:
-                    ranges.update(traverse.positions(tree, missing, within=stmt))
-                for n in here:
-                    r = ranges[n]
-                    out[n] = CodeRange(CodePosition(r.start.line + line, r.start.column),
-                                       CodePosition(r.end.line + line, r.end.column))
-                    del wanted[id(n)]
+        offsets, line = [], parsed.header
+        for span in parsed.spans:
+            offsets.append(line)
             line += span
+
+        def found(place: list, offset: int, here: list) -> None:
+            ranges = place[2]
+            missing = [n for n in here if n not in ranges]
+            if missing:
+                ranges.update(traverse.positions(tree, missing, within=place[0]))
+            for n in here:
+                r = ranges.get(n)
+                if r is not None:
+                    out[n] = CodeRange(CodePosition(r.start.line + offset, r.start.column),
+                                       CodePosition(r.end.line + offset, r.end.column))
+                    del wanted[id(n)]
+
+        fresh = []  # statements whose nodes were never listed: just generated, for what is left
+        for stmt, offset in zip(tree.body, offsets):
+            place = self._place(stmt)
+            if place[1] is None:
+                fresh.append((place, offset))
+            elif wanted:
+                here = [n for key, n in wanted.items() if key in place[1]]
+                if here:
+                    found(place, offset, here)
+        for place, offset in fresh:
+            if wanted:
+                found(place, offset, list(wanted.values()))
         if wanted:  # the module itself, or its header or footer
             out.update(traverse.positions(tree, list(wanted.values())))
         live = {id(s) for s in tree.body}

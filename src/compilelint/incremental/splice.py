@@ -1,7 +1,7 @@
 """Re-parse only the top-level statements an edit touches.
 
 libcst's parse of a 1,000-line file costs ~80 ms; an edit usually changes one statement.
-`reparse` parses the statements around the changed lines (one more on each side), puts
+`reparse` parses the statements that hold the changed lines, puts
 them in place of the old ones in the old tree, and gives back the old node of every
 statement whose text did not change, so the walk can recognise it. Whenever the splice
 could differ from a whole parse (the edit reaches the file's first or last lines, the
@@ -61,8 +61,8 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
     while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
         suffix += 1
     changed_from, changed_to = prefix, len(before) - suffix  # old lines [from, to) changed
-    # The statements those lines belong to, with one more on each side: an edit at a
-    # statement's edge (a dedent, a comment between two statements) may move lines to it.
+    # The statements those lines belong to (both, at a line where one ends and the next
+    # begins: an edit at a statement's edge may move lines between them).
     starts, line = [], old.header
     for span in old.spans:
         starts.append(line)
@@ -76,7 +76,6 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
             last = index
     if first is None or changed_from < old.header or changed_to > line:
         return None  # in the file's header or footer
-    first, last = max(first - 1, 0), min(last + 1, len(body) - 1)
     region_start = starts[first]
     region_end = starts[last] + old.spans[last] + (len(after) - len(before))
     if region_end < region_start:
@@ -97,9 +96,14 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
         new_body[0] = new_body[0].with_changes(leading_lines=(*piece.header, *new_body[0].leading_lines))
     elif piece.header:
         return None
-    if new_body and first > 0 and _indented_comments(new_body[0]) and _has_block(body[first - 1]):
-        return None  # such lines may belong to the block above: a whole parse decides
-    new_spans = _spans(piece, new_body)
+    # Indented lines between a block and the next statement may belong to either.
+    if new_body and first > 0 and _indented_lines(new_body[0]) and _has_block(body[first - 1]):
+        return None
+    if last + 1 < len(body) and _indented_lines(body[last + 1]) and (not new_body or _has_block(new_body[-1])):
+        return None
+    # (the last statement's lines are what the others leave: one statement needs no codegen)
+    new_spans = _spans(piece, new_body[:-1])
+    new_spans.append(region_end - region_start - sum(new_spans))
     # A statement whose text is unchanged keeps its old node (same text, same subtree).
     old_texts: dict[str, list[cst.BaseStatement]] = {}
     for index in range(first, last + 1):
@@ -110,15 +114,14 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
         if same:
             new_body[position] = same.pop(0)  # each old node once: identical texts stay distinct nodes
         cursor += span
-    if cursor != region_end:
-        return None
     full_body = (*body[:first], *new_body, *body[last + 1:])
     spans = [*old.spans[:first], *new_spans, *old.spans[last + 1:]]
     return Parsed(text, lines, tree.with_changes(body=full_body), old.header, spans)
 
 
-def _indented_comments(stmt: cst.BaseStatement) -> bool:
-    return any(line.comment is not None and line.indent and line.whitespace.value for line in stmt.leading_lines)
+def _indented_lines(stmt: cst.BaseStatement) -> bool:
+    """Whether a comment or blank line before `stmt` starts with whitespace."""
+    return any(line.whitespace.value for line in stmt.leading_lines)
 
 
 def _has_block(stmt: cst.BaseStatement) -> bool:

@@ -7,9 +7,10 @@ that statement, what follows needs no new walk. Three things make "equal" useful
 
 - outputs (findings, function summaries, compile targets, loops) are kept per statement,
   not in the state: nothing reads another statement's (`OUTPUTS`);
-- set members and dict keys that are `id()`s or nodes of the edited statements are left
-  out: only the walk of those statements can look them up;
-- a node of the old version of an edited statement equals a node of the new version
+- set members and dict keys that are nodes or `id()`s of nodes are compared only when
+  they are nodes of the statements the edit left alone (`kept`): nothing walked later can
+  look up any other (the edited statements' own walk is over);
+- a node of an old version of an edited statement equals a node of the new version
   when they are the same tree (`deep_equals`); the old one is then aliased to the new one,
   so that state put back never refers to a node outside the current tree.
 
@@ -136,20 +137,25 @@ def restore(snapshot: Snapshot, walker, module: cst.Module, alias: dict[int, tup
             setattr(rule, name, copy(value))
 
 
+# Smaller ints are never ids of objects on the platforms we know (heap addresses): such a
+# set member or key is always compared. (Where ids were smaller, nothing would be
+# reused: slower, never wrong.)
+_ID_FLOOR = 1 << 32
+
+
 class _Comparer:
-    def __init__(self, walker, snapshot: Snapshot, ignored_new: set[int], ignored_old: set[int],
-                 alias: dict[int, tuple]) -> None:
+    def __init__(self, walker, snapshot: Snapshot, kept: set[int], alias: dict[int, tuple]) -> None:
         self.peers = {id(snapshot.walker): walker, **{id(o): n for o, n in zip(snapshot.rules, walker.rules)}}
-        self.ignored_new, self.ignored_old, self.alias = ignored_new, ignored_old, alias
+        self.kept, self.alias = kept, alias
         self.pairs: dict[tuple[int, int], bool] = {}
         self.alive: list = []  # what `pairs`' ids stand for
         self.found: list[tuple[cst.CSTNode, cst.CSTNode]] = []  # (old, new) twins
 
-    def _kept(self, item, ignored: set[int]) -> bool:
+    def _kept(self, item) -> bool:
         if type(item) is int:
-            return item not in ignored
+            return item < _ID_FLOOR or item in self.kept
         if isinstance(item, cst.CSTNode):
-            return id(item) not in ignored
+            return id(item) in self.kept
         return True
 
     def node(self, new: cst.CSTNode, old: cst.CSTNode) -> bool:
@@ -158,7 +164,7 @@ class _Comparer:
         twin = self.alias.get(id(old))
         if twin is not None and twin[1] is new:
             return True
-        if id(old) in self.ignored_old and id(new) in self.ignored_new and new.deep_equals(old):
+        if id(old) not in self.kept and id(new) not in self.kept and new.deep_equals(old):
             self.found.append((old, new))
             return True
         return False
@@ -185,12 +191,11 @@ class _Comparer:
     def _same(self, new, old) -> bool:
         kind = type(new)
         if kind is dict:
-            a = {k: v for k, v in new.items() if self._kept(k, self.ignored_new)}
-            b = {k: v for k, v in old.items() if self._kept(k, self.ignored_old)}
+            a = {k: v for k, v in new.items() if self._kept(k)}
+            b = {k: v for k, v in old.items() if self._kept(k)}
             return a.keys() == b.keys() and all(self.same(a[k], b[k]) for k in a)
         if kind is set:
-            return {v for v in new if self._kept(v, self.ignored_new)} == \
-                {v for v in old if self._kept(v, self.ignored_old)}
+            return {v for v in new if self._kept(v)} == {v for v in old if self._kept(v)}
         if isinstance(new, (list, tuple)):
             return len(new) == len(old) and all(self.same(a, b) for a, b in zip(new, old))
         if _immutable(new) or callable(new):
@@ -204,13 +209,13 @@ class _Comparer:
         return True
 
 
-def same(walker, snapshot: Snapshot, ignored_new: set[int], ignored_old: set[int], alias: dict[int, tuple]) -> bool:
-    """Whether the walker's state now is `snapshot`'s, but for what only the edited
-    statements can read (ids and nodes of theirs: `ignored_new`, `ignored_old`). When it
+def same(walker, snapshot: Snapshot, kept: set[int], alias: dict[int, tuple]) -> bool:
+    """Whether the walker's state now is `snapshot`'s, as far as what is walked later can
+    tell (`kept`: the ids of the nodes of the statements the edit left alone). When it
     is, the old nodes found equal to new ones are added to `alias` (id -> (old, new))."""
     if len(walker.loop_nodes) != snapshot.loops:
         return False
-    comparer = _Comparer(walker, snapshot, ignored_new, ignored_old, alias)
+    comparer = _Comparer(walker, snapshot, kept, alias)
     if not comparer.same(_walker_state(walker), snapshot.state):
         return False
     if not all(comparer.same(_rule_state(rule), state) for rule, state in zip(walker.rules, snapshot.rule_states)):
