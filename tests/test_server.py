@@ -290,6 +290,41 @@ def test_diagnostics_follow_edits_and_clear_when_fixed(tmp_path):
     run(scenario)
 
 
+def test_edit_after_edit_the_diagnostics_are_the_clis(tmp_path):
+    """The server re-analyses only what an edit touched (`compilelint.incremental`); after
+    each edit of a run, what it shows is what `check` finds in the same text."""
+    root = project(tmp_path)
+    text = MODELS.lstrip()
+    steps = [
+        text.replace("            x = blk(x)\n", "            x = blk(x)\n            print(x.shape)\n"),  # a new finding
+        None,  # (then the same with a syntax error in Block, then fixed again)
+        text.replace("        if y.abs().max() > 50:\n            y = y.clamp(-50, 50)\n", ""),  # one goes
+        "\n\n" + text.replace("nn.Linear(4, 4)", "nn.Linear(4, 8)"),  # everything moves down
+    ]
+
+    def shown(ds):
+        return sorted((d.range.start.line + 1, d.range.start.character + 1, d.code) for d in ds)
+
+    async def scenario():
+        async with serving(root) as editor:
+            uri = editor.open("proj/models.py")
+            await editor.published(uri, lambda ds: ds)
+            for step in steps:
+                if step is None:
+                    editor.change(uri, editor.texts[uri].replace("self.lin(x)", "self.lin(x"))
+                    assert [d.code for d in await editor.published(uri)] == ["CL000"]
+                    editor.change(uri, editor.texts[uri].replace("self.lin(x", "self.lin(x)"))
+                else:
+                    editor.change(uri, step)
+                got = shown(await editor.published(uri))
+                (root / "proj" / "models.py").write_text(editor.texts[uri], encoding="utf-8")
+                want = sorted((f["line"], f["col"], f["code"]) for f in cli_findings(root)
+                              if f["path"] == "proj/models.py")
+                assert got == want
+
+    run(scenario)
+
+
 def test_a_syntax_error_is_one_cl000_and_the_server_lives_on(tmp_path):
     root = project(tmp_path)
 
