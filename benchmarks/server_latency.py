@@ -16,9 +16,11 @@ client, as an editor would: open the file, wait for the project to be indexed, t
 - call: a `print()` added to a `forward` (a new finding; the summary changes);
 - undo: that line removed again.
 
-Also, in this process, what one re-analysis of the file costs (`engine.analyze_path`)
-and what choosing the findings over the project costs (`engine.select_findings`): the
-two parts of the server's work on an edit. Prints a markdown table.
+Also, in this process, what one whole analysis of the file costs (`engine.analyze_path`),
+what the server's incremental analysis costs for each kind of edit (`incremental.FileModel`:
+only the top-level statements an edit touched are parsed and walked again), and what
+choosing the findings over the project costs (`engine.select_findings`). Prints markdown
+tables.
 """
 
 from __future__ import annotations
@@ -96,11 +98,7 @@ async def measure(root: Path, name: str, edits: int) -> dict[str, list[float]]:
             await asyncio.sleep(0.001)
         return published[version] - sent
 
-    middle = len(lines) // 2
-    forward = next(i for i, line in enumerate(lines) if re.match(r"\s+def forward\(", line))
-    while not lines[forward].split("#")[0].rstrip().endswith(":"):  # to the end of the signature
-        forward += 1
-    indent = " " * (len(lines[forward + 1]) - len(lines[forward + 1].lstrip()))
+    middle, forward, indent = places(lines)
     times: dict[str, list[float]] = {"comment": [], "call": [], "undo": []}
     for i in range(edits):
         times["comment"].append(await edit(middle, len(lines[middle]), None, f"  # edit {i}"))
@@ -126,7 +124,7 @@ def in_process(root: Path, name: str, repeat: int) -> dict[str, float]:
     analyses = {a.path: a for a, _ in parallel.make_analyzer()(files, settings)}
     data = (root / name).read_bytes()
     table = engine.rule_table(settings)
-    best = {"analyse the file": float("inf"), "choose findings over the project": float("inf")}
+    best = {"analyse the file whole": float("inf"), "choose findings over the project": float("inf")}
     for _ in range(repeat):
         start = time.perf_counter()
         analysis, _ = engine.analyze_path(name, settings, rules, data=data)
@@ -134,9 +132,43 @@ def in_process(root: Path, name: str, repeat: int) -> dict[str, float]:
         analyses[name] = analysis
         engine.select_findings(analyses.values(), settings, table)
         end = time.perf_counter()
-        best["analyse the file"] = min(best["analyse the file"], middle - start)
+        best["analyse the file whole"] = min(best["analyse the file whole"], middle - start)
         best["choose findings over the project"] = min(best["choose findings over the project"], end - middle)
+    try:
+        from compilelint.incremental import FileModel
+    except ImportError:  # (a revision from before it)
+        return best
+    model = FileModel(name, engine.module_name(name), rules, settings)
+    text = data.decode("utf-8")
+    model.analyze(text)
+    for kind, edited in edits_of(text, repeat):
+        start = time.perf_counter()
+        model.analyze(edited)
+        step = f"analyse it again after a {kind} edit (incremental)"
+        best[step] = min(best.get(step, float("inf")), time.perf_counter() - start)
     return best
+
+
+def edits_of(text: str, rounds: int):
+    """(kind, text) for `rounds` rounds of the edits `measure` makes through the server."""
+    lines = text.splitlines(keepends=True)
+    middle, forward, indent = places(lines)
+    for i in range(rounds):
+        lines[middle] = lines[middle].rstrip("\n") + f"  # edit {i}\n"
+        yield "comment", "".join(lines)
+        yield "call", "".join(lines[:forward + 1] + [f"{indent}print('edit {i}')\n"] + lines[forward + 1:])
+        yield "undo", "".join(lines)
+
+
+def places(lines: list[str]) -> tuple[int, int, str]:
+    """The middle line, the last line of the first `def forward(` signature, and the
+    indentation of its body."""
+    middle = len(lines) // 2
+    forward = next(i for i, line in enumerate(lines) if re.match(r"\s+def forward\(", line))
+    while not lines[forward].split("#")[0].rstrip().endswith(":"):  # to the end of the signature
+        forward += 1
+    indent = " " * (len(lines[forward + 1]) - len(lines[forward + 1].lstrip()))
+    return middle, forward, indent
 
 
 def main() -> None:

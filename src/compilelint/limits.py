@@ -25,6 +25,8 @@ few thousand deep, so nothing that deep is working code.
 from __future__ import annotations
 
 import ast
+import os
+import queue
 import re
 import sys
 import threading
@@ -236,43 +238,78 @@ def screen(text: str) -> Verdict:
     return Verdict(deep=True)
 
 
+class _DeepWorker:
+    """One thread with a large stack that runs what `call_deep` is given, one call at a
+    time: starting such a thread costs ~10 ms, more than the language server's whole
+    re-analysis of an edit, so it is started once per process (after a fork, again)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # one caller at a time: the recursion limit is global
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.pid = 0
+
+    def _serve(self) -> None:
+        while True:
+            function, args, outcome, done = self.jobs.get()
+            try:
+                outcome.append((True, function(*args)))
+            except BaseException as exc:  # handed back to the caller's thread
+                outcome.append((False, exc))
+            done.set()
+            function = args = outcome = done = None  # (nothing kept alive until the next call)
+
+    def _started(self) -> bool:
+        if self.thread is not None and self.pid == os.getpid() and self.thread.is_alive():
+            return True
+        try:
+            previous = threading.stack_size(_BIG_STACK)
+        except (ValueError, RuntimeError):
+            return False
+        try:
+            self.jobs = queue.SimpleQueue()
+            self.thread = threading.Thread(target=self._serve, name="compilelint-deep", daemon=True)
+            self.thread.start()
+            self.pid = os.getpid()
+        except RuntimeError:
+            self.thread = None
+            return False
+        finally:
+            threading.stack_size(previous)
+        return True
+
+    def call(self, function, args):
+        if threading.current_thread() is self.thread:
+            return function(*args)  # (called from a call it runs)
+        with self.lock:
+            if not self._started():
+                return function(*args)
+            limit = sys.getrecursionlimit()
+            # The limit is per interpreter; the caller only waits meanwhile, and only the
+            # thread with the big stack recurses deeply while it is raised.
+            sys.setrecursionlimit(max(limit, _DEEP_RECURSION))
+            outcome: list = []
+            done = threading.Event()
+            try:
+                self.jobs.put((function, args, outcome, done))
+                done.wait()
+            finally:
+                sys.setrecursionlimit(limit)
+        ok, value = outcome[0]
+        if ok:
+            return value
+        raise value
+
+
+_WORKER = _DeepWorker()
+
+
 def call_deep(function, *args):
     """`function(*args)` in a thread with a large stack (reserved, not committed, memory)
     and a high recursion limit, so that deep but sane code is analysed in full and deep
     recursion in native code cannot overflow the main thread's stack. The calling thread
     waits; falls back to a plain call where such a thread cannot be made."""
-    outcome: list = []
-
-    def run() -> None:
-        try:
-            outcome.append((True, function(*args)))
-        except BaseException as exc:  # handed back to the caller's thread
-            outcome.append((False, exc))
-
-    try:
-        previous = threading.stack_size(_BIG_STACK)
-    except (ValueError, RuntimeError):
-        return function(*args)
-    limit = sys.getrecursionlimit()
-    # The limit is per interpreter; the caller only waits meanwhile, and only the thread
-    # with the big stack recurses deeply while it is raised.
-    sys.setrecursionlimit(max(limit, _DEEP_RECURSION))
-    try:
-        try:
-            thread = threading.Thread(target=run, name="compilelint-deep", daemon=True)
-            thread.start()
-        finally:
-            threading.stack_size(previous)
-        thread.join()
-    except RuntimeError:  # no thread: a plain call, with the plain limit
-        sys.setrecursionlimit(limit)
-        return function(*args)
-    finally:
-        sys.setrecursionlimit(limit)
-    ok, value = outcome[0]
-    if ok:
-        return value
-    raise value
+    return _WORKER.call(function, args)
 
 
 _ERROR_AT = re.compile(r"^(?:parser error: )?error at (\d+):(\d+): ")

@@ -59,7 +59,8 @@ class FileModel:
         self.start: state.Snapshot | None = None  # after entering the module (its scans)
         self.end: state.Snapshot | None = None  # after the last group
         self.alias: dict[int, tuple] = {}  # id(old node) -> (old node, its new twin)
-        self.places: dict[int, tuple] = {}  # id(statement) -> (statement, ids of its nodes, {node: range in it})
+        self.places: dict[int, list] = {}  # id(statement) -> [statement, ids of its nodes, {node: range in it}]
+        self.kept: set[int] = set()  # the ids of the nodes of every statement in `places`
         self.walked = 0  # groups walked by the last analysis (for tests and benchmarks)
 
     def __call__(self, path: str, text: str, module: str, rule_classes: list[type], settings) -> FileAnalysis:
@@ -93,10 +94,12 @@ class FileModel:
         groups = _groups(tree.body)
         old_at = {id(g.statements[0]): i for i, g in enumerate(self.groups)}
         matches = [self._match(group, old_at) for group in groups]
-        kept: set[int] = set()
-        if self.groups:
-            kept = kept.union(*(self._members(s) for group, m in zip(groups, matches) if m is not None
-                                for s in group))
+        live = {id(stmt) for stmt in tree.body}
+        for key in [k for k in self.places if k not in live]:  # statements gone: their ids too
+            ids = self.places.pop(key)[1]
+            if ids is not None:
+                self.kept -= ids
+        kept = self.kept  # ids of the nodes of the statements the edit left alone
         new_groups: list[Group] = []
         loops: list = []
         self.walked = 0
@@ -144,11 +147,12 @@ class FileModel:
         for group in new_groups:
             walker.functions.update(group.functions)
         walker.compile_targets = [t for g in new_groups for t in g.compile_targets]
-        first = not self.groups
         self.parsed, self.groups, self.start, self.end = parsed, new_groups, start, end
-        if first:  # list every statement's nodes now: the first edit then costs only the edit
-            for stmt in tree.body:
-                self._members(stmt)
+        for stmt in tree.body:  # the new statements' ids: for the next edit
+            place = self._place(stmt)
+            if place[1] is None:
+                place[1] = frozenset(map(id, traverse.iter_nodes(stmt)))
+                self.kept |= place[1]
         return assemble(walker, text, lambda nodes: self._locate(parsed, nodes),
                         lambda found: tuple((r.start.line, r.start.column + 1)
                                             for r in map(self._locate(parsed, found).__getitem__, found)))
@@ -177,17 +181,11 @@ class FileModel:
     # ---- positions ----------------------------------------------------------------------
 
     def _place(self, stmt: cst.BaseStatement) -> list:
-        """[statement, ids of its nodes (None until asked), {node: range within it}]."""
+        """[statement, ids of its nodes (None until the analysis ends), {node: range within it}]."""
         kept = self.places.get(id(stmt))
         if kept is None or kept[0] is not stmt:
             kept = self.places[id(stmt)] = [stmt, None, {}]
         return kept
-
-    def _members(self, stmt: cst.BaseStatement) -> frozenset[int]:
-        place = self._place(stmt)
-        if place[1] is None:
-            place[1] = frozenset(map(id, traverse.iter_nodes(stmt)))
-        return place[1]
 
     def _locate(self, parsed: splice.Parsed, nodes) -> dict[cst.CSTNode, CodeRange]:
         """Positions of `nodes`: each statement generated alone (once per statement and
@@ -226,7 +224,4 @@ class FileModel:
                 found(place, offset, list(wanted.values()))
         if wanted:  # the module itself, or its header or footer
             out.update(traverse.positions(tree, list(wanted.values())))
-        live = {id(s) for s in tree.body}
-        for key in [k for k in self.places if k not in live]:
-            del self.places[key]
         return out
