@@ -141,6 +141,44 @@ def test_an_edit_inside_one_class_walks_only_that_class():
     assert later.line == next(f for f in first.candidates if f.code == "CL103").line + 1  # moved down
 
 
+def test_edits_inside_a_class_walk_only_the_member_they_touch():
+    """The first edit in a class walks it member by member (keeping each member's
+    starting state); the next ones walk only the member they changed, and the findings
+    of the members after it move with their lines."""
+    text = """
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        y = self.lin(x)
+        return y
+
+    def extra(self, x):
+        return x.item()
+
+    def more(self, x):
+        print(x)
+        return x
+"""
+    model = FileModel("m.py", "m", RULES, SETTINGS)
+    run(model, text)
+    step = text.replace("        y = self.lin(x)\n", "        y = self.lin(x)\n        y = y + 1\n")
+    _, walked = run(model, step)
+    assert walked == 4  # the class's members, once
+    step = step.replace("        y = y + 1\n", "        y = y + 1\n        z = y.tolist()\n")
+    found, walked = run(model, step)
+    assert walked == 1
+    assert {f.code for f in found.candidates} >= {"CL103", "CL104", "CL110"}
+    _, walked = run(model, step.replace("        print(x)\n", ""))
+    assert walked == 1
+
+
 def test_an_edit_that_changes_what_later_statements_see_walks_them_again():
     """`SCALE` is typed where it is assigned; B reads it. Changing it changes the state
     after that group (and after every group: the module's names stay changed), so B and C

@@ -302,15 +302,17 @@ class _Store:
 
 
 def positions(module: cst.Module, nodes: Iterable[cst.CSTNode],
-              within: cst.CSTNode | None = None) -> dict[cst.CSTNode, CodeRange]:
+              within: cst.CSTNode | None = None, indent: str = "") -> dict[cst.CSTNode, CodeRange]:
     """PositionProvider's CodeRange for each of `nodes` (nodes of `module`). With `within`
-    (a top-level statement of `module`), only that statement is generated: lines count
-    from its first line (its leading comments included) as line 1."""
+    (a statement of `module`, `indent` the indentation of its block), only that statement
+    is generated: lines count from its first line (its leading comments included) as 1."""
     store = _Store()
     state = _LazyPositionState(
         default_indent=module.default_indent, default_newline=module.default_newline,
         provider=store,
     )
+    if indent:
+        state.indent_tokens.append(indent)
     state.wanted = {id(node) for node in nodes}
     state._synced = 0
     state._marks = []

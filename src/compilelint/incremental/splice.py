@@ -12,7 +12,7 @@ the piece), it parses the whole text instead. The result is always the tree that
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -27,6 +27,9 @@ class Parsed:
     tree: cst.Module
     header: int  # lines before the first statement
     spans: list[int]  # lines of each statement of tree.body
+    # id(class) -> (class, lines before its first member, each member's lines, lines after):
+    # for the classes whose members were asked for (a class keeps its entry while unchanged)
+    layouts: dict[int, tuple] = field(default_factory=dict)
 
 
 def _spans(tree: cst.Module, body) -> list[int]:
@@ -56,7 +59,7 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
     while prefix < limit and before[prefix] == after[prefix]:
         prefix += 1
     if prefix == len(before) == len(after):
-        return Parsed(text, lines, old.tree, old.header, old.spans)
+        return Parsed(text, lines, old.tree, old.header, old.spans, old.layouts)
     suffix = 0
     while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
         suffix += 1
@@ -76,8 +79,13 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
             last = index
     if first is None or changed_from < old.header or changed_to > line:
         return None  # in the file's header or footer
+    delta = len(after) - len(before)
+    if first == last and members_of(body[first]) is not None:
+        inside = _splice_members(old, lines, first, starts[first], changed_from, changed_to, delta)
+        if inside is not None:
+            return inside
     region_start = starts[first]
-    region_end = starts[last] + old.spans[last] + (len(after) - len(before))
+    region_end = starts[last] + old.spans[last] + delta
     if region_end < region_start:
         return None
     piece_text = "".join(after[region_start:region_end])
@@ -103,7 +111,8 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
         return None
     # (the last statement's lines are what the others leave: one statement needs no codegen)
     new_spans = _spans(piece, new_body[:-1])
-    new_spans.append(region_end - region_start - sum(new_spans))
+    if new_body:
+        new_spans.append(region_end - region_start - sum(new_spans))
     # A statement whose text is unchanged keeps its old node (same text, same subtree).
     old_texts: dict[str, list[cst.BaseStatement]] = {}
     for index in range(first, last + 1):
@@ -116,7 +125,95 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
         cursor += span
     full_body = (*body[:first], *new_body, *body[last + 1:])
     spans = [*old.spans[:first], *new_spans, *old.spans[last + 1:]]
-    return Parsed(text, lines, tree.with_changes(body=full_body), old.header, spans)
+    return Parsed(text, lines, tree.with_changes(body=full_body), old.header, spans, _kept_layouts(old, full_body))
+
+
+def _kept_layouts(old: Parsed, body) -> dict[int, tuple]:
+    live = {id(stmt) for stmt in body}
+    return {key: value for key, value in old.layouts.items() if key in live}
+
+
+def members_of(stmt: cst.BaseStatement):
+    """A class's body statements, when it has an indented body."""
+    if isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock) and stmt.body.body:
+        return stmt.body.body
+    return None
+
+
+def layout(parsed: Parsed, index: int) -> tuple[int, list[int], int]:
+    """(lines before the first member, each member's lines, lines after the last) of the
+    class at `index` of the tree's body (computed once per class node)."""
+    cls = parsed.tree.body[index]
+    kept = parsed.layouts.get(id(cls))
+    if kept is None or kept[0] is not cls:
+        spans = _spans(parsed.tree, cls.body.body)
+        footer = len(cls.body.footer)
+        kept = parsed.layouts[id(cls)] = (cls, parsed.spans[index] - sum(spans) - footer, spans, footer)
+    return kept[1], kept[2], kept[3]
+
+
+def _splice_members(old: Parsed, lines: list[str], index: int, start: int, changed_from: int, changed_to: int,
+                    delta: int) -> Parsed | None:
+    """The edit falls inside one class: parse only the members it touched (inside a stand-in
+    `class _:` at the same indentation, so that strings and blocks parse as they do there)
+    and keep the class's other members as they are."""
+    cls = old.tree.body[index]
+    members = list(cls.body.body)
+    header, spans, footer = layout(old, index)
+    starts, line = [], start + header
+    for span in spans:
+        starts.append(line)
+        line += span
+    if changed_from < start + header or changed_to > line:
+        return None  # the class's own lines (its `class` line, decorators, trailing comments)
+    first = last = None
+    for position, member_start in enumerate(starts):
+        if member_start + spans[position] >= changed_from and member_start <= changed_to:
+            first = position if first is None else first
+            last = position
+    if first is None or (footer and last == len(members) - 1):
+        return None
+    region_start, region_end = starts[first], starts[last] + spans[last] + delta
+    if region_end <= region_start:
+        return None
+    piece_text = "".join(lines[region_start:region_end])
+    try:
+        piece = cst.parse_module("class _:\n" + piece_text)
+    except Exception:  # noqa: BLE001 - the statement-level splice, or a whole parse, decides
+        return None
+    tree = old.tree
+    if piece.header or piece.footer or len(piece.body) != 1 or piece.default_indent != tree.default_indent \
+            or piece.default_newline != tree.default_newline:
+        return None
+    stand_in = piece.body[0]
+    block = stand_in.body
+    if not isinstance(block, cst.IndentedBlock) or block.footer or block.indent != cls.body.indent \
+            or block.header.comment is not None or block.header.whitespace.value:
+        return None
+    new_members = list(block.body)
+    if first > 0 and _indented_lines(new_members[0]) and _has_block(members[first - 1]):
+        return None
+    if last + 1 < len(members) and _indented_lines(members[last + 1]) and _has_block(new_members[-1]):
+        return None
+    new_spans = _spans(piece, new_members[:-1])
+    new_spans.append(region_end - region_start - sum(new_spans))
+    old_texts: dict[str, list[cst.BaseStatement]] = {}
+    for position in range(first, last + 1):
+        text = "".join(old.lines[starts[position]:starts[position] + spans[position]])
+        old_texts.setdefault(text, []).append(members[position])
+    cursor = region_start
+    for position, span in enumerate(new_spans):
+        same = old_texts.get("".join(lines[cursor:cursor + span]))
+        if same:
+            new_members[position] = same.pop(0)
+        cursor += span
+    all_members = (*members[:first], *new_members, *members[last + 1:])
+    new_cls = cls.with_changes(body=cls.body.with_changes(body=all_members))
+    body = (*tree.body[:index], new_cls, *tree.body[index + 1:])
+    top_spans = [*old.spans[:index], old.spans[index] + delta, *old.spans[index + 1:]]
+    layouts = _kept_layouts(old, body)
+    layouts[id(new_cls)] = (new_cls, header, [*spans[:first], *new_spans, *spans[last + 1:]], footer)
+    return Parsed("".join(lines), lines, tree.with_changes(body=body), old.header, top_spans, layouts)
 
 
 def _indented_lines(stmt: cst.BaseStatement) -> bool:

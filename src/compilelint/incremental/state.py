@@ -27,7 +27,7 @@ import libcst as cst
 
 # Walker attributes that are configuration, not state.
 FIXED = frozenset({"path", "module", "settings", "rules", "loop_rule", "_visit", "_leave", "_enter", "_exit",
-                   "metadata"})
+                   "metadata", "scans"})
 # Walker attributes each statement appends to and nothing reads across statements.
 OUTPUTS = ("pending", "crashes", "functions", "compile_targets", "loop_nodes")
 _ATOMS = (str, int, float, bool, type(None), bytes, complex, enum.Enum, type, types.FunctionType,
@@ -161,8 +161,11 @@ class _Comparer:
     def node(self, new: cst.CSTNode, old: cst.CSTNode) -> bool:
         if new is old or (type(new) is cst.Module and type(old) is cst.Module):
             return True
-        twin = self.alias.get(id(old))
-        if twin is not None and twin[1] is new:
+        seen, twin = 0, old
+        while id(twin) in self.alias and seen < 64:  # an old node's newest twin
+            twin = self.alias[id(twin)][1]
+            seen += 1
+        if twin is new:
             return True
         if id(old) not in self.kept and id(new) not in self.kept and new.deep_equals(old):
             self.found.append((old, new))
@@ -170,6 +173,8 @@ class _Comparer:
         return False
 
     def same(self, new, old) -> bool:
+        if new is old:
+            return True
         if isinstance(new, cst.CSTNode) or isinstance(old, cst.CSTNode):
             return isinstance(new, cst.CSTNode) and isinstance(old, cst.CSTNode) and self.node(new, old)
         if isinstance(old, _ATOMS) or isinstance(new, _ATOMS):
@@ -190,6 +195,12 @@ class _Comparer:
 
     def _same(self, new, old) -> bool:
         kind = type(new)
+        if kind in (dict, set, list, tuple):
+            try:
+                if new == old:  # equal as Python sees it (nodes by identity): the same here too
+                    return True
+            except Exception:  # noqa: BLE001 - an element's __eq__: compare by parts
+                pass
         if kind is dict:
             a = {k: v for k, v in new.items() if self._kept(k)}
             b = {k: v for k, v in old.items() if self._kept(k)}

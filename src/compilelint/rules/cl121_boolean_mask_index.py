@@ -259,6 +259,12 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if param.annotation is not None and (dotted(param.annotation.annotation) or "").endswith("BoolTensor"):
                 table[param.name.value] = "certain"
 
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        # A function's names are its own: a later function of the same name (a property's
+        # setter) starts afresh, and what is kept between statements stays what later ones read.
+        if self.ctx.function is not None:
+            self._bools.pop(self.ctx.function.qualname, None)
+
     # ---- the index ---------------------------------------------------------------------
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

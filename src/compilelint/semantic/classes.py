@@ -122,7 +122,14 @@ class ClassTracking:
             typed = {p.name.value: _class_annotation(p.annotation.annotation)
                      for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
                      if p.annotation is not None} if in_init else {}
-            assignments, registered = method_scan(stmt)
+            memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
+            known = memo.get(id(stmt)) if memo is not None else None
+            if known is not None and known[0] is stmt:
+                assignments, registered = known[1]
+            else:
+                assignments, registered = method_scan(stmt)
+                if memo is not None:
+                    memo[id(stmt)] = (stmt, (assignments, registered))
             for assign_target, value in assignments:
                 kind = self._attr_value_kind(value)
                 if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
