@@ -6,7 +6,9 @@ and each group's outputs (findings, function summaries, loops) are kept apart. A
 edit, groups the splice left untouched are not walked while the state before them is the
 one they were walked from: their outputs are reused. A changed group is walked from the
 state kept before it; if the state after it is the old one (`state.same`), the groups
-after it are reused too. Positions are computed per statement and shifted to its line.
+after it are reused too. A changed class is walked the same way one level down, member
+by member, once its first edit has kept its members' starting states. Positions are
+computed per statement or member and shifted to its line.
 
 The result is the `FileAnalysis` that `analysis.analyze` gives for the same text (the
 tests compare them on real files, edit after edit).
@@ -29,6 +31,8 @@ from compilelint.semantic.walker import Walker
 
 @dataclass
 class Group:
+    """Statements walked together: the state they started from, and what they gave."""
+
     statements: tuple[cst.BaseStatement, ...]
     before: state.Snapshot  # the state its walk started from
     pending: list = field(default_factory=list)
@@ -97,6 +101,7 @@ class FileModel:
         self.member_places: dict[int, tuple] = {}  # id(class member) -> (member, {node: range in it})
         self.scans: dict[int, tuple] = {}  # id(method) -> (method, what the class scan found in it)
         self.walked = 0  # groups walked by the last analysis (for tests and benchmarks)
+        self.busy = False  # an analysis is under way (still true after one that stopped half way)
 
     def __call__(self, path: str, text: str, module: str, rule_classes: list[type], settings) -> FileAnalysis:
         """`analysis.analyze`'s signature (for `engine.analyze_path`). A bug of this module
@@ -108,8 +113,11 @@ class FileModel:
             self.__init__(path, module, rule_classes, settings)
         try:
             return self.analyze(text)
-        except (cst.ParserSyntaxError, RecursionError):
+        except cst.ParserSyntaxError:
             raise  # the text's own fault: the engine reports it; the last good version stays
+        except RecursionError:
+            self.__init__(path, module, rule_classes, settings)  # (it stopped half way)
+            raise
         except Exception:  # noqa: BLE001
             logging.getLogger("compilelint.incremental").error(
                 "incremental analysis of %s failed; analysing it whole:\n%s", path, traceback.format_exc())
@@ -121,7 +129,10 @@ class FileModel:
     def analyze(self, text: str) -> FileAnalysis:
         """The analysis of `text`, the buffer's new content. Raises
         libcst.ParserSyntaxError, as `analysis.analyze` does."""
+        if self.busy:  # the last analysis stopped half way (an interrupt): start anew
+            self.__init__(self.path, self.module, self.rule_classes, self.settings)
         parsed = splice.reparse(self.parsed, text)
+        self.busy = True
         tree = parsed.tree
         walker = Walker(self.path, self.module, self.rule_classes, self.settings)
         walker.scans = self.scans
@@ -162,6 +173,7 @@ class FileModel:
             if len(memo) > 2 * len(members) + 256:  # (members of old versions: forgotten now and then)
                 for key in [k for k in memo if k not in members]:
                     del memo[key]
+        self.busy = False
         return assemble(walker, text, lambda nodes: self._locate(parsed, nodes),
                         lambda found: tuple((r.start.line, r.start.column + 1)
                                             for r in map(self._locate(parsed, found).__getitem__, found)))
