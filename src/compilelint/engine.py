@@ -132,12 +132,18 @@ def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) 
 
 
 def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
-                    rules: dict[str, registry.RuleInfo] | None = None) -> list[Finding]:
-    """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s."""
+                    rules: dict[str, registry.RuleInfo] | None = None, project: dict | None = None) -> list[Finding]:
+    """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s.
+    `project`: where the project index, the region and the kind solver made from these
+    analyses' summaries are kept (the server passes the same dict while no summary
+    changed; it is filled when empty)."""
     analyses = list(analyses)
     rules = rule_table(settings) if rules is None else rules
-    index = ProjectIndex(a.summary for a in analyses)
-    region = index.region(settings.roots)
+    project = {} if project is None else project
+    if "index" not in project:
+        project["index"] = ProjectIndex(a.summary for a in analyses)
+        project["region"] = project["index"].region(settings.roots)
+    index, region = project["index"], project["region"]
     out: list[Finding] = []
     in_region: list[tuple[FileAnalysis, Finding]] = []
     for analysis in analyses:
@@ -148,7 +154,7 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                 if finding.scope is None or f"{analysis.module}:{finding.scope}" not in region:
                     continue
             in_region.append((analysis, finding))
-    in_region = _decide_open(in_region, index, region, settings)
+    in_region = _decide_open(in_region, project, settings)
     in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, rules))
     seen: set[tuple] = set()
     for analysis, finding in in_region:
@@ -160,14 +166,13 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
     return out
 
 
-def _decide_open(in_region, index: ProjectIndex, region: set[str], settings: Settings):
+def _decide_open(in_region, project: dict, settings: Settings):
     """Findings that hold only if a value typed elsewhere in the project is a tensor
     (`needs`) are kept when it is (project-wide inference); findings only reachable in a
     mode `[tool.compilelint] assume` rules out are dropped."""
     from compilelint.semantic.project import TENSORISH, KindSolver
 
     assume = dict(settings.assume)
-    solver: KindSolver | None = None
     kept = []
     for analysis, finding in in_region:
         if finding.when and assume:
@@ -176,7 +181,9 @@ def _decide_open(in_region, index: ProjectIndex, region: set[str], settings: Set
             if dropped_by(finding.when, assume):
                 continue
         if finding.needs:
-            solver = solver or KindSolver(index, region)
+            if "solver" not in project:
+                project["solver"] = KindSolver(project["index"], project["region"])
+            solver = project["solver"]
             if solver.spec_kind(analysis.module, finding.needs) not in TENSORISH:
                 continue
             why = solver.explain(analysis.module, finding.needs)

@@ -70,6 +70,7 @@ class Session:
         self.settings = Settings()
         self.config_error: str | None = None
         self.generation = 0  # bumped whenever a summary changes (the project index is stale)
+        self.project: tuple[int, dict] = (-1, {})  # (generation, engine.select_findings's project)
         self.reload()
 
     # ---- settings ---------------------------------------------------------------------
@@ -203,7 +204,9 @@ class Session:
         """Every file's findings (display path -> findings), as `check` would report them
         over the project with the open buffers in place of their files."""
         out: dict[str, list[Finding]] = {path: [] for path in self.analyses}
-        for finding in engine.select_findings(self.analyses.values(), self.settings, self.rules):
+        if self.project[0] != self.generation:  # a summary changed: index the project again
+            self.project = (self.generation, {})
+        for finding in engine.select_findings(self.analyses.values(), self.settings, self.rules, self.project[1]):
             out.setdefault(finding.path, []).append(finding)
         return out
 
