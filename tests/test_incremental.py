@@ -270,3 +270,36 @@ def test_the_engine_uses_the_model_and_reports_syntax_errors_as_cl000():
     assert model.groups and analysis.candidates
     bad, _ = engine.analyze_path("m.py", SETTINGS, RULES, data=b"def f(:\n", analyze=model)
     assert [f.code for f in bad.diagnostics] == ["CL000"]
+
+
+def test_the_session_keeps_the_project_index_only_while_no_summary_changes(tmp_path, monkeypatch):
+    """A comment typed in an open buffer keeps the project's index, region and kind solver
+    (the server's edits in a large project); a new call rebuilds them; either way the
+    findings are those of a fresh selection over the same analyses."""
+    from cli_helpers import make_project
+
+    from compilelint.session import Session
+
+    root = make_project(tmp_path, {
+        "pyproject.toml": "[tool.compilelint]\n",
+        "proj/__init__.py": "",
+        "proj/models.py": TWO_CLASSES,
+        "proj/helpers.py": "def scale(y):\n    return y * 2\n",
+    })
+    monkeypatch.chdir(root)
+    session = Session(str(root), cache=False)
+    session.index()
+    text = (root / "proj" / "models.py").read_text(encoding="utf-8")
+
+    def findings():
+        got = session.findings()
+        fresh = engine.select_findings(session.analyses.values(), session.settings, session.rules)
+        assert sorted(f for fs in got.values() for f in fs) == sorted(fresh)
+        return session.project[1]
+
+    session.open("proj/models.py", text + "# typed\n")
+    first = findings()
+    session.open("proj/models.py", text + "# typed more\n")
+    assert findings() is first and "index" in first  # the same summaries: kept
+    session.open("proj/models.py", text.replace("        y = x * 2\n", "        y = scale(x)\n"))
+    assert findings() is not first  # a new call: the project is indexed again
