@@ -131,19 +131,33 @@ def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) 
     return False
 
 
+class Project:
+    """What selecting findings derives from the summaries alone: the project index, the
+    compiled region and (made when first asked for) the kind solver. The server keeps one
+    while no file's summary changes."""
+
+    def __init__(self, analyses: Iterable[FileAnalysis], settings: Settings) -> None:
+        self.index = ProjectIndex(a.summary for a in analyses)
+        self.region = self.index.region(settings.roots)
+        self._solver = None
+
+    @property
+    def solver(self):
+        if self._solver is None:
+            from compilelint.semantic.project import KindSolver
+
+            self._solver = KindSolver(self.index, self.region)
+        return self._solver
+
+
 def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
-                    rules: dict[str, registry.RuleInfo] | None = None, project: dict | None = None) -> list[Finding]:
-    """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s.
-    `project`: where the project index, the region and the kind solver made from these
-    analyses' summaries are kept (the server passes the same dict while no summary
-    changed; it is filled when empty)."""
+                    rules: dict[str, registry.RuleInfo] | None = None, project: Project | None = None) -> list[Finding]:
+    """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s;
+    `project`: these analyses' `Project`, when one is kept."""
     analyses = list(analyses)
     rules = rule_table(settings) if rules is None else rules
-    project = {} if project is None else project
-    if "index" not in project:
-        project["index"] = ProjectIndex(a.summary for a in analyses)
-        project["region"] = project["index"].region(settings.roots)
-    index, region = project["index"], project["region"]
+    project = Project(analyses, settings) if project is None else project
+    index, region = project.index, project.region
     out: list[Finding] = []
     in_region: list[tuple[FileAnalysis, Finding]] = []
     for analysis in analyses:
@@ -166,11 +180,11 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
     return out
 
 
-def _decide_open(in_region, project: dict, settings: Settings):
+def _decide_open(in_region, project: Project, settings: Settings):
     """Findings that hold only if a value typed elsewhere in the project is a tensor
     (`needs`) are kept when it is (project-wide inference); findings only reachable in a
     mode `[tool.compilelint] assume` rules out are dropped."""
-    from compilelint.semantic.project import TENSORISH, KindSolver
+    from compilelint.semantic.project import TENSORISH
 
     assume = dict(settings.assume)
     kept = []
@@ -181,9 +195,7 @@ def _decide_open(in_region, project: dict, settings: Settings):
             if dropped_by(finding.when, assume):
                 continue
         if finding.needs:
-            if "solver" not in project:
-                project["solver"] = KindSolver(project["index"], project["region"])
-            solver = project["solver"]
+            solver = project.solver
             if solver.spec_kind(analysis.module, finding.needs) not in TENSORISH:
                 continue
             why = solver.explain(analysis.module, finding.needs)

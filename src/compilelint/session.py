@@ -70,7 +70,7 @@ class Session:
         self.settings = Settings()
         self.config_error: str | None = None
         self.generation = 0  # bumped whenever a summary changes (the project index is stale)
-        self.project: tuple[int, dict] = (-1, {})  # (generation, engine.select_findings's project)
+        self.project: tuple[int, engine.Project | None] = (-1, None)  # (generation, what it was made from)
         self.reload()
 
     # ---- settings ---------------------------------------------------------------------
@@ -205,7 +205,7 @@ class Session:
         over the project with the open buffers in place of their files."""
         out: dict[str, list[Finding]] = {path: [] for path in self.analyses}
         if self.project[0] != self.generation:  # a summary changed: index the project again
-            self.project = (self.generation, {})
+            self.project = (self.generation, engine.Project(self.analyses.values(), self.settings))
         for finding in engine.select_findings(self.analyses.values(), self.settings, self.rules, self.project[1]):
             out.setdefault(finding.path, []).append(finding)
         return out

@@ -150,7 +150,6 @@ class FileModel:
             for line in (tree.header if cst.EmptyLine not in skip else ()):
                 traverse.walk(line, walker, skip)
             run, _ = self._run(walker, tree, tree.body, self.run, self.kept, loops, skip, top=True)
-            walker.loop_nodes = list(loops)
             walker.pending, walker.crashes = [], []
             for line in (tree.footer if cst.EmptyLine not in skip else ()):
                 traverse.walk(line, walker, skip)
@@ -360,10 +359,7 @@ class FileModel:
         tree = parsed.tree
         wanted = {id(n): n for n in nodes}
         out: dict[cst.CSTNode, CodeRange] = {}
-        offsets, line = [], parsed.header
-        for span in parsed.spans:
-            offsets.append(line)
-            line += span
+        offsets = splice.line_starts(parsed.header, parsed.spans)
 
         def found(stmt, ranges: dict, offset: int, here: list, indent: str = "") -> None:
             missing = [n for n in here if n not in ranges]

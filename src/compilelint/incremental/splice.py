@@ -64,24 +64,15 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
     while suffix < limit - prefix and before[-1 - suffix] == after[-1 - suffix]:
         suffix += 1
     changed_from, changed_to = prefix, len(before) - suffix  # old lines [from, to) changed
-    # The statements those lines belong to (both, at a line where one ends and the next
-    # begins: an edit at a statement's edge may move lines between them).
-    starts, line = [], old.header
-    for span in old.spans:
-        starts.append(line)
-        line += span
+    starts = line_starts(old.header, old.spans)
+    line = old.header + sum(old.spans)
     body = old.tree.body
-    first = last = None
-    for index, start in enumerate(starts):
-        end = start + old.spans[index]
-        if end >= changed_from and start <= changed_to:
-            first = index if first is None else first
-            last = index
+    first, last = _touched(starts, old.spans, changed_from, changed_to)
     if first is None or changed_from < old.header or changed_to > line:
         return None  # in the file's header or footer
     delta = len(after) - len(before)
     if first == last and members_of(body[first]) is not None:
-        inside = _splice_members(old, lines, first, starts[first], changed_from, changed_to, delta)
+        inside = _splice_members(old, text, lines, first, starts[first], changed_from, changed_to, delta)
         if inside is not None:
             return inside
     region_start = starts[first]
@@ -104,28 +95,59 @@ def _splice(old: Parsed, text: str) -> Parsed | None:
         new_body[0] = new_body[0].with_changes(leading_lines=(*piece.header, *new_body[0].leading_lines))
     elif piece.header:
         return None
-    # Indented lines between a block and the next statement may belong to either.
-    if new_body and first > 0 and _indented_lines(new_body[0]) and _has_block(body[first - 1]):
+    new_spans = _settle(piece, new_body, before, after, body, starts, old.spans, first, last, region_start, region_end)
+    if new_spans is None:
         return None
-    if last + 1 < len(body) and _indented_lines(body[last + 1]) and (not new_body or _has_block(new_body[-1])):
+    full_body = (*body[:first], *new_body, *body[last + 1:])
+    spans = [*old.spans[:first], *new_spans, *old.spans[last + 1:]]
+    return Parsed(text, lines, tree.with_changes(body=full_body), old.header, spans, _kept_layouts(old, full_body))
+
+
+def line_starts(origin: int, spans: list[int]) -> list[int]:
+    """Where each of consecutive statements of `spans` lines starts, the first at `origin`."""
+    starts = []
+    for span in spans:
+        starts.append(origin)
+        origin += span
+    return starts
+
+
+def _touched(starts: list[int], spans: list[int], changed_from: int, changed_to: int) -> tuple:
+    """(first, last) index of the statements holding the changed lines [from, to), both
+    where a change meets the line between two (an edit at an edge may move lines)."""
+    first = last = None
+    for index, start in enumerate(starts):
+        if start + spans[index] >= changed_from and start <= changed_to:
+            first = index if first is None else first
+            last = index
+    return first, last
+
+
+def _settle(piece: cst.Module, new: list, before: list[str], after: list[str], old: list, starts: list[int],
+            spans: list[int], first: int, last: int, region_start: int, region_end: int) -> list[int] | None:
+    """The lines of each of `new` (the statements parsed in place of `old[first:last + 1]`,
+    which started at `starts` and took `spans` lines of `before`), and, where a statement's
+    text is unchanged, its old node put back in `new` (same text, same subtree). None
+    when lines at the piece's edges may belong to a neighbour: a wider parse decides."""
+    # Indented lines between a block and the next statement may belong to either.
+    if new and first > 0 and _indented_lines(new[0]) and _has_block(old[first - 1]):
+        return None
+    if last + 1 < len(old) and _indented_lines(old[last + 1]) and (not new or _has_block(new[-1])):
         return None
     # (the last statement's lines are what the others leave: one statement needs no codegen)
-    new_spans = _spans(piece, new_body[:-1])
-    if new_body:
+    new_spans = _spans(piece, new[:-1])
+    if new:
         new_spans.append(region_end - region_start - sum(new_spans))
-    # A statement whose text is unchanged keeps its old node (same text, same subtree).
     old_texts: dict[str, list[cst.BaseStatement]] = {}
     for index in range(first, last + 1):
-        old_texts.setdefault("".join(before[starts[index]:starts[index] + old.spans[index]]), []).append(body[index])
+        old_texts.setdefault("".join(before[starts[index]:starts[index] + spans[index]]), []).append(old[index])
     cursor = region_start
     for position, span in enumerate(new_spans):
         same = old_texts.get("".join(after[cursor:cursor + span]))
         if same:
-            new_body[position] = same.pop(0)  # each old node once: identical texts stay distinct nodes
+            new[position] = same.pop(0)  # each old node once: identical texts stay distinct nodes
         cursor += span
-    full_body = (*body[:first], *new_body, *body[last + 1:])
-    spans = [*old.spans[:first], *new_spans, *old.spans[last + 1:]]
-    return Parsed(text, lines, tree.with_changes(body=full_body), old.header, spans, _kept_layouts(old, full_body))
+    return new_spans
 
 
 def _kept_layouts(old: Parsed, body) -> dict[int, tuple]:
@@ -152,25 +174,18 @@ def layout(parsed: Parsed, index: int) -> tuple[int, list[int], int]:
     return kept[1], kept[2], kept[3]
 
 
-def _splice_members(old: Parsed, lines: list[str], index: int, start: int, changed_from: int, changed_to: int,
-                    delta: int) -> Parsed | None:
+def _splice_members(old: Parsed, text: str, lines: list[str], index: int, start: int, changed_from: int,
+                    changed_to: int, delta: int) -> Parsed | None:
     """The edit falls inside one class: parse only the members it touched (inside a stand-in
     `class _:` at the same indentation, so that strings and blocks parse as they do there)
     and keep the class's other members as they are."""
     cls = old.tree.body[index]
     members = list(cls.body.body)
     header, spans, footer = layout(old, index)
-    starts, line = [], start + header
-    for span in spans:
-        starts.append(line)
-        line += span
-    if changed_from < start + header or changed_to > line:
+    starts = line_starts(start + header, spans)
+    if changed_from < start + header or changed_to > start + header + sum(spans):
         return None  # the class's own lines (its `class` line, decorators, trailing comments)
-    first = last = None
-    for position, member_start in enumerate(starts):
-        if member_start + spans[position] >= changed_from and member_start <= changed_to:
-            first = position if first is None else first
-            last = position
+    first, last = _touched(starts, spans, changed_from, changed_to)
     if first is None or (footer and last == len(members) - 1):
         return None
     region_start, region_end = starts[first], starts[last] + spans[last] + delta
@@ -191,29 +206,17 @@ def _splice_members(old: Parsed, lines: list[str], index: int, start: int, chang
             or block.header.comment is not None or block.header.whitespace.value:
         return None
     new_members = list(block.body)
-    if first > 0 and _indented_lines(new_members[0]) and _has_block(members[first - 1]):
+    new_spans = _settle(piece, new_members, old.lines, lines, members, starts, spans, first, last, region_start,
+                        region_end)
+    if new_spans is None:
         return None
-    if last + 1 < len(members) and _indented_lines(members[last + 1]) and _has_block(new_members[-1]):
-        return None
-    new_spans = _spans(piece, new_members[:-1])
-    new_spans.append(region_end - region_start - sum(new_spans))
-    old_texts: dict[str, list[cst.BaseStatement]] = {}
-    for position in range(first, last + 1):
-        text = "".join(old.lines[starts[position]:starts[position] + spans[position]])
-        old_texts.setdefault(text, []).append(members[position])
-    cursor = region_start
-    for position, span in enumerate(new_spans):
-        same = old_texts.get("".join(lines[cursor:cursor + span]))
-        if same:
-            new_members[position] = same.pop(0)
-        cursor += span
     all_members = (*members[:first], *new_members, *members[last + 1:])
     new_cls = cls.with_changes(body=cls.body.with_changes(body=all_members))
     body = (*tree.body[:index], new_cls, *tree.body[index + 1:])
     top_spans = [*old.spans[:index], old.spans[index] + delta, *old.spans[index + 1:]]
     layouts = _kept_layouts(old, body)
     layouts[id(new_cls)] = (new_cls, header, [*spans[:first], *new_spans, *spans[last + 1:]], footer)
-    return Parsed("".join(lines), lines, tree.with_changes(body=body), old.header, top_spans, layouts)
+    return Parsed(text, lines, tree.with_changes(body=body), old.header, top_spans, layouts)
 
 
 def _indented_lines(stmt: cst.BaseStatement) -> bool:

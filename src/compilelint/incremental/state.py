@@ -46,6 +46,16 @@ class Snapshot:
     tree: object = None  # the tree walked: alive while the snapshot is, so the ids it holds stay unique
 
 
+def newest(node: cst.CSTNode, alias: dict[int, tuple]) -> cst.CSTNode:
+    """The newest twin of `node` (itself when it has none): aliases chain, edit after edit."""
+    for _ in range(64):  # (a bound, though a chain never loops: each twin is newer)
+        twin = alias.get(id(node))
+        if twin is None:
+            break
+        node = twin[1]
+    return node
+
+
 def _immutable(obj) -> bool:
     params = getattr(type(obj), "__dataclass_params__", None)
     return params is not None and params.frozen
@@ -59,11 +69,7 @@ class _Copier:
     def node(self, node: cst.CSTNode) -> cst.CSTNode:
         if self.module is not None and type(node) is cst.Module:
             return self.module
-        seen = 0
-        while id(node) in self.alias and seen < 64:  # (old node, its new twin) chains
-            node = self.alias[id(node)][1]
-            seen += 1
-        return node
+        return newest(node, self.alias)
 
     def __call__(self, obj):
         if isinstance(obj, _ATOMS):
@@ -161,11 +167,7 @@ class _Comparer:
     def node(self, new: cst.CSTNode, old: cst.CSTNode) -> bool:
         if new is old or (type(new) is cst.Module and type(old) is cst.Module):
             return True
-        seen, twin = 0, old
-        while id(twin) in self.alias and seen < 64:  # an old node's newest twin
-            twin = self.alias[id(twin)][1]
-            seen += 1
-        if twin is new:
+        if newest(old, self.alias) is new:
             return True
         if id(old) not in self.kept and id(new) not in self.kept and new.deep_equals(old):
             self.found.append((old, new))
