@@ -55,6 +55,8 @@ class TargetResult:
     stdout_tail: str = ""
     stderr_tail: str = ""
     traceback: str | None = None
+    # `probe -- COMMAND`: the root's calls, input signatures, replay (compilelint.probe.program)
+    run: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -91,6 +93,7 @@ class TargetResult:
             "stdout_tail": self.stdout_tail,
             "stderr_tail": self.stderr_tail,
             "traceback": self.traceback,
+            "run": self.run,
         }
 
     @classmethod
@@ -110,7 +113,7 @@ class TargetResult:
             what_if_error=d.get("what_if_error"),
             durations=dict(d.get("durations") or {}), wall_s=d.get("wall_s", 0.0),
             returncode=d.get("returncode"), stdout_tail=d.get("stdout_tail", ""),
-            stderr_tail=d.get("stderr_tail", ""), traceback=d.get("traceback"),
+            stderr_tail=d.get("stderr_tail", ""), traceback=d.get("traceback"), run=d.get("run"),
         )
 
 
