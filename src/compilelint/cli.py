@@ -242,8 +242,9 @@ def _run_probe(findings, settings):
     except ImportError as exc:
         raise Failure(f"--probe needs the probe extra: pip install 'compilelint[probe]' ({exc})") from None
     targets = settings.probe.get("targets", [])
-    if not targets:
-        raise Failure("--probe: no targets; set [tool.compilelint.probe] targets = [\"path/file.py:factory\"]")
+    if not targets and not settings.probe.get("run"):
+        raise Failure("--probe: no targets; set [tool.compilelint.probe] run = \"python train.py\" "
+                      "or targets = [\"path/file.py:factory\"]")
     return api.check_with_probe(findings, settings)
 
 

@@ -26,6 +26,9 @@ __all__ = [
 # keys of [tool.compilelint.probe] and the run_target option each sets
 CONFIG_KEYS = {
     "targets": None,
+    "run": None,  # the user's program: compilelint.probe.run_check
+    "modules": None,
+    "run_timeout": None,
     "timeout": "timeout",
     "device": "device",
     "modes": "modes",
@@ -102,8 +105,14 @@ def check_with_probe(findings: list[Finding], settings: Any) -> tuple[list[Findi
     specs = config_targets(table, root)
     opts = options_from_config(table)
     opts.setdefault("timing", False)
-    results = run_with_progress(specs, **opts)
+    results = run_with_progress(specs, **opts) if specs else []
     cwd = os.getcwd()
+    run = None
+    if table.get("run"):  # the program's roots, matched first: its verdicts are the real workload's
+        from compilelint.probe.run_check import run_from_config
+
+        run = run_from_config(findings, table, root)
+        results = [*run.results, *results]
     extra = match(findings, results, cwd=cwd)
     attach_what_if([*findings, *extra], results)
     merged = sorted([*findings, *extra], key=lambda f: f.sort_key())
@@ -116,6 +125,10 @@ def check_with_probe(findings: list[Finding], settings: Any) -> tuple[list[Findi
         "targets": [target_summary(r, cwd) for r in results],
         "failed": [r.name for r in results if not r.ok],
     }
+    if run is not None:
+        from compilelint.probe.run_report import run_json
+
+        context.update(source="run", command=run.command_text, run=run_json(run))
     return merged, context
 
 

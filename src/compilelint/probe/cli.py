@@ -31,8 +31,22 @@ def _write(text: str, output: str | None) -> None:
         raise UsageFailure(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
-@click.command("probe")
+class _ProbeCommand(click.Command):
+    """Everything after `--` is the user's command (`probe -- python train.py`)."""
+
+    def parse_args(self, ctx, args):
+        if "--" in args:
+            at = args.index("--")
+            ctx.meta["probe_command"] = args[at + 1:]
+            args = args[:at]
+        return super().parse_args(ctx, args)
+
+
+@click.command("probe", cls=_ProbeCommand)
 @click.argument("targets", nargs=-1)
+@click.option("--module", "modules", multiple=True, metavar="PKG.MOD:CLASS",
+              help="With `-- COMMAND`: compile this class or function in place (repeatable; "
+                   "default: those holding static findings).")
 @click.option("--device", type=click.Choice(["auto", "cuda", "cpu"]), default=None,
               help="Where to time (default: CUDA when available, else CPU; the report says which).")
 @click.option("--modes", default=None,
@@ -66,8 +80,8 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--keep-cache", is_flag=True,
               help="Use inductor's normal on-disk cache (default: a fresh one, so compile times are cold).")
 @click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
-def probe(targets, device, modes, timeout, warmup, runs, min_time, train, dtype, fmt, output, plot_file, backend,
-          no_timing, no_what_if, worth_it_calls, config_free, keep_cache, color) -> None:
+def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, train, dtype, fmt, output, plot_file,
+          backend, no_timing, no_what_if, worth_it_calls, config_free, keep_cache, color) -> None:
     """Run TARGETS (path/to/file.py:factory or package.module:factory; default: the
     `targets` of [tool.compilelint.probe]) each in its own process under torch.compile:
     report every graph break, recompile and frame skip Dynamo records, and eager vs
@@ -75,7 +89,21 @@ def probe(targets, device, modes, timeout, warmup, runs, min_time, train, dtype,
     compiling is worth it, and what removing each class of break would be worth.
 
     Exit 0 when nothing was found, 1 when a target broke, recompiled or failed, 2 on a
-    usage error."""
+    usage error.
+
+    `compilelint probe [--module PKG.MOD:CLASS]... -- COMMAND [ARGS]...` runs your own
+    program instead, with the flagged modules compiled in place (docs/probe.md)."""
+    command = click.get_current_context().meta.get("probe_command")
+    if command is not None:
+        from compilelint.probe.run_cli import probe_command
+
+        if targets:
+            raise UsageFailure("give targets or `-- COMMAND`, not both")
+        sys.exit(probe_command(command, modules=modules, timeout=timeout, timing=not no_timing,
+                               backend=backend, fmt=fmt, output=output, color=color, write=_write,
+                               usage_error=UsageFailure))
+    if modules:
+        raise UsageFailure("--module goes with `-- COMMAND`")
     from compilelint.probe.api import options_from_config, run_with_progress
     from compilelint.probe.match import findings_from_results
     from compilelint.probe.roi_report import attach_what_if

@@ -148,6 +148,7 @@ class _Run:
                 return _RUN.call(root, inst, orig, args, kwargs)
 
             __call__.__wrapped__ = orig  # type: ignore[attr-defined]
+            _skip_frame(__call__)
             obj.__call__ = __call__
         elif callable(obj):
             root.kind = "function"
@@ -161,6 +162,7 @@ class _Run:
             import functools
 
             functools.update_wrapper(wrapper, fn)
+            _skip_frame(wrapper)
             setattr(owner, root.name.split(".")[-1], wrapper)
         else:
             raise TypeError(f"{root.spec} is a {type(obj).__name__}, not a class or function")
@@ -351,6 +353,18 @@ class _shutdown_undone:
         import threading
 
         threading._SHUTTING_DOWN = True  # type: ignore[attr-defined]
+
+
+def _skip_frame(fn: Any) -> None:
+    """Dynamo never starts a frame at a wrapper (it still inlines it, transparently):
+    a nested root called from code running eagerly under an outer compiled call goes
+    on to its ``forward`` frame, as when nothing is patched."""
+    try:
+        from torch._dynamo.eval_frame import skip_code
+
+        skip_code(fn.__code__)
+    except Exception:  # an older torch: the wrapper's frame shows in its records
+        pass
 
 
 def _is_compiling() -> bool:  # replaced by torch.compiler.is_compiling on first patch

@@ -10,6 +10,7 @@ from typing import Any
 from compilelint.finding import Finding
 from compilelint.probe.match import display_path
 from compilelint.probe.roi_report import print_what_if, print_worth, target_worth, what_if_json, worth_json
+from compilelint.probe.run_report import print_root_line, print_run_header, root_json, run_json
 from compilelint.probe.runner import TargetResult
 
 JSON_VERSION = 2
@@ -127,16 +128,19 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
     out["worth_it"] = target_worth(r)
     out["what_if"] = what_if_json(r)
     out["what_if_error"] = r.what_if_error
+    if r.run:
+        out["run"] = root_json(r)
     if with_lines:
         out["lines_run"] = {display_path(f, cwd): ls for f, ls in r.lines_run.items()}
     return out
 
 
-def probe_document(results: list[TargetResult], findings: list[Finding], cwd: str | None = None) -> dict[str, Any]:
+def probe_document(results: list[TargetResult], findings: list[Finding], cwd: str | None = None,
+                   run: Any = None) -> dict[str, Any]:
     from compilelint import __version__
 
     devices = sorted({r.device for r in results if r.device})
-    return {
+    doc = {
         "version": JSON_VERSION,
         "tool": {"name": "compilelint", "version": __version__, "command": "probe"},
         "device": devices[0] if len(devices) == 1 else (devices or None),
@@ -152,13 +156,19 @@ def probe_document(results: list[TargetResult], findings: list[Finding], cwd: st
         "targets": [target_summary(r, cwd) for r in results],
         "findings": [f.to_dict() for f in findings],
     }
+    if run is not None:  # `probe -- COMMAND`: the program's run
+        doc["source"] = "run"
+        doc["command"] = run.command_text
+        doc["run"] = run_json(run)
+    return doc
 
 
-def render_json(results: list[TargetResult], findings: list[Finding], cwd: str | None = None) -> str:
-    return json.dumps(probe_document(results, findings, cwd), indent=2, allow_nan=False) + "\n"
+def render_json(results: list[TargetResult], findings: list[Finding], cwd: str | None = None, run: Any = None) -> str:
+    return json.dumps(probe_document(results, findings, cwd, run), indent=2, allow_nan=False) + "\n"
 
 
-def render_sarif(results: list[TargetResult], findings: list[Finding], root: str | None = None) -> str:
+def render_sarif(results: list[TargetResult], findings: list[Finding], root: str | None = None,
+                 run: Any = None) -> str:
     """SARIF 2.1.0 through the shared SARIF writer; failed targets become tool
     execution notifications, the per-target summaries run properties."""
     root = root or os.getcwd()
@@ -169,6 +179,8 @@ def render_sarif(results: list[TargetResult], findings: list[Finding], root: str
     run = data["runs"][0]
     props = run.setdefault("properties", {})
     props["probe"] = {"targets": [target_summary(r, root) for r in results]}
+    if run is not None:
+        props["probe"].update(source="run", command=run.command_text, run=run_json(run))
     failed = [r for r in results if not r.ok]
     if failed:
         invs = run.setdefault("invocations", [{"executionSuccessful": True}])
@@ -221,7 +233,7 @@ def _fmt_diff(x: float | None) -> str:
 
 
 def render_text(results: list[TargetResult], findings: list[Finding], *, cwd: str | None = None,
-                color: bool = False, width: int = 120) -> str:
+                color: bool = False, width: int = 120, run: Any = None) -> str:
     from io import StringIO
 
     from rich.console import Console
@@ -229,15 +241,18 @@ def render_text(results: list[TargetResult], findings: list[Finding], *, cwd: st
     buf = StringIO()
     console = Console(file=buf, force_terminal=color, no_color=not color, width=width,
                       highlight=False, soft_wrap=False)
-    print_text(console, results, findings, cwd=cwd)
+    print_text(console, results, findings, cwd=cwd, run=run)
     return buf.getvalue()
 
 
-def print_text(console, results: list[TargetResult], findings: list[Finding], *, cwd: str | None = None) -> None:
+def print_text(console, results: list[TargetResult], findings: list[Finding], *, cwd: str | None = None,
+               run: Any = None) -> None:
     from rich.markup import escape
     from rich.table import Table
 
     cwd = cwd or os.getcwd()
+    if run is not None:
+        print_run_header(console, run)
     for r in results:
         head = "[green]ok[/]" if r.ok else "[red]failed[/]"
         where = []
@@ -248,6 +263,8 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
         console.print(f"[bold]{escape(r.name)}[/]  {head}" + (f"  ({', '.join(where)})" if where else ""))
         if not r.ok:
             console.print(f"  [red]target failed:[/] {escape(r.error or 'unknown error')}")
+        if r.run:
+            print_root_line(console, r)
         cap = r.capture
         if cap is not None:
             fg = ""

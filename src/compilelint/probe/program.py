@@ -47,6 +47,7 @@ class ProgramRun:
     device: str | None = None
     results: list[TargetResult] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)  # what was asked to compile in place
 
     @property
     def command_text(self) -> str:
@@ -55,7 +56,7 @@ class ProgramRun:
     def to_dict(self) -> dict[str, Any]:
         return {"source": "run", "command": self.command_text, "returncode": self.returncode,
                 "timed_out": self.timed_out, "wall_s": round(self.wall_s, 3), "phase": self.phase,
-                "torch_version": self.torch_version, "device": self.device,
+                "torch_version": self.torch_version, "device": self.device, "roots": self.roots,
                 "stdout_tail": self.stdout_tail, "stderr_tail": self.stderr_tail, "errors": self.errors}
 
 
@@ -96,7 +97,7 @@ def run_program(command: str | list[str], roots: list[str], *, timeout: float | 
                 stdout=None, stderr=None) -> ProgramRun:
     """Run ``command`` with ``roots`` compiled in place; never raises for the program's faults."""
     argv = parse_command(command)
-    run = ProgramRun(command=argv)
+    run = ProgramRun(command=argv, roots=list(roots))
     if not argv:
         run.errors.append("empty command")
         return run

@@ -30,12 +30,16 @@ def parse_root(text: str) -> str:
 def roots_from_findings(findings: Iterable[Finding]) -> list[str]:
     """One root per class (or function) that holds a finding, in order of first finding.
 
-    Findings at module level (no scope) and probe findings (CL9xx) name no root."""
+    Only findings of rules about code running compiled count (not the compile-API
+    rules, whose findings sit in the code that calls ``torch.compile``); findings at
+    module level (no scope) and probe findings (CL9xx) name no root."""
+    from compilelint import registry
     from compilelint.engine import module_name
 
     out: dict[str, None] = {}
     for f in findings:
-        if not f.scope or f.code.startswith("CL9") or not f.path.endswith(".py"):
+        info = registry.get(f.code)
+        if not f.scope or info is None or info.origin != "rule" or not info.region_only or not f.path.endswith(".py"):
             continue
         head = f.scope.split(".<locals>")[0].split(".")[0]
         mod = module_name(f.path)

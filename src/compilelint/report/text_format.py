@@ -70,6 +70,12 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
 def _probe_table(console: Console, probe: dict) -> None:
     """`check --probe`: one line per probe target, then the findings' summary."""
     console.print("[bold]probe[/]")
+    run = probe.get("run")
+    if run:  # [tool.compilelint.probe] run: the user's program
+        how = ("ended by the time limit" if run.get("timed_out") else f"exit status {run.get('returncode')}")
+        console.print(f"  ran {escape(str(run.get('command')))}: {escape(how)} after {run.get('wall_s')} s")
+        if run.get("not_imported"):
+            console.print(f"  [dim]not imported by the program: {escape(', '.join(run['not_imported']))}[/]")
     for target in probe["targets"]:
         counts = target.get("counts") or {}
         breaks = ", ".join(f"{n} {kind.replace('_', ' ')}{'s' if n != 1 else ''}"
