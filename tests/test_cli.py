@@ -616,7 +616,7 @@ def test_demo_project(tmp_path):
     shutil.copytree(DEMO, demo)
     document, _ = check_json(cwd=demo, expect_rc=1)
     assert document["target_torch"] == "2.13"
-    assert document["summary"]["files"] == 4
+    assert document["summary"]["files"] == 5
     assert hits(document) == DEMO_FINDINGS, "the demo's findings changed: update DEMO_FINDINGS and the README"
 
 
@@ -634,4 +634,4 @@ def test_demo_text_summary(cli, tmp_path):
     shutil.copytree(DEMO, demo)
     result = cli("check", cwd=demo)
     assert result.returncode == 1
-    assert result.stdout.rstrip().endswith("Found 7 findings (4 errors, 3 warnings) in 4 files checked.")
+    assert result.stdout.rstrip().endswith("Found 7 findings (4 errors, 3 warnings) in 5 files checked.")

@@ -168,7 +168,7 @@ def render_json(results: list[TargetResult], findings: list[Finding], cwd: str |
 
 
 def render_sarif(results: list[TargetResult], findings: list[Finding], root: str | None = None,
-                 run: Any = None) -> str:
+                 program: Any = None) -> str:
     """SARIF 2.1.0 through the shared SARIF writer; failed targets become tool
     execution notifications, the per-target summaries run properties."""
     root = root or os.getcwd()
@@ -179,8 +179,8 @@ def render_sarif(results: list[TargetResult], findings: list[Finding], root: str
     run = data["runs"][0]
     props = run.setdefault("properties", {})
     props["probe"] = {"targets": [target_summary(r, root) for r in results]}
-    if run is not None:
-        props["probe"].update(source="run", command=run.command_text, run=run_json(run))
+    if program is not None:  # `probe -- COMMAND`
+        props["probe"].update(source="run", command=program.command_text, run=run_json(program))
     failed = [r for r in results if not r.ok]
     if failed:
         invs = run.setdefault("invocations", [{"executionSuccessful": True}])

@@ -42,7 +42,7 @@ def probe_command(command: list[str], *, modules=(), timeout: float | None = Non
     if fmt == "json":
         text = out.render_json(run.results, shown, cwd, run=run)
     elif fmt == "sarif":
-        text = out.render_sarif(run.results, shown, root=cwd, run=run)
+        text = out.render_sarif(run.results, shown, root=cwd, program=run)
     else:
         use_color = (sys.stdout.isatty() and output is None) if color is None else color
         text = out.render_text(run.results, shown, cwd=cwd, color=use_color, run=run)
