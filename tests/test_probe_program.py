@@ -227,6 +227,28 @@ def test_a_hung_program_is_ended_by_the_time_limit(tmp_path):
     assert tiny.run["calls"] == 1 and tiny.capture.graph_count == 1
 
 
+def test_a_program_that_compiles_a_root_itself_keeps_its_compile(tmp_path):
+    project = make_project(tmp_path, {**SIMPLE, "own.py": """
+        import torch
+        from pkg.models import Tiny
+
+        m = torch.compile(Tiny(), backend="aot_eager")
+        for n in (2, 3):
+            print(m(torch.ones(n)).tolist())
+        print(torch._dynamo.utils.counters["stats"]["unique_graphs"])
+    """})
+    run = run_program([sys.executable, "own.py"], ["pkg.models:Tiny"], cwd=str(project), timeout=120,
+                      stdout=open(os.devnull, "w"))
+    assert run.returncode == 0
+    # its graphs are its own (aot_eager, two: the second call's shape recompiles), none of ours
+    assert run.stdout_tail == "[3.0, 3.0]\n[3.0, 3.0, 3.0]\n2\n"
+    tiny = next(r for r in run.results if r.target == "pkg.models:Tiny")
+    assert tiny.run["calls"] == 0 and tiny.run["user_compiled"] == 2
+    assert tiny.lines_run == {}  # no lines recorded: no verdict rather than not-reached
+    program = next(r for r in run.results if r.target == "(program)")
+    assert [b.kind for b in program.breaks] == ["recompile"]
+
+
 def test_timing_replays_the_recorded_inputs(tmp_path):
     project = make_project(tmp_path, {**SIMPLE, "use.py": """
         import torch

@@ -22,6 +22,7 @@ import json
 import os
 import sys
 import time
+import functools
 import traceback
 import types
 from typing import Any
@@ -58,6 +59,7 @@ class _Root:
         self.steady_calls = 0
         self.inputs: list[dict[str, Any]] = []  # {"sig", "count", "args", "kwargs", "fn"}
         self.replay: dict[str, Any] | None = None
+        self.user_compiled = 0  # calls the program's own torch.compile ran: left to it
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,7 +74,7 @@ class _Root:
             "first_call_s": self.first_call_s, "compile_s": self.compile_s,
             "steady_s": self.steady_s, "steady_calls": self.steady_calls,
             "input_signatures": [{"sig": i["sig"], "count": i["count"]} for i in self.inputs],
-            "replay": self.replay,
+            "replay": self.replay, "user_compiled": self.user_compiled,
         }
 
 
@@ -136,14 +138,25 @@ class _Run:
             owner, obj = obj, getattr(obj, part)
         import torch
 
-        global _is_compiling
+        global _is_compiling, _callback
         _is_compiling = torch.compiler.is_compiling
+        try:  # a builtin: no frame for Dynamo to convert
+            from torch._C._dynamo.eval_frame import get_eval_frame_callback as _callback
+        except ImportError:  # an older torch: a program's own compile is not told apart
+            pass
+        if self.capture is None:  # listen from now on: the program may compile roots itself
+            self._start_capture()
         if isinstance(obj, type):
             root.kind = "class"
             orig = obj.__call__
 
             def __call__(inst, *args, **kwargs):
                 if _is_compiling() or _RUN is None or _RUN.depth or root.status != "ok":
+                    return orig(inst, *args, **kwargs)
+                if _callback() is not None or getattr(inst, "__dict__", {}).get("_compiled_call_impl") is not None:
+                    # the program's own torch.compile runs this call: Dynamo would convert
+                    # any frame of ours, so nothing but the count happens here
+                    root.user_compiled += 1
                     return orig(inst, *args, **kwargs)
                 return _RUN.call(root, inst, orig, args, kwargs)
 
@@ -157,9 +170,10 @@ class _Run:
             def wrapper(*args, **kwargs):
                 if _is_compiling() or _RUN is None or _RUN.depth or root.status != "ok":
                     return fn(*args, **kwargs)
+                if _callback() is not None:  # under the program's own torch.compile
+                    root.user_compiled += 1
+                    return fn(*args, **kwargs)
                 return _RUN.call(root, fn, None, args, kwargs)
-
-            import functools
 
             functools.update_wrapper(wrapper, fn)
             _skip_frame(wrapper)
@@ -169,8 +183,10 @@ class _Run:
 
     # -- one outermost call ------------------------------------------------------------
     def call(self, root: _Root, target: Any, orig: Any, args: tuple, kwargs: dict) -> Any:
-        plain = (lambda: orig(target, *args, **kwargs)) if orig is not None else (lambda: target(*args, **kwargs))
+        plain = functools.partial(_plain, orig, target, args, kwargs)
         try:
+            if self.capture is None:
+                self._start_capture()
             compiled = self._compiled_for(root, target, orig)
             self._note_inputs(root, target, args, kwargs)
         except Exception as exc:
@@ -229,8 +245,6 @@ class _Run:
             return compiled
         import torch
 
-        if self.capture is None:
-            self._start_capture(torch)
         counts = root.graphs
 
         def counting(gm, example_inputs, **kw):
@@ -247,7 +261,9 @@ class _Run:
         root.instances += 1
         return compiled
 
-    def _start_capture(self, torch: Any) -> None:
+    def _start_capture(self) -> None:
+        import torch
+
         from compilelint.probe.logcapture import _LogCapture
 
         self.torch_version = str(torch.__version__)
@@ -355,6 +371,11 @@ class _shutdown_undone:
         threading._SHUTTING_DOWN = True  # type: ignore[attr-defined]
 
 
+def _plain(orig: Any, target: Any, args: tuple, kwargs: dict) -> Any:
+    """The call as the program wrote it (no frame of its own for Dynamo: see install)."""
+    return orig(target, *args, **kwargs) if orig is not None else target(*args, **kwargs)
+
+
 def _skip_frame(fn: Any) -> None:
     """Dynamo never starts a frame at a wrapper (it still inlines it, transparently):
     a nested root called from code running eagerly under an outer compiled call goes
@@ -369,6 +390,9 @@ def _skip_frame(fn: Any) -> None:
 
 def _is_compiling() -> bool:  # replaced by torch.compiler.is_compiling on first patch
     return False
+
+
+_callback = type(None)  # replaced by Dynamo's get_eval_frame_callback on first patch
 
 
 def _probe_error(exc: BaseException) -> bool:
@@ -440,6 +464,7 @@ def install(request: dict[str, Any]) -> None:
     """Patch the roots as their modules are imported; write results at exit."""
     global _RUN
     _RUN = _Run(request)
+    _skip_frame(_plain)
     sys.meta_path.insert(0, _Finder(_RUN))
     for name in list(_RUN.by_module):
         if name in sys.modules:

@@ -159,7 +159,9 @@ def results_from(data: dict[str, Any], run: ProgramRun) -> list[TargetResult]:
         out.append(_root_result(root, run))
     program_breaks = data.get("program_breaks") or []
     if program_breaks:
-        cap = CaptureResult(breaks=[BreakRecord.from_dict(b) for b in program_breaks], graph_count=0,
+        from compilelint.probe.capture import _dedupe
+
+        cap = CaptureResult(breaks=_dedupe([BreakRecord.from_dict(b) for b in program_breaks]), graph_count=0,
                             op_count=0, error=None, torch_version=run.torch_version)
         out.append(TargetResult(target="(program)", name="(the program's own torch.compile)", status="ok",
                                 device=run.device, torch_version=run.torch_version, capture=cap,
@@ -181,7 +183,9 @@ def _root_result(root: dict[str, Any], run: ProgramRun) -> TargetResult:
     for src in (root.get("lines_traced") or {}, root.get("lines_ran_eagerly") or {}):
         for f, ls in src.items():
             lines.setdefault(f, set()).update(ls)
-    if root.get("file"):  # the module ran: a finding there that no call reached is not-reached
+    if root.get("file") and not root.get("user_compiled"):
+        # the module ran: a finding there that no call reached is not-reached (unless the
+        # program compiled the root itself: its lines were not recorded, no verdict then)
         lines.setdefault(root["file"], set())
     training = root.get("training") or []
     conditions: dict[str, Any] = {"dtype": root.get("dtype"), "labels": bool(root.get("labels")),
@@ -204,7 +208,7 @@ def _root_result(root: dict[str, Any], run: ProgramRun) -> TargetResult:
                                      ("steady_calls", root.get("steady_s"))) if v is not None},
         traceback=root.get("traceback"),
         run=dict(calls=root.get("calls", 0), instances=root.get("instances", 0), kind=root.get("kind"),
-                 steady_calls=root.get("steady_calls", 0), input_signatures=root.get("input_signatures", []),
+                 steady_calls=root.get("steady_calls", 0), user_compiled=int(root.get("user_compiled") or 0), input_signatures=root.get("input_signatures", []),
                  replay_signature=replay.get("signature"), replay_calls=replay.get("calls_like_this"),
                  replay_error=replay.get("error"), program=replay.get("program"), command=run.command_text),
     )

@@ -63,6 +63,10 @@ def print_root_line(console: Any, r: Any) -> None:
 
     info = r.run or {}
     calls = info.get("calls", 0)
+    if not calls and info.get("user_compiled"):
+        console.print(f"  compiled by the program itself ({info['user_compiled']} calls): its breaks are "
+                      "listed under the program's own torch.compile")
+        return
     if not calls:
         console.print("  [dim]imported, never called: its findings are not-reached[/]")
         return
