@@ -14,6 +14,7 @@ import argparse
 
 import torch
 
+from checksum import report
 from detector import Detector
 
 
@@ -53,11 +54,7 @@ def main() -> int:
     model.eval()
     with torch.no_grad():
         scores, boxes = model(torch.rand(2, 3, args.size, args.size, generator=gen).to(args.device))
-    checksum = sum(p.detach().double().sum().item() for p in model.parameters())
-    print(f"inference scores mean {scores.mean().item():.6f}; weights checksum {checksum:.6f}")
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(f"{checksum!r}\n")
+    report(model, "inference scores mean", scores.mean().item(), args.out)
     return 0
 
 

@@ -16,6 +16,8 @@ import argparse
 
 import torch
 
+from checksum import report
+
 
 def build(name: str):
     if name == "llama":
@@ -56,11 +58,7 @@ def main() -> int:
     model.eval()
     with torch.no_grad():
         logits = model(input_ids=torch.randint(0, 1024, (2, 64), device=args.device)).logits
-    checksum = sum(p.detach().double().sum().item() for p in model.parameters())
-    print(f"eval logits mean {logits.float().mean().item():.6f}; weights checksum {checksum:.6f}")
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(f"{checksum!r}\n")
+    report(model, "eval logits mean", logits.float().mean().item(), args.out)
     return 0
 
 
