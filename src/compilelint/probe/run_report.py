@@ -68,7 +68,8 @@ def print_root_line(console: Any, r: Any) -> None:
                       "listed under the program's own torch.compile")
         return
     if not calls:
-        console.print("  [dim]imported, never called: its findings are not-reached[/]")
+        console.print("  [dim]imported, never called from outside a compiled root (inside one it is part "
+                      "of that root's graphs; its findings' verdicts come from the runs of its file)[/]")
         return
     sigs = info.get("input_signatures") or []
     line = f"  {calls} call{'s' if calls != 1 else ''}, {info.get('instances', 0)} instance(s)"
