@@ -102,8 +102,8 @@ def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, trai
         sys.exit(probe_command(command, modules=modules, timeout=timeout, timing=not no_timing,
                                backend=backend, fmt=fmt, output=output, color=color, write=_write,
                                usage_error=UsageFailure))
-    if modules:
-        raise UsageFailure("--module goes with `-- COMMAND`")
+    if modules and (targets or config_free):
+        raise UsageFailure("--module goes with `-- COMMAND` (or a configured `run`)")
     from compilelint.probe.api import options_from_config, run_with_progress
     from compilelint.probe.match import findings_from_results
     from compilelint.probe.roi_report import attach_what_if
@@ -119,6 +119,13 @@ def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, trai
             specs = config_targets(table, root) if table else []
     except TargetError as exc:
         raise UsageFailure(str(exc)) from None
+    if not specs and not targets and table.get("run"):  # the configured program
+        from compilelint.probe.program import parse_command
+        from compilelint.probe.run_cli import probe_command
+
+        sys.exit(probe_command(parse_command(table["run"]), modules=modules or tuple(table.get("modules") or ()),
+                               timeout=timeout, timing=not no_timing, backend=backend, fmt=fmt, output=output,
+                               color=color, write=_write, usage_error=UsageFailure, cwd=root))
     if not specs:
         raise UsageFailure("no targets: give path/to/file.py:factory or package.module:factory, "
                            "or set [tool.compilelint.probe] targets = [...] in pyproject.toml")

@@ -13,16 +13,17 @@ from compilelint.probe.program import DEFAULT_RUN_TIMEOUT
 def probe_command(command: list[str], *, modules=(), timeout: float | None = None, timing: bool = True,
                   backend: str | None = None, fmt: str = "text", output: str | None = None,
                   color: bool | None = None, write: Callable[[str, str | None], None],
-                  usage_error: type[Exception]) -> int:
-    """Run the command under the probe and write the report; the exit code (0: nothing
-    seen and the program succeeded, 1: breaks, recompiles, fallbacks or a failed program)."""
+                  usage_error: type[Exception], cwd: str | None = None) -> int:
+    """Run the command (in ``cwd``) under the probe and write the report; the exit code
+    (0: nothing seen and the program succeeded, 1: breaks, recompiles, fallbacks or a
+    failed program)."""
     from compilelint.probe import output as out
     from compilelint.probe.roots import RootError
     from compilelint.probe.run_check import choose_roots, probe_program, static_findings
 
     if not command:
         raise usage_error("`--` must be followed by the command to run, e.g. -- python train.py")
-    findings, _root = static_findings(os.getcwd())
+    findings, _root = static_findings(cwd or os.getcwd())
     try:
         roots = choose_roots(findings, modules)
     except RootError as exc:
@@ -34,7 +35,7 @@ def probe_command(command: list[str], *, modules=(), timeout: float | None = Non
           f"{', '.join(roots)}", file=sys.stderr)
     # a JSON or SARIF report on stdout keeps stdout to itself: the program's output goes to stderr
     program_out = sys.stderr if fmt != "text" and output in (None, "-") else None
-    run, extra = probe_program(command, findings, modules=roots, timing=timing,
+    run, extra = probe_program(command, findings, modules=roots, timing=timing, cwd=cwd,
                                timeout=timeout or DEFAULT_RUN_TIMEOUT, backend=backend or "inductor",
                                stdout=program_out)
     shown = sorted([*(f for f in findings if f.evidence), *extra], key=lambda f: f.sort_key())
