@@ -145,7 +145,8 @@ class _Run:
         except ImportError:  # an older torch: a program's own compile is not told apart
             pass
         if self.capture is None:  # listen from now on: the program may compile roots itself
-            self._start_capture()
+            _skip_frame(_plain)  # torch is imported by now (never by the hook: the program's
+            self._start_capture()  # environment settings come first)
         if isinstance(obj, type):
             root.kind = "class"
             orig = obj.__call__
@@ -327,48 +328,11 @@ class _Run:
             try:
                 from compilelint.probe.replay import time_roots
 
-                with _silenced(), _shutdown_undone():
-                    time_roots(list(self.roots.values()), backend=self.backend, on_progress=self.write)
+                time_roots(list(self.roots.values()), backend=self.backend, on_progress=self.write)
             except Exception as exc:
                 self.errors.append(f"timing: {type(exc).__name__}: {exc}")
         self.phase = "done"
         self.write()
-
-
-class _silenced:
-    """The replay's calls print nothing: the program's output is complete already."""
-
-    def __enter__(self) -> None:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self.saved = [os.dup(1), os.dup(2)]
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.close(null)
-
-    def __exit__(self, *exc: object) -> None:
-        for fd, saved in zip((1, 2), self.saved):
-            os.dup2(saved, fd)
-            os.close(saved)
-
-
-class _shutdown_undone:
-    """At exit the interpreter refuses new thread-pool work and threading atexits;
-    inductor's compile needs both. The program is done: undo the flags for the replay."""
-
-    def __enter__(self) -> None:
-        import threading
-
-        threading._SHUTTING_DOWN = False  # type: ignore[attr-defined]
-        futures = sys.modules.get("concurrent.futures.thread")
-        if futures is not None:
-            futures._shutdown = False  # type: ignore[attr-defined]
-
-    def __exit__(self, *exc: object) -> None:
-        import threading
-
-        threading._SHUTTING_DOWN = True  # type: ignore[attr-defined]
 
 
 def _plain(orig: Any, target: Any, args: tuple, kwargs: dict) -> Any:
@@ -421,51 +385,13 @@ def _signature(args: tuple, kwargs: dict, torch: Any) -> str:
     return ", ".join(parts)
 
 
-class _Finder:
-    """A meta path finder that lets the others find a root's module and patches it
-    once it has run."""
-
-    def __init__(self, run: _Run) -> None:
-        self.run = run
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None):
-        if name not in self.run.by_module:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(name, path, target)
-            if spec is not None:
-                break
-        else:
-            return None
-        loader = spec.loader
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        run = self.run
-        exec_module = loader.exec_module
-
-        class _Patching:  # the loader, then the patch
-            def __getattr__(self, attr):
-                return getattr(loader, attr)
-
-            def create_module(self, spec):
-                return loader.create_module(spec)
-
-            def exec_module(self, module):
-                exec_module(module)
-                run.patch_module(module)
-
-        spec.loader = _Patching()
-        return spec
-
-
 def install(request: dict[str, Any]) -> None:
     """Patch the roots as their modules are imported; write results at exit."""
     global _RUN
     _RUN = _Run(request)
-    _skip_frame(_plain)
-    sys.meta_path.insert(0, _Finder(_RUN))
+    from compilelint.probe.importhook import PatchingFinder
+
+    sys.meta_path.insert(0, PatchingFinder(_RUN.by_module, _RUN.patch_module))
     for name in list(_RUN.by_module):
         if name in sys.modules:
             _RUN.patch_module(sys.modules[name])
