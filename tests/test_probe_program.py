@@ -270,6 +270,20 @@ def test_timing_replays_the_recorded_inputs(tmp_path):
     assert mode.worth_it["verdict"] in ("worth-it", "not-worth-it") and mode.worth_it["max_calls"] == 4
     assert tiny.run["program"]["calls"] == 4 and tiny.run["program"]["compiles"] == 2  # one recompile paid
 
+    # the reports: per module its name, calls, recompiles with reasons, eager vs compiled, verdict
+    from compilelint.probe.output import probe_document, render_text
+
+    text = render_text(run.results, [], cwd=str(project), run=run, width=200)
+    assert f"ran {sys.executable} use.py: exit status 0" in text
+    assert "pkg.models:Tiny  ok" in text and "4 calls, 1 instance(s), 2 input signature(s)" in text
+    assert "size mismatch at index 0. expected 16, actual 32" in text
+    assert "eager ms" in text and "compile s" in text and "worth it: " in text
+    assert "over the program's 4 calls" in text
+    doc = probe_document(run.results, [], str(project), run)
+    assert doc["source"] == "run" and doc["command"] == f"{sys.executable} use.py"
+    assert doc["targets"][0]["run"]["qualified_name"] == "pkg.models:Tiny"
+    assert doc["targets"][0]["timing"]["modes"][0]["worth_it"]["verdict"] in ("worth-it", "not-worth-it")
+
 
 def test_check_probe_on_the_demo_gives_verdicts(tmp_path):
     demo = tmp_path / "demo"

@@ -84,5 +84,9 @@ def print_root_line(console: Any, r: Any) -> None:
     prog = info.get("program")
     if prog:
         verdict = "saves time" if prog["saves"] else "costs time"
-        console.print(f"  over the program's {prog['calls']} calls: eager {prog['eager_s']:.3f} s vs compiled "
-                      f"{prog['compiled_s']:.3f} s ({prog['compiles']} compile(s)): compiling {verdict}")
+        console.print(f"  over the program's {prog['calls']} calls: eager {_secs(prog['eager_s'])} vs compiled "
+                      f"{_secs(prog['compiled_s'])} ({prog['compiles']} compile(s)): compiling {verdict}")
+
+
+def _secs(s: float) -> str:
+    return f"{s:.2f} s" if s >= 1 else f"{s * 1000:.3g} ms"
