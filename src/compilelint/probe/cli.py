@@ -53,7 +53,8 @@ class _ProbeCommand(click.Command):
               help="Comma-separated torch.compile modes to time "
                    "(default on CUDA: default,reduce-overhead,max-autotune; on CPU: default).")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=None,
-              help=f"Seconds each target may run, in its own process (default {DEFAULT_TIMEOUT:g}).")
+              help=f"Seconds each target may run, in its own process (default {DEFAULT_TIMEOUT:g}); "
+                   "with `-- COMMAND`, seconds before the program is ended (default 1800).")
 @click.option("--warmup", type=click.IntRange(min=0), default=None, help=f"Warm-up calls before timing (default {ProbeOptions.warmup}).")
 @click.option("--runs", type=click.IntRange(min=1), default=None,
               help=f"At least this many timed samples (default {ProbeOptions.runs}).")
