@@ -132,24 +132,29 @@ def test_batch_shape_recompiles_are_reported_with_their_guard(probed):
     assert net["run"]["recompiles"]
 
 
-def test_sarif_carries_the_run(project, probed):
+def test_sarif_carries_the_run(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     from compilelint.probe.output import render_sarif
     from compilelint.probe.program import ProgramRun, results_from
-    from compilelint.probe.runner import TargetResult
 
-    _, _, doc = probed
-    run = ProgramRun(command=[sys.executable, "train.py"], returncode=0, roots=["pkg.models:Net"])
-    results = [TargetResult.from_dict({"target": t["name"], "name": t["name"], "status": "ok",
-                                       "run": t["run"]}) for t in doc["targets"]]
-    data = json.loads(render_sarif(results, [], root=str(project), program=run))
-    jsonschema.validate(data, sarif_schema())
-    probe = data["runs"][0]["properties"]["probe"]
+    run = ProgramRun(command=[sys.executable, "train.py"], returncode=0, roots=["pkg.models:Net", "pkg.gone:X"])
+    data = {"phase": "done", "roots": [
+        {"root": "pkg.models:Net", "imported": True, "file": str(tmp_path / "m.py"), "status": "ok", "calls": 2,
+         "instances": 1, "ops_per_graph": [3], "breaks": [{"kind": "recompile", "reason": "guard failed: x",
+                                                        "gb_id": None, "file": str(tmp_path / "m.py"), "line": 3}]},
+        {"root": "pkg.gone:X", "imported": False}]}
+    results = results_from(data, run)
+    assert [r.target for r in results] == ["pkg.models:Net"]
+    run.results = results
+    sarif = json.loads(render_sarif(results, [], root=str(tmp_path), program=run))
+    jsonschema.validate(sarif, sarif_schema())
+    probe = sarif["runs"][0]["properties"]["probe"]
     assert probe["source"] == "run" and probe["command"].endswith("train.py")
-    assert results_from({"roots": []}, run) == []
+    assert probe["run"]["not_imported"] == ["pkg.gone:X"]
+    assert probe["targets"][0]["run"]["recompiles"] == [{"reason": "guard failed: x", "line": 3, "count": 1}]
 
 
-def test_check_probe_uses_the_run_entry(project, probed):
+def test_check_probe_uses_the_run_entry(project):
     res = run_cli("check", "--no-cache", "--probe", "--format", "json", cwd=project, timeout=240)
     doc = json.loads(res.stdout)
     assert "step 0 loss" in res.stderr  # the program's output goes to stderr, the report to stdout
