@@ -151,3 +151,32 @@ def test_display_path(tmp_path):
     inside = os.path.join(os.getcwd(), "a", "b.py")
     assert display_path(inside) == os.path.join("a", "b.py")
     assert display_path("/elsewhere/x.py", cwd=str(tmp_path)) == "/elsewhere/x.py"
+
+
+def test_loop_confirmed_by_a_frame_skip_whose_stack_passes_through_its_body():
+    # The demo's case: the break sits in a helper the loop body calls (another function),
+    # so Dynamo's frame-skip record names the helper's line and the loop body's call in its
+    # stack, not the `for` line.
+    from compilelint.probe.records import BreakRecord
+    from compilelint.probe.runner import TargetResult
+
+    loop = line("decoder.py", "LOOP: CL150")
+    path = str(FIXTURES / "decoder.py")
+    helper_line = line("decoder.py", "def logits")
+
+    def result(stack_line):
+        rec = BreakRecord(kind="frame_skip", reason="graph break in loop", gb_id=None, file=path,
+                          line=helper_line + 1, function="logits",
+                          stack=[(path, stack_line), (path, helper_line + 1)])
+        from compilelint.probe.records import CaptureResult
+        return TargetResult(target="t", name="t", status="ok",
+                            capture=CaptureResult(breaks=[rec], graph_count=2, op_count=4, error=None),
+                            lines_run={path: list(range(1, 200))})
+
+    inside, after = finding("decoder.py", loop, "CL150", "Decoder.forward"), \
+        finding("decoder.py", loop, "CL150", "Decoder.forward")
+    match([inside], [result(loop + 1)])
+    assert inside.evidence["status"] == "confirmed"
+    # a skip reached through a line outside the loop's body does not confirm it
+    match([after], [result(loop - 1)])
+    assert after.evidence["status"] != "confirmed"

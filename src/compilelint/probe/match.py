@@ -27,6 +27,8 @@ dicts).
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 from typing import Any, Iterable
 
@@ -160,8 +162,9 @@ def match(
         #    skipped function), or, for break-in-loop, a frame skip in the same function
         related = [o for o in observed if o not in exact and o not in in_stack
                    and (any((fpath, ln) in o.related for ln in span)
-                        or (f.code == "CL150" and o.rec.kind == "frame_skip" and o.abs_file == fpath
-                            and _same_function(f.scope, o.rec.function))
+                        or (f.code == "CL150" and o.rec.kind == "frame_skip"
+                            and ((o.abs_file == fpath and _same_function(f.scope, o.rec.function))
+                                 or _passes_through_loop(o, fpath, f.line)))
                         # older torch names only the recompiled function, not the guard's line
                         or (f.code.startswith("CL2") and o.rec.kind == "recompile" and o.abs_file == fpath
                             and _same_function(f.scope, o.rec.function)))]
@@ -272,6 +275,29 @@ def shadowing_break(observed: list[_Observed], fpath: str, line: int, scope: str
     if via:
         return observed[max(via)[1]]
     return observed[0] if observed else None
+
+
+def _passes_through_loop(o: _Observed, fpath: str, line: int) -> bool:
+    """A frame skip whose user stack passes through the body of the loop at ``line``:
+    the break sits in a call the loop makes (another function, often another file),
+    and Dynamo names that call's line, not the loop's, in the stack."""
+    body = loop_body(fpath, line)
+    return body is not None and any(p == fpath and ln in body for p, ln in o.stack)
+
+
+@functools.lru_cache(maxsize=256)
+def loop_body(path: str, line: int) -> range | None:
+    """Lines of the body of the ``for``/``while`` loop that starts at ``line`` (the
+    parent reads the file; it never imports it)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == line and node.body:
+            return range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
+    return None
 
 
 def _same_function(scope: str | None, function: str | None) -> bool:
