@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from compilelint.probe.capture import BreakRecord, CaptureResult
+from compilelint.probe.devicelock import WAITING_SUFFIX
 from compilelint.probe.request import DEFAULT_TIMEOUT, ProbeOptions
 from compilelint.probe.targets import TargetSpec, parse_target
 from compilelint.probe.timing import TimingResult
@@ -172,8 +173,31 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_target(spec: TargetSpec, *, python: str | None = None, **options: Any) -> TargetResult:
+def _wait(proc: subprocess.Popen, timeout: float | None, waiting_marker: str) -> tuple[int, bool]:
+    """The worker's exit code, and whether it ran out of time. Time it spends waiting
+    for a device lock (its marker file exists) does not count."""
+    budget = timeout
+    last = time.monotonic()
+    while True:
+        try:
+            return proc.wait(timeout=None if budget is None else min(0.5, max(budget, 0.01))), False
+        except subprocess.TimeoutExpired:
+            now = time.monotonic()
+            if not os.path.exists(waiting_marker):
+                budget -= now - last
+            last = now
+            if budget <= 0:
+                return None, True
+
+
+# workers running now, so that an interrupted run can stop them all (schedule.stop_all)
+LIVE: set[subprocess.Popen] = set()
+
+
+def run_target(spec: TargetSpec, *, python: str | None = None, env: dict[str, str] | None = None,
+               **options: Any) -> TargetResult:
     """Run one target in a fresh worker process; never raises for user-code faults.
+    `env`: extra environment for the worker (the GPU it sees, its device lock).
     `options`: the fields of :class:`~compilelint.probe.request.ProbeOptions`."""
     opts = ProbeOptions(**options)
     timeout = opts.timeout
@@ -191,16 +215,19 @@ def run_target(spec: TargetSpec, *, python: str | None = None, **options: Any) -
         with open(so_path, "wb") as so, open(se_path, "wb") as se:
             proc = subprocess.Popen(
                 cmd, cwd=spec.cwd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
-                env=_worker_env([spec.cwd]), start_new_session=True,
+                env={**_worker_env([spec.cwd]), **(env or {})}, start_new_session=True,
             )
+            LIVE.add(proc)
             try:
-                rc = proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
+                rc, timed_out = _wait(proc, timeout, out_path + WAITING_SUFFIX)
+                if timed_out:
+                    _kill_group(proc)
+                    rc = proc.wait()
+            finally:
+                # the worker's children (compile workers) go with its process group;
+                # so does the worker itself when this run is interrupted
                 _kill_group(proc)
-                rc = proc.wait()
-            # the worker's children (compile workers) go with its process group
-            _kill_group(proc)
+                LIVE.discard(proc)
         data: dict[str, Any] | None = None
         if os.path.exists(out_path):
             try:
@@ -264,14 +291,28 @@ def run_probe(
     base: str | None = None,
     on_start: Callable[[TargetSpec, int, int], None] | None = None,
     on_done: Callable[[TargetResult, int, int], None] | None = None,
+    jobs: int = 1,
+    gpus: list[str] | None = None,
+    cluster: str | None = None,
     **opts: Any,
 ) -> list[TargetResult]:
     """Run every target (``file.py:factory`` / ``pkg.mod:factory`` strings or specs),
-    one subprocess each, in order. ``opts`` go to :func:`run_target` (``timeout``,
-    ``device``, ``modes``, ``backend``, ``timing``, ``warmup``, ``runs``, ``train``…).
-    Raises :class:`~compilelint.probe.targets.TargetError` for a malformed spec
-    before anything runs."""
+    one subprocess each; results in the targets' order. ``opts`` go to
+    :func:`run_target` (``timeout``, ``device``, ``modes``, ``backend``, ``timing``,
+    ``warmup``, ``runs``, ``train``…). ``jobs`` > 1 or ``gpus``: side by side
+    (:mod:`~compilelint.probe.schedule`); ``cluster``: on a Dask scheduler
+    (:mod:`~compilelint.probe.cluster`). Raises
+    :class:`~compilelint.probe.targets.TargetError` for a malformed spec before
+    anything runs."""
     specs = [t if isinstance(t, TargetSpec) else parse_target(t, base=base) for t in targets]
+    if cluster:
+        from compilelint.probe.cluster import run_on_cluster
+
+        return run_on_cluster(specs, cluster, on_start=on_start, on_done=on_done, **opts)
+    if jobs > 1 or gpus:
+        from compilelint.probe.schedule import run_side_by_side
+
+        return run_side_by_side(specs, jobs=jobs, gpus=gpus, on_start=on_start, on_done=on_done, **opts)
     results: list[TargetResult] = []
     total = len(specs)
     for i, spec in enumerate(specs):
