@@ -291,28 +291,14 @@ def run_probe(
     base: str | None = None,
     on_start: Callable[[TargetSpec, int, int], None] | None = None,
     on_done: Callable[[TargetResult, int, int], None] | None = None,
-    jobs: int = 1,
-    gpus: list[str] | None = None,
-    cluster: str | None = None,
     **opts: Any,
 ) -> list[TargetResult]:
     """Run every target (``file.py:factory`` / ``pkg.mod:factory`` strings or specs),
-    one subprocess each; results in the targets' order. ``opts`` go to
-    :func:`run_target` (``timeout``, ``device``, ``modes``, ``backend``, ``timing``,
-    ``warmup``, ``runs``, ``train``…). ``jobs`` > 1 or ``gpus``: side by side
-    (:mod:`~compilelint.probe.schedule`); ``cluster``: on a Dask scheduler
-    (:mod:`~compilelint.probe.cluster`). Raises
-    :class:`~compilelint.probe.targets.TargetError` for a malformed spec before
-    anything runs."""
+    one subprocess each, in order. ``opts`` go to :func:`run_target` (``timeout``,
+    ``device``, ``modes``, ``backend``, ``timing``, ``warmup``, ``runs``, ``train``…).
+    Raises :class:`~compilelint.probe.targets.TargetError` for a malformed spec
+    before anything runs."""
     specs = [t if isinstance(t, TargetSpec) else parse_target(t, base=base) for t in targets]
-    if cluster:
-        from compilelint.probe.cluster import run_on_cluster
-
-        return run_on_cluster(specs, cluster, on_start=on_start, on_done=on_done, **opts)
-    if jobs > 1 or gpus:
-        from compilelint.probe.schedule import run_side_by_side
-
-        return run_side_by_side(specs, jobs=jobs, gpus=gpus, on_start=on_start, on_done=on_done, **opts)
     results: list[TargetResult] = []
     total = len(specs)
     for i, spec in enumerate(specs):
