@@ -54,7 +54,7 @@ def run_on_worker(spec: dict[str, Any], opts: dict[str, Any], index: int, timed:
     if problem:
         return TargetResult(target=target.spec, name=target.name, status="failed", error=problem,
                             phase="load").to_dict()
-    env = {}
+    env = _undo_nanny_environ()
     if timed:
         gpu = worker.state.total_resources.get("GPU") if hasattr(worker, "state") else None
         visible = os.environ.get("CUDA_VISIBLE_DEVICES") or "all"
@@ -65,6 +65,20 @@ def run_on_worker(spec: dict[str, Any], opts: dict[str, Any], index: int, timed:
         result.error = (f"{result.error} — on {where}: the target and what it imports must be importable "
                         "there (a shared filesystem, or the packages installed on every worker)")
     return result.to_dict()
+
+
+def _undo_nanny_environ() -> dict[str, str | None]:
+    """Dask's nanny starts workers with OMP_NUM_THREADS=1 and the like (its
+    `distributed.nanny.pre-spawn-environ`); the target's process gets the host's
+    threads back, as a local run has them."""
+    import dask
+
+    spawned = dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {}
+    undo = {}
+    for name, value in spawned.items():
+        if name.endswith("_NUM_THREADS") and os.environ.get(name) == str(value):
+            undo[name] = None  # unset: the library's own default
+    return undo
 
 
 def _scheduler_workers(client) -> dict[str, Any]:
@@ -127,7 +141,7 @@ def run_on_cluster(
         index = {fut.key: i for i, fut in enumerate(futures)}
         results: list[TargetResult | None] = [None] * total
         try:
-            for fut in as_completed(futures):
+            for fut in as_completed(futures, loop=client.loop):
                 i = index[fut.key]
                 try:
                     results[i] = TargetResult.from_dict(fut.result())

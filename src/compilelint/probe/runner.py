@@ -150,6 +150,7 @@ def _worker_env(extra_path: Iterable[str]) -> dict[str, str]:
     if env.get("PYTHONPATH"):
         parts.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in parts if p))
+    env["COMPILELINT_PROBE_PARENT"] = str(os.getpid())  # the worker exits when this process is gone
     env.setdefault("PYTHONUNBUFFERED", "1")
     env.setdefault("PYTHONFAULTHANDLER", "1")
     env.update(ALLOCATOR_ENV)
@@ -197,7 +198,7 @@ LIVE: set[subprocess.Popen] = set()
 def run_target(spec: TargetSpec, *, python: str | None = None, env: dict[str, str] | None = None,
                **options: Any) -> TargetResult:
     """Run one target in a fresh worker process; never raises for user-code faults.
-    `env`: extra environment for the worker (the GPU it sees, its device lock).
+    `env`: extra environment for the worker (the GPU it sees, its device lock; None unsets).
     `options`: the fields of :class:`~compilelint.probe.request.ProbeOptions`."""
     opts = ProbeOptions(**options)
     timeout = opts.timeout
@@ -215,7 +216,8 @@ def run_target(spec: TargetSpec, *, python: str | None = None, env: dict[str, st
         with open(so_path, "wb") as so, open(se_path, "wb") as se:
             proc = subprocess.Popen(
                 cmd, cwd=spec.cwd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
-                env={**_worker_env([spec.cwd]), **(env or {})}, start_new_session=True,
+                env={k: v for k, v in {**_worker_env([spec.cwd]), **(env or {})}.items() if v is not None},
+                start_new_session=True,
             )
             LIVE.add(proc)
             try:
