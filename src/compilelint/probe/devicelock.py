@@ -47,6 +47,7 @@ class DeviceLock:
         self._rw = os.open(base + ".lock", flags, 0o600)
         self._turn = os.open(base + ".turn", flags, 0o600)
         self._marker = marker
+        self.name = os.path.basename(base)  # "cpu", "gpu-0": which device it guards
 
     def _take(self, fd: int, op: int) -> float:
         try:

@@ -51,6 +51,7 @@ class TargetResult:
     what_if: list[WhatIf] = field(default_factory=list)
     what_if_error: str | None = None
     durations: dict[str, float] = field(default_factory=dict)
+    device_hold: dict[str, Any] | None = None  # side by side: the device lock held while timing, and when
     wall_s: float = 0.0
     returncode: int | None = None
     stdout_tail: str = ""
@@ -87,6 +88,7 @@ class TargetResult:
             "what_if": [w.to_dict() for w in self.what_if],
             "what_if_error": self.what_if_error,
             "durations": self.durations,
+            "device_hold": self.device_hold,
             "wall_s": self.wall_s,
             "returncode": self.returncode,
             "stdout_tail": self.stdout_tail,
@@ -109,7 +111,8 @@ class TargetResult:
             timing=TimingResult.from_dict(d.get("timing")),
             what_if=[WhatIf.from_dict(w) for w in d.get("what_if") or []],
             what_if_error=d.get("what_if_error"),
-            durations=dict(d.get("durations") or {}), wall_s=d.get("wall_s", 0.0),
+            durations=dict(d.get("durations") or {}), device_hold=d.get("device_hold"),
+            wall_s=d.get("wall_s", 0.0),
             returncode=d.get("returncode"), stdout_tail=d.get("stdout_tail", ""),
             stderr_tail=d.get("stderr_tail", ""), traceback=d.get("traceback"),
         )

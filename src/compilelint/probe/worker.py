@@ -170,6 +170,7 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
     if lock and result["status"] != "failed":
         waited = lock.exclusive()  # the device to itself: no other target's work on it
         result["durations"]["lock_wait"] += round(waited, 4)
+        result["device_hold"] = {"lock": lock.name, "start": time.time(), "end": None}
         deadline = deadline + waited if deadline else None
     if opts.timing and result["status"] != "failed":
         enter("timing")
@@ -212,6 +213,8 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
 
     if lock:
         lock.release()
+        if result.get("device_hold"):
+            result["device_hold"]["end"] = time.time()
     if result["status"] == "running":
         result["status"] = "ok"
     result["phase"] = "done"
