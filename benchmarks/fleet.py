@@ -4,6 +4,8 @@ whether the breaks are identical.
 
     python benchmarks/fleet.py [--targets fixtures|models|SPEC,SPEC...] [--jobs N] [--repeat R]
                                [--timing [--gpus 0,1]] [--probe-args "..."] [--out DIR]
+                               [--only serial|side]     # one run per command; then:
+    python benchmarks/fleet.py --report --out DIR
 
 Capture only by default (`--no-timing`): `probe -j 1` against `probe -j N` (default N:
 the number of cores), back to back, R times alternating. ``--timing``: the same with
@@ -58,9 +60,19 @@ def run(label: str, specs: list[str], args: list[str], out: Path) -> dict:
     wall = time.perf_counter() - started
     if proc.returncode not in (0, 1):
         sys.exit(f"{label}: exit {proc.returncode}\n{proc.stderr[-3000:]}")
-    doc = json.loads(sweep.read_text())
-    return {"label": label, "command": "compilelint probe " + " ".join(shlex.quote(a) for a in args),
-            "wall_s": wall, "doc": doc}
+    meta = {"label": label, "command": "compilelint probe " + " ".join(shlex.quote(a) for a in args),
+            "wall_s": wall}
+    (out / f"{label}.meta.json").write_text(json.dumps(meta))
+    return {**meta, "doc": json.loads(sweep.read_text())}
+
+
+def saved(out: Path) -> list[dict]:
+    """The runs recorded under `out` (`--only` runs, one command each), serial ones first."""
+    runs = []
+    for meta in sorted(out.glob("*.meta.json")):
+        m = json.loads(meta.read_text())
+        runs.append({**m, "doc": json.loads((out / f"{m['label']}.json").read_text())})
+    return sorted(runs, key=lambda r: (not r["label"].startswith("serial"), r["label"]))
 
 
 def breaks(doc: dict) -> list:
@@ -101,9 +113,15 @@ def main() -> None:
     ap.add_argument("--gpus", default=None)
     ap.add_argument("--probe-args", default="", help="more `compilelint probe` options for both runs")
     ap.add_argument("--out", default=str(REPO / ".bench" / "fleet"))
+    ap.add_argument("--only", choices=["serial", "side"],
+                    help="run only the serial run or only the -j run (a command each, where commands have a time "
+                         "limit); then --report")
+    ap.add_argument("--report", action="store_true", help="print the table of the runs saved under --out")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    if a.report:
+        return table(saved(out), a)
     specs = targets(a.targets)
     common = shlex.split(a.probe_args) + ([] if a.timing else ["--no-timing"])
     if a.timing and "--what-if" not in a.probe_args:
@@ -111,25 +129,37 @@ def main() -> None:
     parallel = ["-j", str(a.jobs)] + (["--gpus", a.gpus] if a.gpus else [])
     runs = []
     for r in range(a.repeat):
-        runs.append(run(f"serial-{r}", specs, common + ["-j", "1"], out))
-        runs.append(run(f"jobs{a.jobs}-{r}", specs, common + parallel, out))
+        if a.only != "side":
+            runs.append(run(f"serial-{r}", specs, common + ["-j", "1"], out))
+        if a.only != "serial":
+            runs.append(run(f"jobs{a.jobs}-{r}", specs, common + parallel, out))
+    if a.only:
+        print(f"{runs[-1]['label']}: {runs[-1]['wall_s']:.1f} s; `--report --out {out}` compares the runs")
+        return
+    table(runs, a)
+
+
+def table(runs: list[dict], a) -> None:
     reference = breaks(runs[0]["doc"])
-    print(f"{len(specs)} targets ({a.targets}); {'timing' if a.timing else 'capture only'}; {versions()}; "
-          f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}\n")
-    print("| run | command | wall s | ratio to the serial run before it | targets ok | breaks identical to serial |"
+    n = runs[0]["doc"]["summary"]["targets"]
+    print(f"{n} targets; {versions()}; {os.cpu_count()} cores, {platform.processor() or platform.machine()}\n")
+    serial_walls = sorted(r["wall_s"] for r in runs if r["label"].startswith("serial")) or [runs[0]["wall_s"]]
+    base = serial_walls[len(serial_walls) // 2]
+    print("| run | command | wall s | ratio to the serial median | targets ok | breaks identical to serial |"
           " timings overlapping on a device |")
     print("| --- | --- | ---: | ---: | ---: | --- | --- |")
     for i, r in enumerate(runs):
         doc = r["doc"]
-        ratio = "" if i % 2 == 0 else f"{r['wall_s'] / runs[i - 1]['wall_s']:.2f}×"
+        ratio = f"{r['wall_s'] / base:.2f}×"
         same = "yes" if breaks(doc) == reference else "NO"
-        over = ", ".join(overlaps(doc)) or ("none" if a.timing else "—")
+        timed = any(e["result"].get("timing") for e in doc["sweep"]["results"])
+        over = ", ".join(overlaps(doc)) or ("none" if timed else "—")
         print(f"| {r['label']} | `{r['command']} TARGETS` | {r['wall_s']:.1f} | {ratio} | "
               f"{doc['summary']['ok']}/{doc['summary']['targets']} | {same} | {over} |")
-    if a.repeat > 1:
-        serial = sorted(r["wall_s"] for r in runs[0::2])
-        side = sorted(r["wall_s"] for r in runs[1::2])
-        print(f"\nmedian wall: serial {serial[len(serial) // 2]:.1f} s, -j {a.jobs} {side[len(side) // 2]:.1f} s "
+    if len(runs) > 2:
+        serial = sorted(r["wall_s"] for r in runs if r["label"].startswith("serial"))
+        side = sorted(r["wall_s"] for r in runs if not r["label"].startswith("serial"))
+        print(f"\nmedian wall: serial {serial[len(serial) // 2]:.1f} s, side by side {side[len(side) // 2]:.1f} s "
               f"({side[len(side) // 2] / serial[len(serial) // 2]:.2f}×)")
 
 

@@ -25,6 +25,9 @@ RESULT_OPTIONS = ("device", "modes", "backend", "capture_backend", "timing", "wa
                   "dtype", "what_if", "worth_it_calls", "fresh_cache", "min_time", "warmup_time")
 
 
+_SPLICE = "\x00compilelint-sweep-results\x00"  # where the one-line results go (json escapes it)
+
+
 class SweepError(ValueError):
     """A sweep file that cannot be resumed (usage error, exit 2)."""
 
@@ -119,8 +122,15 @@ class Sweep:
         return doc
 
     def text(self, findings: list | None = None, *, complete: bool = False) -> str:
-        # the results as the worker wrote them (an infinite break-even stays a float)
-        return json.dumps(self.document(findings, complete=complete), indent=2, default=str) + "\n"
+        """The report indented; the full results one line each (their lists of lines run
+        would take a line per number), as the worker wrote them (an infinite
+        break-even stays a float)."""
+        doc = self.document(findings, complete=complete)
+        entries = doc["sweep"]["results"]
+        doc["sweep"]["results"] = _SPLICE
+        head = json.dumps(doc, indent=2, default=str)
+        body = ",\n".join("    " + json.dumps(e, default=str) for e in entries)
+        return head.replace(json.dumps(_SPLICE), "[\n" + body + "\n  ]" if entries else "[]") + "\n"
 
     def write(self) -> None:
         from compilelint.atomic import write_text
