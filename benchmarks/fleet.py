@@ -4,7 +4,7 @@ whether the breaks are identical.
 
     python benchmarks/fleet.py [--targets fixtures|models|SPEC,SPEC...] [--jobs N] [--repeat R]
                                [--timing [--gpus 0,1]] [--probe-args "..."] [--out DIR]
-                               [--only serial|side]     # one run per command; then:
+                               [--cluster tcp://HOST:PORT] [--only serial|side]   # one run per command; then:
     python benchmarks/fleet.py --report --out DIR
 
 Capture only by default (`--no-timing`): `probe -j 1` against `probe -j N` (default N:
@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from statistics import median
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = ["fixtures/probe/gated_mlp.py:broken", "fixtures/probe/decoder.py:broken",
@@ -55,13 +56,14 @@ def run(label: str, specs: list[str], args: list[str], out: Path) -> dict:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO / "src"), os.environ.get("PYTHONPATH"))
                                                        if p)}
     cmd = [sys.executable, "-m", "compilelint", "probe", *args, "--format", "json", "-o", str(sweep), *specs]
+    load = os.getloadavg()[0]  # a shared machine: how busy it was when the run started
     started = time.perf_counter()
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started
     if proc.returncode not in (0, 1):
         sys.exit(f"{label}: exit {proc.returncode}\n{proc.stderr[-3000:]}")
     meta = {"label": label, "command": "compilelint probe " + " ".join(shlex.quote(a) for a in args),
-            "wall_s": wall}
+            "wall_s": wall, "load": load}
     (out / f"{label}.meta.json").write_text(json.dumps(meta))
     return {**meta, "doc": json.loads(sweep.read_text())}
 
@@ -111,6 +113,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--timing", action="store_true")
     ap.add_argument("--gpus", default=None)
+    ap.add_argument("--cluster", default=None, help="the side-by-side run goes to this Dask scheduler instead")
     ap.add_argument("--probe-args", default="", help="more `compilelint probe` options for both runs")
     ap.add_argument("--out", default=str(REPO / ".bench" / "fleet"))
     ap.add_argument("--only", choices=["serial", "side"],
@@ -126,13 +129,13 @@ def main() -> None:
     common = shlex.split(a.probe_args) + ([] if a.timing else ["--no-timing"])
     if a.timing and "--what-if" not in a.probe_args:
         common.append("--no-what-if")
-    parallel = ["-j", str(a.jobs)] + (["--gpus", a.gpus] if a.gpus else [])
+    parallel = ["--cluster", a.cluster] if a.cluster else ["-j", str(a.jobs)] + (["--gpus", a.gpus] if a.gpus else [])
     runs = []
     for r in range(a.repeat):
         if a.only != "side":
             runs.append(run(f"serial-{r}", specs, common + ["-j", "1"], out))
         if a.only != "serial":
-            runs.append(run(f"jobs{a.jobs}-{r}", specs, common + parallel, out))
+            runs.append(run(f"cluster-{r}" if a.cluster else f"jobs{a.jobs}-{r}", specs, common + parallel, out))
     if a.only:
         print(f"{runs[-1]['label']}: {runs[-1]['wall_s']:.1f} s; `--report --out {out}` compares the runs")
         return
@@ -143,24 +146,21 @@ def table(runs: list[dict], a) -> None:
     reference = breaks(runs[0]["doc"])
     n = runs[0]["doc"]["summary"]["targets"]
     print(f"{n} targets; {versions()}; {os.cpu_count()} cores, {platform.processor() or platform.machine()}\n")
-    serial_walls = sorted(r["wall_s"] for r in runs if r["label"].startswith("serial")) or [runs[0]["wall_s"]]
-    base = serial_walls[len(serial_walls) // 2]
-    print("| run | command | wall s | ratio to the serial median | targets ok | breaks identical to serial |"
-          " timings overlapping on a device |")
-    print("| --- | --- | ---: | ---: | ---: | --- | --- |")
+    base = median([r["wall_s"] for r in runs if r["label"].startswith("serial")] or [runs[0]["wall_s"]])
+    print("| run | command | wall s | ratio to the serial median | load average at start | targets ok |"
+          " breaks identical to serial | timings overlapping on a device |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | --- | --- |")
     for i, r in enumerate(runs):
         doc = r["doc"]
         ratio = f"{r['wall_s'] / base:.2f}×"
         same = "yes" if breaks(doc) == reference else "NO"
         timed = any(e["result"].get("timing") for e in doc["sweep"]["results"])
         over = ", ".join(overlaps(doc)) or ("none" if timed else "—")
-        print(f"| {r['label']} | `{r['command']} TARGETS` | {r['wall_s']:.1f} | {ratio} | "
+        print(f"| {r['label']} | `{r['command']} TARGETS` | {r['wall_s']:.1f} | {ratio} | {r.get('load', 0):.1f} | "
               f"{doc['summary']['ok']}/{doc['summary']['targets']} | {same} | {over} |")
-    if len(runs) > 2:
-        serial = sorted(r["wall_s"] for r in runs if r["label"].startswith("serial"))
-        side = sorted(r["wall_s"] for r in runs if not r["label"].startswith("serial"))
-        print(f"\nmedian wall: serial {serial[len(serial) // 2]:.1f} s, side by side {side[len(side) // 2]:.1f} s "
-              f"({side[len(side) // 2] / serial[len(serial) // 2]:.2f}×)")
+    side = [r["wall_s"] for r in runs if not r["label"].startswith("serial")]
+    if len(runs) > 2 and side:
+        print(f"\nmedian wall: serial {base:.1f} s, side by side {median(side):.1f} s ({median(side) / base:.2f}×)")
 
 
 if __name__ == "__main__":
