@@ -154,7 +154,7 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
     findings = result.findings
     probe_data = None
     if with_probe:
-        findings, probe_data = _run_probe(findings, settings)
+        findings, probe_data = _run_probe(findings, settings, jobs)
     if baseline_file or write_baseline or fix or show_diff:
         findings = _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, show_diff,
                                        lambda: run_check(list(paths) or ["."], settings, analyzer=analyzer))
@@ -236,7 +236,7 @@ def _baseline_and_fixes(findings, settings, baseline_file, write_baseline, fix, 
     return findings
 
 
-def _run_probe(findings, settings):
+def _run_probe(findings, settings, jobs=None):
     try:
         from compilelint.probe import api
     except ImportError as exc:
@@ -245,7 +245,10 @@ def _run_probe(findings, settings):
     if not targets and not settings.probe.get("run"):
         raise Failure("--probe: no targets; set [tool.compilelint.probe] run = \"python train.py\" "
                       "or targets = [\"path/file.py:factory\"]")
-    return api.check_with_probe(findings, settings)
+    try:
+        return api.check_with_probe(findings, settings, jobs=jobs)
+    except (api.TargetError, api.ClusterError) as exc:
+        raise Failure(f"--probe: {exc}") from None
 
 
 def _statistics(findings) -> str:

@@ -13,9 +13,11 @@ import sys
 from typing import Any, Iterable
 
 from compilelint.finding import Finding
+from compilelint.probe.cluster import ClusterError
+from compilelint.probe.fleet import run_probe
 from compilelint.probe.match import findings_from_results, match
 from compilelint.probe.roi_report import attach_what_if
-from compilelint.probe.runner import DEFAULT_TIMEOUT, TargetResult, run_probe, run_target
+from compilelint.probe.runner import DEFAULT_TIMEOUT, TargetResult, run_target
 from compilelint.probe.targets import TargetError, TargetSpec, config_targets, parse_target
 
 __all__ = [
@@ -42,6 +44,9 @@ CONFIG_KEYS = {
     "timing": "timing",
     "min_time": "min_time",
     "warmup_time": "warmup_time",
+    "jobs": "jobs",  # targets at once (probe/schedule.py)
+    "gpus": "gpus",
+    "cluster": "cluster",  # a Dask scheduler's address (probe/cluster.py)
 }
 
 
@@ -62,49 +67,47 @@ def options_from_config(table: dict[str, Any]) -> dict[str, Any]:
             value = None
         if dest in ("timeout", "min_time", "warmup_time"):
             value = float(value)
-        if dest in ("warmup", "runs", "worth_it_calls"):
+        if dest in ("warmup", "runs", "worth_it_calls", "jobs"):
             value = int(value)
+        if dest == "gpus":
+            from compilelint.probe.devices import DeviceError, parse_gpus
+
+            try:
+                value = parse_gpus(value)
+            except DeviceError as exc:
+                raise TargetError(f"[tool.compilelint.probe] gpus: {exc}") from None
         opts[dest] = value
     return opts
 
 
-def run_with_progress(specs: list[TargetSpec], *, progress: bool = True, **opts: Any) -> list[TargetResult]:
-    """run_probe with a rich progress bar on stderr (only when stderr is a terminal)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+def run_with_progress(specs: list[TargetSpec], *, progress: bool = True, on_result=None,
+                      **opts: Any) -> list[TargetResult]:
+    """run_probe with progress on stderr (:mod:`compilelint.probe.progress`); targets
+    side by side, as many as the host has cores, unless ``jobs`` says otherwise."""
+    from compilelint.probe.devices import default_jobs
+    from compilelint.probe.progress import run_reporting
 
-    console = Console(stderr=True)
-    if not progress or not console.is_terminal:
-        return run_probe(specs, **opts)
-    with Progress(
-        TextColumn("[bold]probe[/]"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-        TimeElapsedColumn(), console=console, transient=True,
-    ) as bar:
-        task = bar.add_task("", total=len(specs))
-
-        def on_start(spec, i, total):
-            bar.update(task, description=spec.name)
-
-        def on_done(res, i, total):
-            mark = "[green]ok[/]" if res.ok else f"[red]failed[/]: {res.error}"
-            bar.console.print(f"  {res.name}: {mark}", markup=True, highlight=False)
-            bar.advance(task)
-
-        return run_probe(specs, on_start=on_start, on_done=on_done, **opts)
+    if not opts.get("jobs"):
+        opts["jobs"] = default_jobs(len(specs))
+    return run_reporting(specs, progress=progress, on_result=on_result, **opts)
 
 
-def check_with_probe(findings: list[Finding], settings: Any) -> tuple[list[Finding], dict[str, Any]]:
+def check_with_probe(findings: list[Finding], settings: Any, *, jobs: int | None = None
+                     ) -> tuple[list[Finding], dict[str, Any]]:
     """For `compilelint check --probe`: run the configured targets, set evidence on the
     static findings, add CL9xx findings, and return (findings, probe context).
 
     ``settings.probe`` is the [tool.compilelint.probe] table, ``settings.root`` the
     project root that relative target paths are resolved against. Timing is off
-    unless the table says ``timing = true``."""
+    unless the table says ``timing = true``. ``jobs``: `check --jobs`, when the table
+    sets none."""
     table = dict(getattr(settings, "probe", {}) or {})
     root = str(getattr(settings, "root", ".") or ".")
     specs = config_targets(table, root)
     opts = options_from_config(table)
     opts.setdefault("timing", False)
+    if jobs and not opts.get("jobs"):
+        opts["jobs"] = jobs
     results = run_with_progress(specs, **opts) if specs else []
     cwd = os.getcwd()
     run = None

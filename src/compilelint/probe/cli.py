@@ -66,8 +66,18 @@ class _ProbeCommand(click.Command):
                    "(covers training-only paths: dropout, layerdrop, `if self.training`).")
 @click.option("--dtype", type=click.Choice(["bf16", "fp16"]), default=None,
               help="Cast the module and floating-point inputs (covers half-precision-only paths).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default="text", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif"]), default=None,
+              help="Report format (default: json when -o names a .json file, else text).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the report to a file; a JSON one is kept up to date as targets finish (a sweep).")
+@click.option("--resume", is_flag=True,
+              help="Continue the sweep in -o FILE.json: skip the targets it already holds.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Targets at once, each in its own process (default: the number of cores, at most the "
+                   "targets); a timing has its GPU (or the CPU) to itself.")
+@click.option("--gpus", default=None, help="GPUs to spread targets over, e.g. 0,1 (default: every visible GPU).")
+@click.option("--cluster", default=None,
+              help="Run the targets on a Dask scheduler, e.g. tcp://HOST:8786 (needs compilelint[cluster]).")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False),
               help="Draw eager vs compiled latency per target and mode (.svg, .html, or .png with matplotlib).")
 @click.option("--backend", default=None, help=f"torch.compile backend to time (default {ProbeOptions.backend}).")
@@ -81,19 +91,31 @@ class _ProbeCommand(click.Command):
 @click.option("--keep-cache", is_flag=True,
               help="Use inductor's normal on-disk cache (default: a fresh one, so compile times are cold).")
 @click.option("--color/--no-color", default=None, help="Colour the text report (default: when writing to a terminal).")
-def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, train, dtype, fmt, output, plot_file,
-          backend, no_timing, no_what_if, worth_it_calls, config_free, keep_cache, color) -> None:
+def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, train, dtype, fmt, output, resume, jobs,
+          gpus, cluster, plot_file, backend, no_timing, no_what_if, worth_it_calls, config_free, keep_cache,
+          color) -> None:
     """Run TARGETS (path/to/file.py:factory or package.module:factory; default: the
     `targets` of [tool.compilelint.probe]) each in its own process under torch.compile:
     report every graph break, recompile and frame skip Dynamo records, and eager vs
     compiled latency, compile time, break-even calls, peak memory and output drift, whether
     compiling is worth it, and what removing each class of break would be worth.
 
+    `compilelint probe diff OLD.json NEW.json` compares two probe reports instead.
+
     Exit 0 when nothing was found, 1 when a target broke, recompiled or failed, 2 on a
     usage error.
 
     `compilelint probe [--module PKG.MOD:CLASS]... -- COMMAND [ARGS]...` runs your own
     program instead, with the flagged modules compiled in place (docs/probe.md)."""
+    if targets and targets[0] == "diff":  # no target is named `diff` (a target has a colon)
+        from compilelint.probe.diff_cli import DiffInputError, run_diff
+
+        try:
+            text, code = run_diff(list(targets[1:]), fmt=fmt or "text", plot_file=plot_file)
+        except DiffInputError as exc:
+            raise UsageFailure(str(exc)) from None
+        _write(text, output)
+        sys.exit(code)
     command = click.get_current_context().meta.get("probe_command")
     if command is not None:
         from compilelint.probe.run_cli import probe_command
@@ -153,8 +175,9 @@ def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, trai
         opts["what_if"] = False
     if keep_cache:
         opts["fresh_cache"] = False
-
-    results = run_with_progress(specs, **opts)
+    fmt = fmt or ("json" if output and output.lower().endswith(".json") else "text")
+    results, sweep = _run(specs, opts, jobs, gpus, cluster, resume=resume,
+                          sweep_file=output if fmt == "json" and output not in (None, "-") else None)
     cwd = os.getcwd()
     findings = findings_from_results(results, cwd=cwd)
     attach_what_if(findings, results)
@@ -169,7 +192,9 @@ def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, trai
 
     from compilelint.probe import output as out
 
-    if fmt == "json":
+    if sweep is not None:
+        text = sweep.text(findings, complete=True)
+    elif fmt == "json":
         text = out.render_json(results, findings, cwd)
     elif fmt == "sarif":
         text = out.render_sarif(results, findings, root=cwd)
@@ -179,3 +204,22 @@ def probe(targets, modules, device, modes, timeout, warmup, runs, min_time, trai
     _write(text, output)
     failed = any(not r.ok for r in results)
     sys.exit(1 if (findings or failed) else 0)
+
+
+def _run(specs, opts, jobs, gpus, cluster, *, sweep_file, resume):
+    """Run the targets (side by side, on a cluster, into a sweep file) as asked:
+    the results, and the sweep they were recorded in (None without one)."""
+    from compilelint.probe.api import ClusterError, run_with_progress
+    from compilelint.probe.devices import DeviceError, parse_gpus
+    from compilelint.probe.sweep import SweepError, run_sweep
+
+    if resume and not sweep_file:
+        raise UsageFailure("--resume continues the sweep in -o FILE.json: name that file")
+    try:
+        opts.update({k: v for k, v in (("jobs", jobs), ("gpus", parse_gpus(gpus)), ("cluster", cluster)) if v})
+        if not sweep_file:
+            return run_with_progress(specs, **opts), None
+        sweep = run_sweep(specs, sweep_file, resume=resume, run=run_with_progress, **opts)
+    except (ClusterError, DeviceError, SweepError) as exc:
+        raise UsageFailure(str(exc)) from None
+    return sweep.results(), sweep

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from compilelint.probe.capture import BreakRecord, CaptureResult
+from compilelint.probe.devicelock import WAITING_SUFFIX
 from compilelint.probe.request import DEFAULT_TIMEOUT, ProbeOptions
 from compilelint.probe.targets import TargetSpec, parse_target
 from compilelint.probe.timing import TimingResult
@@ -50,6 +51,7 @@ class TargetResult:
     what_if: list[WhatIf] = field(default_factory=list)
     what_if_error: str | None = None
     durations: dict[str, float] = field(default_factory=dict)
+    device_hold: dict[str, Any] | None = None  # side by side: the device lock held while timing, and when
     wall_s: float = 0.0
     returncode: int | None = None
     stdout_tail: str = ""
@@ -88,6 +90,7 @@ class TargetResult:
             "what_if": [w.to_dict() for w in self.what_if],
             "what_if_error": self.what_if_error,
             "durations": self.durations,
+            "device_hold": self.device_hold,
             "wall_s": self.wall_s,
             "returncode": self.returncode,
             "stdout_tail": self.stdout_tail,
@@ -111,7 +114,8 @@ class TargetResult:
             timing=TimingResult.from_dict(d.get("timing")),
             what_if=[WhatIf.from_dict(w) for w in d.get("what_if") or []],
             what_if_error=d.get("what_if_error"),
-            durations=dict(d.get("durations") or {}), wall_s=d.get("wall_s", 0.0),
+            durations=dict(d.get("durations") or {}), device_hold=d.get("device_hold"),
+            wall_s=d.get("wall_s", 0.0),
             returncode=d.get("returncode"), stdout_tail=d.get("stdout_tail", ""),
             stderr_tail=d.get("stderr_tail", ""), traceback=d.get("traceback"), run=d.get("run"),
         )
@@ -152,6 +156,7 @@ def _worker_env(extra_path: Iterable[str]) -> dict[str, str]:
     if env.get("PYTHONPATH"):
         parts.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(p for p in parts if p))
+    env["COMPILELINT_PROBE_PARENT"] = str(os.getpid())  # the worker exits when this process is gone
     env.setdefault("PYTHONUNBUFFERED", "1")
     env.setdefault("PYTHONFAULTHANDLER", "1")
     env.update(ALLOCATOR_ENV)
@@ -175,8 +180,31 @@ def _kill_group(proc: subprocess.Popen) -> None:
         pass
 
 
-def run_target(spec: TargetSpec, *, python: str | None = None, **options: Any) -> TargetResult:
+def _wait(proc: subprocess.Popen, timeout: float | None, waiting_marker: str) -> tuple[int, bool]:
+    """The worker's exit code, and whether it ran out of time. Time it spends waiting
+    for a device lock (its marker file exists) does not count."""
+    budget = timeout
+    last = time.monotonic()
+    while True:
+        try:
+            return proc.wait(timeout=None if budget is None else min(0.5, max(budget, 0.01))), False
+        except subprocess.TimeoutExpired:
+            now = time.monotonic()
+            if not os.path.exists(waiting_marker):
+                budget -= now - last
+            last = now
+            if budget <= 0:
+                return None, True
+
+
+# workers running now, so that an interrupted run can stop them all (schedule.stop_all)
+LIVE: set[subprocess.Popen] = set()
+
+
+def run_target(spec: TargetSpec, *, python: str | None = None, env: dict[str, str] | None = None,
+               **options: Any) -> TargetResult:
     """Run one target in a fresh worker process; never raises for user-code faults.
+    `env`: extra environment for the worker (the GPU it sees, its device lock; None unsets).
     `options`: the fields of :class:`~compilelint.probe.request.ProbeOptions`."""
     opts = ProbeOptions(**options)
     timeout = opts.timeout
@@ -194,16 +222,20 @@ def run_target(spec: TargetSpec, *, python: str | None = None, **options: Any) -
         with open(so_path, "wb") as so, open(se_path, "wb") as se:
             proc = subprocess.Popen(
                 cmd, cwd=spec.cwd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
-                env=_worker_env([spec.cwd]), start_new_session=True,
+                env={k: v for k, v in {**_worker_env([spec.cwd]), **(env or {})}.items() if v is not None},
+                start_new_session=True,
             )
+            LIVE.add(proc)
             try:
-                rc = proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
+                rc, timed_out = _wait(proc, timeout, out_path + WAITING_SUFFIX)
+                if timed_out:
+                    _kill_group(proc)
+                    rc = proc.wait()
+            finally:
+                # the worker's children (compile workers) go with its process group;
+                # so does the worker itself when this run is interrupted
                 _kill_group(proc)
-                rc = proc.wait()
-            # the worker's children (compile workers) go with its process group
-            _kill_group(proc)
+                LIVE.discard(proc)
         data: dict[str, Any] | None = None
         if os.path.exists(out_path):
             try:

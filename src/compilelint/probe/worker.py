@@ -18,6 +18,8 @@ import time
 import traceback
 from typing import Any
 
+from compilelint.probe import devicelock
+
 
 def _write(path: str, data: dict[str, Any]) -> None:
     from compilelint.atomic import write_text
@@ -64,6 +66,11 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         "python": platform.python_version(),
         "durations": {},
     }
+    # side by side with other targets, a timed one shares its device until it times
+    lock = devicelock.from_env(out_path) if opts.timing else None
+    if lock:
+        result["durations"]["lock_wait"] = round(lock.shared(), 4)
+        deadline = deadline + result["durations"]["lock_wait"] if deadline else None
     fresh_dir = None
     if opts.fresh_cache and opts.timing:
         from compilelint.probe.timing import fresh_inductor_cache_env
@@ -160,6 +167,11 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
         return result
 
     # -- timing ------------------------------------------------------------------------
+    if lock and result["status"] != "failed":
+        waited = lock.exclusive()  # the device to itself: no other target's work on it
+        result["durations"]["lock_wait"] += round(waited, 4)
+        result["device_hold"] = {"lock": lock.name, "start": time.time(), "end": None}
+        deadline = deadline + waited if deadline else None
     if opts.timing and result["status"] != "failed":
         enter("timing")
         t0 = time.perf_counter()
@@ -199,6 +211,10 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
             except Exception as exc:  # a line of the result: the timing above stands
                 result["what_if_error"] = f"{type(exc).__name__}: {exc}"[:500]
 
+    if lock:
+        lock.release()
+        if result.get("device_hold"):
+            result["device_hold"]["end"] = time.time()
     if result["status"] == "running":
         result["status"] = "ok"
     result["phase"] = "done"
@@ -242,6 +258,22 @@ def _what_if(opts, result, fn, calls, tr, obs, deadline, enter, phase_done, save
     phase_done("what_if", t0)
 
 
+def _exit_with_parent() -> None:
+    """A killed probe run takes its workers with it (they run in their own session, so
+    no signal reaches them): exit once the parent is gone."""
+    import threading
+
+    # the parent names itself: it may be gone before this process gets here
+    parent = int(os.environ.get("COMPILELINT_PROBE_PARENT") or os.getppid())
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="compilelint-parent-watch", daemon=True).start()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) != 2:
@@ -249,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with open(argv[0], encoding="utf-8") as fh:
         request = json.load(fh)
+    _exit_with_parent()
     run(request, argv[1])
     return 0
 
