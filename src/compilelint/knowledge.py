@@ -20,7 +20,9 @@ CATEGORIES = {
     "untraceable": "something Dynamo refuses or fails to trace",
     "rng": "reads or sets random-number state Dynamo does not model",
 }
-FORMS = ("call", "instance")
+FORMS = ("call", "instance", "branch")
+# The newest torch release the rows were checked against (config.SUPPORTED_TORCH's newest).
+NEWEST_CONFIRMED = (2, 14)
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,10 @@ class Entry:
 
     `names`: qualified names as `ctx.qualify` gives them (`torch.nonzero`,
     `torchvision.ops.nms`); `mod.*` stands for every name in `mod`; `torch.Tensor.m` is
-    the tensor method `m`. `form`: "call" (calling the name breaks) or "instance" (calling
-    an object of that class breaks: `self.lstm(x)`). `size_at`: the draw breaks only when
+    the tensor method `m`. `form`: "call" (calling the name breaks), "instance" (calling
+    an object of that class breaks: `self.lstm(x)`) or "branch" (the call is traced and its
+    value becomes a graph input: only an `if`/`while`/conditional expression whose test
+    holds the call breaks, `if random.uniform(0, 1) < p:`). `size_at`: the draw breaks only when
     it returns a Python scalar, i.e. no `size=` and no positional argument at that index
     (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and
     the first it no longer does. `case`: corpus cases whose labels Dynamo confirms (for a
@@ -173,15 +177,23 @@ ENTRIES: tuple[Entry, ...] = (
           "torch.* op returned non-Tensor", "", ("kn_manual_seed_01",), "2.13.0"),
     Entry(("torch.Generator",), "rng", "CL119", "GB0363", "an opaque object was created in the middle of the program",
           "create generators outside the region and pass them in", ("kn_manual_seed_02",), "2.13.0"),
-    Entry(_names("random", "random", "shuffle"), "rng", "CL119", "GB0007", "`Random.*` is skipped",
-          "2.14.1 traces both (`random.random()` becomes a graph input: branching on it breaks, GB0170)",
-          ("kn_random_01",), "2.13.0 (2.14.1: no break)", torch_max=(2, 14)),
-    Entry(_names("random", "getrandbits", "seed", "choice", "choices", "sample", "gauss",
-                 "normalvariate", "betavariate", "expovariate"), "rng", "CL119", "GB0007",
+    Entry(_names("random", "random", "shuffle", "sample", "seed"), "rng", "CL119", "GB0007", "`Random.*` is skipped",
+          "2.14 traces all four (`random.random()` becomes a graph input: branching on it breaks, GB0170)",
+          ("kn_random_01", "kn_random_02"), "2.13.0 (2.14.1: no break)", torch_max=(2, 14)),
+    Entry(_names("random", "random"), "rng", "CL119", "GB0170",
+          "Data-dependent branching (the draw is a graph input)",
+          "traced since 2.14 while the draw only meets tensors; an `if` on it breaks",
+          ("kn_random_01", "kn_random_02"), "2.14.1", torch_min=(2, 14), form="branch"),
+    Entry(_names("random", "getrandbits", "choice", "choices", "gauss", "normalvariate", "betavariate",
+                 "expovariate"), "rng", "CL119", "GB0007",
           "`Random.*` is skipped",
           "`random.randint`, `uniform` and `randrange` are traced while the draw only meets tensors "
-          "(`n + 4` breaks, GB0213; `x[:, n]` too, GB0033)", ("kn_random_01",), "2.13.0",
+          "(`n + 4` breaks, GB0213; `x[:, n]` too, GB0033)", ("kn_random_01",), "2.13.0, 2.14.1",
           traced=("clean_kn_random_traced_01",)),
+    Entry(_names("random", "uniform", "randint", "randrange"), "rng", "CL119", "GB0170",
+          "Data-dependent branching (the draw is a graph input)",
+          "traced while the draw only meets tensors; an `if` on it breaks", ("kn_random_02",), "2.13.0, 2.14.1",
+          form="branch", traced=("clean_kn_random_traced_01",)),
     Entry(("numpy.random.rand", "numpy.random.randn"), "rng", "CL119", "GB0033",
           "Data dependent operator (a Python scalar drawn through torch._numpy)",
           "with a shape (`np.random.rand(3)`) the draw is traced", ("kn_numpy_random_01",), "2.13.0", size_at=-1,
