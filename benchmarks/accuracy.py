@@ -31,7 +31,7 @@ Two parts:
 Usage::
 
     python benchmarks/accuracy.py [-j N] [--only-labels | --only-score] [--no-fail]
-                                  [--strict] [--cases GLOB ...] [--json OUT]
+                                  [--strict] [--cases GLOB ...] [--only CODE ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -150,6 +150,12 @@ def parse_labels(path: Path, release: tuple[int, int] | None = None) -> dict[int
                 codes = [c.strip() for c in m.group(1).split(",")]
                 labels.setdefault(tok.start[0], []).extend(codes)
     return labels
+
+
+def labelled_codes(path: Path) -> set[str]:
+    """Every code a label of the case names, whatever release it holds on."""
+    text = path.read_text(encoding="utf-8")
+    return {code.strip() for m in EXPECT_RE.finditer(text) for code in m.group(1).split(",")}
 
 
 def load_case(path: Path, release: tuple[int, int] | None = None) -> Case:
@@ -645,6 +651,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-fail", action="store_true", help="print the score, never fail because of it")
     ap.add_argument("--strict", action="store_true", help="gate on (line, code) matching instead of line level")
     ap.add_argument("--cases", nargs="*", help="only the cases whose file name matches these globs (labels only)")
+    ap.add_argument("--only", nargs="*", metavar="CODE",
+                    help="only the cases labelled with one of these codes (or prefixes: CL15) on any release")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case and worker tracebacks")
     ap.add_argument("--json", help="write the per-case label results and the score rows here")
     args = ap.parse_args(argv)
@@ -652,6 +660,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     print(f"labels for torch {RELEASE[0]}.{RELEASE[1]} (python {sys.version.split()[0]})")
     cases = discover(args.cases)
+    if args.only:
+        cases = [c for c in cases if any(code.startswith(tuple(args.only)) for code in labelled_codes(c.path))]
     if not cases:
         print(f"no cases under {CORPUS}")
         return 2
@@ -663,7 +673,7 @@ def main(argv: list[str] | None = None) -> int:
         if n_bad:
             status = 1
     if not args.only_labels:
-        all_cases = discover(None) if args.cases else cases
+        all_cases = discover(None) if (args.cases or args.only) else cases
         try:
             findings = run_cli(CORPUS)
         except Exception as e:  # noqa: BLE001
