@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import os
 
+import jsonschema
 import pytest
 
-from cli_helpers import check_json, hits, make_project
+from cli_helpers import check_json, hits, make_project, sarif_schema
 from compilelint import config as config_mod
 from conftest import run_cli
 
@@ -69,7 +70,9 @@ def test_a_newer_installed_release_is_checked_as_the_newest_confirmed_and_said(t
     assert lines == [f"compilelint: notice: {notice}"]
     sarif = run_cli("check", "--no-cache", "--format", "sarif", cwd=proj, env=env)
     assert sarif.returncode == 0, sarif.stderr
-    run = json.loads(sarif.stdout)["runs"][0]
+    log = json.loads(sarif.stdout)
+    jsonschema.validate(log, sarif_schema(), format_checker=jsonschema.FormatChecker())
+    run = log["runs"][0]
     assert run["properties"]["targetTorch"] == NEWEST and run["properties"]["targetTorchNotice"] == notice
     notes = run["invocations"][0]["toolExecutionNotifications"]
     assert [(n["level"], n["descriptor"]["id"], n["message"]["text"]) for n in notes] == [("note", "target-torch", notice)]
