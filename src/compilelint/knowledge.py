@@ -192,7 +192,8 @@ ENTRIES: tuple[Entry, ...] = (
           traced=("clean_kn_random_traced_01",)),
     Entry(_names("random", "uniform", "randint", "randrange"), "rng", "CL119", "GB0170",
           "Data-dependent branching (the draw is a graph input)",
-          "traced while the draw only meets tensors; an `if` on it breaks", ("kn_random_02",), "2.13.0, 2.14.1",
+          "traced while the draw only meets tensors; an `if` on it breaks (2.11: GB0213, and the rest of the frame "
+          "runs eagerly)", ("kn_random_02", "kn_random_03"), "2.11.0, 2.13.0, 2.14.1",
           form="branch", traced=("clean_kn_random_traced_01",)),
     Entry(("numpy.random.rand", "numpy.random.randn"), "rng", "CL119", "GB0033",
           "Data dependent operator (a Python scalar drawn through torch._numpy)",
