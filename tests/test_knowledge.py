@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from compilelint import knowledge, knowledge_gen
+from compilelint.config import newest_confirmed
 from compilelint.registry import RULES
 from helpers import lint_snippet
 from test_corpus_labels import CORPUS, acc
@@ -14,8 +15,9 @@ from test_corpus_labels import CORPUS, acc
 CASES = {c.path.stem: c for c in acc.discover(None)}
 ROWS = list(knowledge.ENTRIES)
 # every release a row starts or stops at, up to the newest confirmed: the table differs only there
-RELEASES = sorted({(2, 13), knowledge.NEWEST_CONFIRMED} | {e.torch_min for e in ROWS if e.torch_min > (2, 4)}
-                  | {e.torch_max for e in ROWS if e.torch_max and e.torch_max <= knowledge.NEWEST_CONFIRMED})
+NEWEST = newest_confirmed()
+RELEASES = sorted({(2, 13), NEWEST} | {e.torch_min for e in ROWS if e.torch_min > (2, 4)}
+                  | {e.torch_max for e in ROWS if e.torch_max and e.torch_max <= NEWEST})
 
 
 def _at(release: tuple[int, int]) -> dict[str, acc.Case]:
@@ -104,8 +106,10 @@ def test_the_rules_fire_on_exactly_the_labelled_lines(tmp_path, name, release):
         assert fired == case.lines_with(lambda c, rule=rule: c == rule), f"{name}: {rule} on torch %d.%d" % release
 
 
-# one per kind of row: an RNG call, a scalar NumPy draw (size_at), an RNN module (instance), a traced look-alike
-CONFIRM = ["kn_manual_seed_01", "kn_numpy_random_01", "kn_rnn_lstm_01", "clean_kn_numpy_random_array_01"]
+# one per kind of row: an RNG call, a scalar NumPy draw (size_at), an RNN module (instance), a traced
+# look-alike, a branch on a traced draw (with labels that hold only before 2.14)
+CONFIRM = ["kn_manual_seed_01", "kn_numpy_random_01", "kn_rnn_lstm_01", "clean_kn_numpy_random_array_01",
+           "kn_random_02"]
 
 
 def test_representative_cases_confirmed_by_dynamo():
