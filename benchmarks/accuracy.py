@@ -17,7 +17,10 @@ Two parts:
     - cases with ``confirm()`` (compile-API misuse, CL3xx): ``confirm()`` must return
       True when the file carries a label, False when it carries none.
 
-    Every contradiction is printed; the exit status is 1 if there is any.
+    Every contradiction is printed; the exit status is 1 if there is any. A label may hold
+    only on some releases: ``# expect: CL119 [torch < 2.14]`` (or ``[torch >= 2.14]``);
+    the labels are read for the installed torch (as ``compilelint check`` resolves it) or
+    for ``COMPILELINT_LABELS_TORCH=2.13``.
 
 (b) *score*: runs ``python -m compilelint check fixtures/corpus --format json --no-cache
     --exit-zero`` and compares its findings with the labels, per rule and overall, at
@@ -28,7 +31,7 @@ Two parts:
 Usage::
 
     python benchmarks/accuracy.py [-j N] [--only-labels | --only-score] [--no-fail]
-                                  [--strict] [--cases GLOB ...] [--json OUT]
+                                  [--strict] [--cases GLOB ...] [--only CODE ...] [--json OUT]
 """
 
 from __future__ import annotations
@@ -57,7 +60,25 @@ RESULT_MARK = "@@ACCURACY-RESULT@@ "
 CASE_TIMEOUT_S = 180
 BATCH = 16  # cases per worker interpreter
 
-EXPECT_RE = re.compile(r"#\s*expect:\s*(CL\d{3}(?:\s*,\s*CL\d{3})*)")
+# `# expect: CL119` holds on every release; `# expect: CL119 [torch < 2.14]` (or `>= 2.14`)
+# only on those releases (Dynamo's behaviour moved)
+EXPECT_RE = re.compile(
+    r"#\s*expect:\s*(CL\d{3}(?:\s*,\s*CL\d{3})*)(?:\s*\[torch\s*(<|>=)\s*(\d+)\.(\d+)\])?"
+)
+
+
+def _release() -> tuple[int, int]:
+    """The torch release the labels are read for: the installed one (from its metadata,
+    as `compilelint check` resolves it, capped at the newest release the knowledge is
+    confirmed on), or COMPILELINT_LABELS_TORCH=MAJOR.MINOR."""
+    sys.path.insert(0, str(SRC))
+    from compilelint import config
+
+    forced = os.environ.get("COMPILELINT_LABELS_TORCH")
+    return config.parse_version(forced) if forced else config.torch_version(config.Settings())
+
+
+RELEASE = _release()
 
 OVERALL_MIN = 0.95
 RULE_MIN = 0.90
@@ -112,20 +133,32 @@ class Case:
         return "breaking"
 
 
-def parse_labels(path: Path) -> dict[int, list[str]]:
+def label_holds(op: str | None, bound: tuple[int, int], release: tuple[int, int]) -> bool:
+    return op is None or (release < bound if op == "<" else release >= bound)
+
+
+def parse_labels(path: Path, release: tuple[int, int] | None = None) -> dict[int, list[str]]:
+    """line -> codes of the labels that hold on `release` (default: RELEASE)."""
+    release = release or RELEASE
     labels: dict[int, list[str]] = {}
     with open(path, "rb") as fh:
         for tok in tokenize.tokenize(fh.readline):
             if tok.type != tokenize.COMMENT:
                 continue
             m = EXPECT_RE.search(tok.string)
-            if m:
+            if m and label_holds(m.group(2), (int(m.group(3) or 0), int(m.group(4) or 0)), release):
                 codes = [c.strip() for c in m.group(1).split(",")]
                 labels.setdefault(tok.start[0], []).extend(codes)
     return labels
 
 
-def load_case(path: Path) -> Case:
+def labelled_codes(path: Path) -> set[str]:
+    """Every code a label of the case names, whatever release it holds on."""
+    text = path.read_text(encoding="utf-8")
+    return {code.strip() for m in EXPECT_RE.finditer(text) for code in m.group(1).split(",")}
+
+
+def load_case(path: Path, release: tuple[int, int] | None = None) -> Case:
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text, filename=str(path))
     top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -139,7 +172,7 @@ def load_case(path: Path) -> Case:
             functions.append((node.name, first, node.end_lineno or node.lineno))
     return Case(
         path=path,
-        labels=parse_labels(path),
+        labels=parse_labels(path, release),
         has_make="make" in top,
         has_drive="drive" in top,
         has_confirm="confirm" in top,
@@ -148,11 +181,11 @@ def load_case(path: Path) -> Case:
     )
 
 
-def discover(patterns: list[str] | None = None) -> list[Case]:
+def discover(patterns: list[str] | None = None, release: tuple[int, int] | None = None) -> list[Case]:
     files = sorted(p for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
     if patterns:
         files = [p for p in files if any(fnmatch.fnmatch(p.name, g) or fnmatch.fnmatch(p.stem, g) for g in patterns)]
-    return [load_case(p) for p in files]
+    return [load_case(p, release) for p in files]
 
 
 # --------------------------------------------------------------------------------------
@@ -473,7 +506,8 @@ def run_labels(cases: list[Case], jobs: int, verbose: bool) -> tuple[int, list[d
 def run_cli(corpus: Path) -> list[dict]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(SRC)] + [p for p in [env.get("PYTHONPATH")] if p])
-    cmd = [sys.executable, "-m", "compilelint", "check", str(corpus), "--format", "json", "--no-cache", "--exit-zero"]
+    cmd = [sys.executable, "-m", "compilelint", "check", str(corpus), "--format", "json", "--no-cache", "--exit-zero",
+           "--target-torch", "%d.%d" % RELEASE]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=600)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"`{' '.join(cmd[1:])}` exited {proc.returncode}:\n{proc.stderr.strip()[-2000:]}")
@@ -617,12 +651,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-fail", action="store_true", help="print the score, never fail because of it")
     ap.add_argument("--strict", action="store_true", help="gate on (line, code) matching instead of line level")
     ap.add_argument("--cases", nargs="*", help="only the cases whose file name matches these globs (labels only)")
+    ap.add_argument("--only", nargs="*", metavar="CODE",
+                    help="only the cases labelled with one of these codes (or prefixes: CL15) on any release")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case and worker tracebacks")
     ap.add_argument("--json", help="write the per-case label results and the score rows here")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
+    print(f"labels for torch {RELEASE[0]}.{RELEASE[1]} (python {sys.version.split()[0]})")
     cases = discover(args.cases)
+    if args.only:
+        cases = [c for c in cases if any(code.startswith(tuple(args.only)) for code in labelled_codes(c.path))]
     if not cases:
         print(f"no cases under {CORPUS}")
         return 2
@@ -634,7 +673,7 @@ def main(argv: list[str] | None = None) -> int:
         if n_bad:
             status = 1
     if not args.only_labels:
-        all_cases = discover(None) if args.cases else cases
+        all_cases = discover(None) if (args.cases or args.only) else cases
         try:
             findings = run_cli(CORPUS)
         except Exception as e:  # noqa: BLE001

@@ -7,12 +7,22 @@ from __future__ import annotations
 import pytest
 
 from compilelint import knowledge, knowledge_gen
+from compilelint.config import newest_confirmed
 from compilelint.registry import RULES
 from helpers import lint_snippet
 from test_corpus_labels import CORPUS, acc
 
 CASES = {c.path.stem: c for c in acc.discover(None)}
 ROWS = list(knowledge.ENTRIES)
+# every release a row starts or stops at, up to the newest confirmed: the table differs only there
+NEWEST = newest_confirmed()
+RELEASES = sorted({(2, 13), NEWEST} | {e.torch_min for e in ROWS if e.torch_min > (2, 4)}
+                  | {e.torch_max for e in ROWS if e.torch_max and e.torch_max <= NEWEST})
+
+
+def _at(release: tuple[int, int]) -> dict[str, acc.Case]:
+    """The corpus cases with the labels that hold on `release`."""
+    return {c.path.stem: c for c in acc.discover(None, release)}
 
 
 def _id(entry: knowledge.Entry) -> str:
@@ -33,11 +43,12 @@ def test_row_is_well_formed(entry):
 
 @pytest.mark.parametrize("entry", ROWS, ids=_id)
 def test_row_cases_exist_and_carry_its_rule(entry):
+    cases = _at(entry.torch_min if entry.torch_min > (2, 4) else (2, 13))  # labels of a release the row holds for
     for name in entry.case:
-        case = CASES.get(name)
+        case = cases.get(name)
         assert case is not None, f"{name}: no fixtures/corpus/{name}.py"
         codes = {code for codes in case.labels.values() for code in codes}
-        if entry.torch_max is not None:  # no longer holds: a clean case shows the newer behaviour
+        if entry.torch_max is not None and entry.torch_max <= (2, 13):  # ended: a clean case shows the newer behaviour
             assert name.startswith("clean_") or entry.rule in codes, f"{name}: neither clean_ nor labelled {entry.rule}"
         else:
             assert entry.rule in codes, f"{name}: no `# expect: {entry.rule}` label"
@@ -46,13 +57,26 @@ def test_row_cases_exist_and_carry_its_rule(entry):
         assert name.startswith("clean_") and not CASES[name].labels, f"{name}: a traced look-alike must be clean"
 
 
-def test_names_are_unique_within_a_rule():
+@pytest.mark.parametrize("release", RELEASES, ids=lambda r: "%d.%d" % r)
+def test_names_are_unique_within_a_rule_and_release(release):
     seen: dict[tuple[str, str], str] = {}
-    for entry in ROWS:
+    for entry in (e for e in ROWS if e.applies_to(release)):
         for name in entry.names:
             key = (entry.rule, name)
             assert key not in seen, f"{name} is in two {entry.rule} rows ({seen[key]!r} and {entry.names[0]!r})"
             seen[key] = entry.names[0]
+
+
+def test_lookups_follow_the_release():
+    """The table a rule reads on 2.13 and on 2.14: `random.random` is skipped on 2.13 and a
+    traced draw (only a branch on it breaks) on 2.14; `random.shuffle` is traced on 2.14."""
+    old, new = knowledge.table("CL119", (2, 13)), knowledge.table("CL119", (2, 14))
+    assert old.get("random.random").form == "call" and old.get("random.random").gb_id == "GB0007"
+    assert new.get("random.random").form == "branch" and new.get("random.random").gb_id == "GB0170"
+    assert old.get("random.shuffle") is not None and new.get("random.shuffle") is None
+    assert old.get("random.choice") is new.get("random.choice")  # unchanged rows are shared
+    assert knowledge.table("CL114", (2, 11)).get("copy.deepcopy") is not None
+    assert knowledge.table("CL114", (2, 14)).get("copy.deepcopy") is None
 
 
 def _cited() -> dict[str, set[str]]:
@@ -70,19 +94,22 @@ def test_every_kn_case_is_cited_by_a_row():
     assert not orphans, f"cases no row of knowledge.ENTRIES names: {orphans}"
 
 
+@pytest.mark.parametrize("release", RELEASES, ids=lambda r: "%d.%d" % r)
 @pytest.mark.parametrize("name", sorted(n for n in _cited() if n.startswith(("kn_", "clean_kn_"))))
-def test_the_rules_fire_on_exactly_the_labelled_lines(tmp_path, name):
-    case = CASES[name]
+def test_the_rules_fire_on_exactly_the_labelled_lines(tmp_path, name, release):
+    case = _at(release)[name]
     rules = _cited()[name]
     found = lint_snippet(tmp_path, (CORPUS / f"{name}.py").read_text(encoding="utf-8"), name=f"{name}.py",
-                         target_torch="2.13")
+                         target_torch="%d.%d" % release)
     for rule in rules:
         fired = {f.line for f in found if f.code == rule}
-        assert fired == case.lines_with(lambda c, rule=rule: c == rule), f"{name}: {rule}"
+        assert fired == case.lines_with(lambda c, rule=rule: c == rule), f"{name}: {rule} on torch %d.%d" % release
 
 
-# one per kind of row: an RNG call, a scalar NumPy draw (size_at), an RNN module (instance), a traced look-alike
-CONFIRM = ["kn_manual_seed_01", "kn_numpy_random_01", "kn_rnn_lstm_01", "clean_kn_numpy_random_array_01"]
+# one per kind of row: an RNG call, a scalar NumPy draw (size_at), an RNN module (instance), a traced
+# look-alike, a branch on a traced draw (with labels that hold only before 2.14)
+CONFIRM = ["kn_manual_seed_01", "kn_numpy_random_01", "kn_rnn_lstm_01", "clean_kn_numpy_random_array_01",
+           "kn_random_02"]
 
 
 def test_representative_cases_confirmed_by_dynamo():

@@ -325,7 +325,7 @@ def test_json_schema_is_stable_and_documented(tmp_path):
 
     make_project(tmp_path, {"gate.py": BAD})
     document, _ = check_json(cwd=tmp_path, expect_rc=1)
-    assert set(document) == {"version", "tool", "target_torch", "summary", "findings"}
+    assert set(document) == {"version", "tool", "target_torch", "target_torch_notice", "summary", "findings"}
     assert document["version"] == 2
     assert set(document["summary"]) == {"files", "lines", "findings", "by_code"}
     for finding in document["findings"]:

@@ -137,6 +137,9 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
         )
     except config_mod.ConfigError as exc:
         raise Failure(str(exc)) from None
+    target = config_mod.resolve_torch(settings)
+    if target.notice:  # a newer torch than the knowledge is confirmed on: said, not an error
+        click.echo(f"compilelint: notice: {target.notice}", err=True)
     analyzer = None
     try:
         from compilelint import parallel
@@ -161,8 +164,8 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
     if statistics:
         text = _statistics(findings)
     else:
-        context = dict(files=result.files, lines=result.lines,
-                       torch="%d.%d" % config_mod.torch_version(settings), root=settings.root)
+        context = dict(files=result.files, lines=result.lines, torch="%d.%d" % target.version,
+                       torch_notice=target.notice, root=settings.root)
         if fmt == "text":
             context["color"] = sys.stdout.isatty() and output is None if color is None else color
         if probe_data is not None:

@@ -24,7 +24,9 @@ DEFAULT_EXCLUDE = (
     ".compilelint_cache",
 )
 DEFAULT_C_EXTENSIONS = ("scipy", "cv2", "sklearn", "skimage", "PIL", "pandas", "numba", "faiss")
-SUPPORTED_TORCH = ("2.4", "2.13")
+# The oldest torch release compilelint supports, and the newest one its knowledge (rules,
+# knowledge.ENTRIES, the corpus labels) is confirmed on: a newer torch is checked as this one.
+SUPPORTED_TORCH = ("2.4", "2.14")
 ROOTS = ("modules", "explicit")
 _CODE = re.compile(r"^CL\d{0,3}$")
 
@@ -41,7 +43,7 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
-    target_torch: str | None = None  # None: the installed torch, else the newest supported
+    target_torch: str | None = None  # None: the installed torch (up to the newest confirmed), else the newest
     roots: str = "modules"
     # Modes the project never compiles in: findings only reachable there are dropped
     # (("training", False), ("dtype", "float32"), ("labels", False)); see semantic.guards.
@@ -104,11 +106,61 @@ def installed_torch() -> str | None:
         return None
 
 
+@dataclass(frozen=True)
+class TorchTarget:
+    """The torch release the rules apply for. `asked`: the release named by `target-torch`
+    or installed (None: neither); `notice`: one line when `version` is not that release."""
+
+    version: tuple[int, int]
+    source: str  # "target-torch", "installed" or "default"
+    asked: str | None = None
+    notice: str | None = None
+
+
+def _oldest() -> tuple[int, int]:
+    return parse_version(SUPPORTED_TORCH[0])
+
+
+def newest_confirmed() -> tuple[int, int]:
+    return parse_version(SUPPORTED_TORCH[1])
+
+
+def resolve_torch(settings: Settings) -> TorchTarget:
+    return _resolve_torch(settings.target_torch or None)
+
+
+@lru_cache(maxsize=8)
+def _resolve_torch(target: str | None) -> TorchTarget:
+    """`target-torch` if set, else the installed torch's release (from its metadata: torch
+    is never imported), else the newest confirmed one; a release newer than the newest
+    confirmed is checked as that one, with a notice saying so."""
+    if target:
+        text, source = target, "target-torch"
+    else:
+        text, source = installed_torch(), "installed"
+        if text is None:
+            return TorchTarget(newest_confirmed(), "default")
+    try:
+        version = parse_version(text)
+    except ValueError:  # unreadable metadata: the newest confirmed, said once
+        newest = "%d.%d" % newest_confirmed()
+        return TorchTarget(newest_confirmed(), "default", text,
+                           f"the installed torch's version {text!r} is not a release number: checking for torch {newest}")
+    low, high = _oldest(), newest_confirmed()
+    clamped = min(max(version, low), high)
+    notice = None
+    if version > high:
+        what = "target-torch" if source == "target-torch" else "the installed torch"
+        notice = (f"{what} is {text}, newer than {SUPPORTED_TORCH[1]}, the newest release compilelint's "
+                  f"knowledge is confirmed on: the rules follow torch {SUPPORTED_TORCH[1]}")
+    elif version < low:
+        notice = (f"the installed torch is {text}, older than {SUPPORTED_TORCH[0]}, the oldest release "
+                  f"compilelint supports: the rules follow torch {SUPPORTED_TORCH[0]}")
+    return TorchTarget(clamped, source, text, notice)
+
+
 def torch_version(settings: Settings) -> tuple[int, int]:
-    text = settings.target_torch or installed_torch() or SUPPORTED_TORCH[1]
-    version = parse_version(text)
-    low, high = parse_version(SUPPORTED_TORCH[0]), parse_version(SUPPORTED_TORCH[1])
-    return min(max(version, low), high)
+    return resolve_torch(settings).version
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -158,10 +210,10 @@ def _torch(key: str, value: Any) -> str:
         version = parse_version(text)
     except ValueError:
         raise ConfigError(f"`{key}`: {text!r} is not a version like \"2.11\"") from None
-    low, high = parse_version(SUPPORTED_TORCH[0]), parse_version(SUPPORTED_TORCH[1])
-    if not low <= version <= high:
+    if version < _oldest():  # a newer one is checked as the newest confirmed, with a notice
         raise ConfigError(
-            f"`{key}`: torch {text} is not supported (supported: {SUPPORTED_TORCH[0]} to {SUPPORTED_TORCH[1]})"
+            f"`{key}`: torch {text} is not supported (supported: {SUPPORTED_TORCH[0]} and later; "
+            f"confirmed up to {SUPPORTED_TORCH[1]})"
         )
     return text
 

@@ -20,7 +20,7 @@ CATEGORIES = {
     "untraceable": "something Dynamo refuses or fails to trace",
     "rng": "reads or sets random-number state Dynamo does not model",
 }
-FORMS = ("call", "instance")
+FORMS = ("call", "instance", "branch")
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,10 @@ class Entry:
 
     `names`: qualified names as `ctx.qualify` gives them (`torch.nonzero`,
     `torchvision.ops.nms`); `mod.*` stands for every name in `mod`; `torch.Tensor.m` is
-    the tensor method `m`. `form`: "call" (calling the name breaks) or "instance" (calling
-    an object of that class breaks: `self.lstm(x)`). `size_at`: the draw breaks only when
+    the tensor method `m`. `form`: "call" (calling the name breaks), "instance" (calling
+    an object of that class breaks: `self.lstm(x)`) or "branch" (the call is traced and its
+    value becomes a graph input: only an `if`/`while`/conditional expression whose test
+    holds the call breaks, `if random.uniform(0, 1) < p:`). `size_at`: the draw breaks only when
     it returns a Python scalar, i.e. no `size=` and no positional argument at that index
     (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and
     the first it no longer does. `case`: corpus cases whose labels Dynamo confirms (for a
@@ -70,25 +72,28 @@ def _names(prefix: str, *fns: str) -> tuple[str, ...]:
 # 0.28.0 fails ("operator torchvision::nms does not exist") and accuracy.py skips these cases.
 # They were confirmed with torch 2.14.1 + torchvision 0.29.1 (CUDA wheels, run on CPU).
 TORCHVISION_NMS = "2.14.1 (torchvision 0.29.1)"
+# The releases the labelled corpus (accuracy.py) confirmed the other rows' cases on
+# (benchmarks/RESULTS.md §16: 2.11.0 and 2.14.1 are CUDA wheels run on CPU).
+CONFIRMED = "2.11.0, 2.13.0, 2.14.1"
 ENTRIES: tuple[Entry, ...] = (
     # ---- data-dependent output sizes (CL120) ----------------------------------------------
     Entry(("torch.nonzero", "torch.Tensor.nonzero"), "dynamic-output-size", "CL120", "GB0036",
           "Dynamic shape operator (aten.nonzero)", "`nonzero_static(x, size=n)` keeps the shape static",
-          ("cf_dynamic_shape_01",), "2.13.0", traced=("clean_kn_static_size_01",)),
+          ("cf_dynamic_shape_01",), CONFIRMED, traced=("clean_kn_static_size_01",)),
     Entry(("torch.argwhere", "torch.Tensor.argwhere"), "dynamic-output-size", "CL120", "GB0036",
-          "Dynamic shape operator (aten.nonzero)", "", ("cf_dynamic_shape_03",), "2.13.0"),
+          "Dynamic shape operator (aten.nonzero)", "", ("cf_dynamic_shape_03",), CONFIRMED),
     Entry(("torch.unique", "torch.functional.unique", "torch.Tensor.unique"), "dynamic-output-size",
           "CL120", "GB0036", "Dynamic shape operator (aten._unique2)", "",
-          ("cf_dynamic_shape_02",), "2.13.0"),
+          ("cf_dynamic_shape_02",), CONFIRMED),
     Entry(("torch.unique_consecutive", "torch.functional.unique_consecutive", "torch.Tensor.unique_consecutive"),
           "dynamic-output-size", "CL120", "GB0036", "Dynamic shape operator (aten.unique_consecutive)", "",
-          ("cf_dynamic_shape_03",), "2.13.0"),
+          ("cf_dynamic_shape_03",), CONFIRMED),
     Entry(("torch.masked_select", "torch.Tensor.masked_select"), "dynamic-output-size", "CL120", "GB0036",
           "Dynamic shape operator (aten.masked_select)", "multiply by the mask instead",
-          ("cf_dynamic_shape_03",), "2.13.0", traced=("clean_kn_static_size_01",)),
+          ("cf_dynamic_shape_03",), CONFIRMED, traced=("clean_kn_static_size_01",)),
     Entry(("torch.bincount", "torch.Tensor.bincount"), "dynamic-output-size", "CL120", "GB0036",
           "Dynamic shape operator (aten.bincount)", "a one-hot sum has a static size",
-          ("cf_dynamic_shape_03",), "2.13.0", traced=("clean_kn_static_size_01",)),
+          ("cf_dynamic_shape_03",), CONFIRMED, traced=("clean_kn_static_size_01",)),
     Entry(("torchvision.ops.nms", "torchvision.ops.boxes.nms"), "dynamic-output-size", "CL120", "GB0036",
           "Dynamic shape operator (torchvision.nms)", "the break is inside torchvision, at the call of the op",
           ("kn_torchvision_nms_01", "kn_torchvision_nms_02"), TORCHVISION_NMS),
@@ -109,104 +114,114 @@ ENTRIES: tuple[Entry, ...] = (
                  "process_time", "process_time_ns", "thread_time", "thread_time_ns", "sleep", "localtime",
                  "gmtime", "strftime", "ctime", "asctime", "mktime", "clock_gettime", "clock_gettime_ns")
           + ("timeit.default_timer",), "skipped", "CL115", "GB0007", "builtin `time.*` is skipped", "",
-          ("cf_time_01", "cf_time_02", "kn_time_clock_01"), "2.13.0", traced=("clean_kn_time_outside_01",)),
+          ("cf_time_01", "cf_time_02", "kn_time_clock_01"), CONFIRMED, traced=("clean_kn_time_outside_01",)),
     Entry(("datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today", "datetime.date.today",
            "datetime.now", "datetime.utcnow", "datetime.today", "date.today"), "untraceable", "CL115", "GB0156",
           "method `now`/`today` of class `type`", "`datetime.now` etc.: the names as written when unresolved",
-          ("kn_time_datetime_01",), "2.13.0"),
+          ("kn_time_datetime_01",), "2.13.0, 2.14.1 (2.11.0: Dynamo itself fails on the case, "
+          "\"Guard failed on the same frame it was created\")"),
     # ---- files and streams (CL117) --------------------------------------------------------
     Entry(("builtins.open", "io.open", "os.open", "codecs.open", "gzip.open", "bz2.open", "lzma.open",
            "tarfile.open", "zipfile.ZipFile"), "untraceable", "CL117", "GB0059",
           "builtin `open`; `gzip.open` GB0156 (`type.__new__`)",
           "`with open(...)` also sends the whole frame to eager (GB0142)", ("cf_file_io_01", "kn_file_io_open_01"),
-          "2.13.0", traced=("clean_kn_time_outside_01",)),
+          CONFIRMED, traced=("clean_kn_time_outside_01",)),
     Entry(("os.path.exists", "os.path.lexists", "os.path.isfile", "os.path.isdir", "os.path.islink",
            "os.path.getsize", "os.path.getmtime", "os.path.getctime", "os.path.getatime", "os.path.samefile",
            "os.path.realpath", "os.listdir", "os.scandir", "os.walk", "os.stat", "os.lstat", "os.makedirs",
            "os.mkdir", "os.remove", "os.unlink", "os.rename", "os.replace", "os.rmdir", "os.removedirs",
            "os.chmod", "os.utime", "os.access", "os.fsync", "os.read", "os.write", "os.getcwd", "os.chdir"),
           "skipped", "CL117", "GB0007", "builtin `posix.*` is skipped", "`os.path.join` and friends (strings) are traced",
-          ("kn_file_io_os_01",), "2.13.0", traced=("clean_kn_path_strings_01",)),
+          ("kn_file_io_os_01",), CONFIRMED, traced=("clean_kn_path_strings_01",)),
     Entry(("tempfile.NamedTemporaryFile", "tempfile.TemporaryFile", "tempfile.mkstemp", "tempfile.mkdtemp",
            "tempfile.TemporaryDirectory", "shutil.*"), "skipped", "CL117", "GB0007",
           "inside tempfile: method `acquire` of class `lock` (GB0156); inside shutil: builtin `sys.audit` is skipped",
-          "", ("kn_file_io_os_01",), "2.13.0"),
+          "", ("kn_file_io_os_01",), CONFIRMED),
     Entry(("torch.save", "torch.load", "torch.serialization.save", "torch.serialization.load",
            "numpy.save", "numpy.savez", "numpy.savez_compressed", "numpy.savetxt", "numpy.load", "numpy.loadtxt",
            "numpy.genfromtxt", "numpy.fromfile", "json.load", "json.dump", "pickle.load", "pickle.dump",
            "safetensors.torch.save_file", "safetensors.torch.load_file"), "skipped", "CL117", "GB0007",
           "`save` is skipped; `json.dump` writes to a stream (GB0156)", "",
-          ("cf_file_io_02", "kn_file_io_streams_01"), "2.13.0"),
+          ("cf_file_io_02", "kn_file_io_streams_01"), CONFIRMED),
     Entry(("sys.stdout.write", "sys.stderr.write", "sys.stdout.flush", "sys.stderr.flush", "sys.stdout.writelines",
            "sys.stderr.writelines", "sys.stdin.read", "sys.stdin.readline", "builtins.input"), "untraceable",
           "CL117", "GB0156", "method `write`/`flush` of class `TextIOWrapper`", "",
-          ("kn_file_io_streams_01",), "2.13.0"),
+          ("kn_file_io_streams_01",), CONFIRMED),
     Entry(_names("pathlib.Path", "read_text", "read_bytes", "write_text", "write_bytes", "open", "exists",
                  "is_file", "is_dir", "is_symlink", "mkdir", "unlink", "touch", "stat", "lstat", "iterdir", "glob",
                  "rglob", "rmdir", "rename", "replace", "resolve", "samefile", "chmod", "readlink", "symlink_to",
                  "owner", "group"), "skipped", "CL117", "GB0007",
           "builtin `posix.*` is skipped; `read_text` also fails to reconstruct (GB0092)",
           "methods of a `Path` object; `read_text` sends the whole frame to eager", ("kn_file_io_path_01",),
-          "2.13.0", traced=("clean_kn_path_strings_01",)),
+          CONFIRMED, traced=("clean_kn_path_strings_01",)),
     # ---- C functions of the standard library (CL118) --------------------------------------
     Entry(_names("zlib", "crc32", "adler32", "compress", "decompress")
           + _names("binascii", "crc32", "crc_hqx", "hexlify", "unhexlify", "b2a_hex", "a2b_hex", "b2a_base64",
                    "a2b_base64"), "c-function", "CL118", "GB0007", "builtin `zlib.crc32` is skipped",
-          "checksums of tensor bytes belong outside the region", ("kn_stdlib_c_01",), "2.13.0"),
+          "checksums of tensor bytes belong outside the region", ("kn_stdlib_c_01",), CONFIRMED),
     Entry(_names("hashlib", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "blake2s", "new"),
           "c-function", "CL118", "GB0007", "builtin `_hashlib.openssl_*` is skipped", "", ("kn_stdlib_c_01",),
-          "2.13.0"),
+          CONFIRMED),
     Entry(_names("heapq", "heappush", "heappop", "heapify", "heapreplace", "heappushpop", "nlargest", "nsmallest")
           + _names("bisect", "bisect", "bisect_left", "bisect_right", "insort", "insort_left", "insort_right"),
           "c-function", "CL118", "GB0007", "builtin `_heapq.*` / `_bisect.*` is skipped",
-          "`torch.topk` / `torch.searchsorted` are traced", ("kn_stdlib_c_02",), "2.13.0",
+          "`torch.topk` / `torch.searchsorted` are traced", ("kn_stdlib_c_02",), CONFIRMED,
           traced=("clean_kn_topk_searchsorted_01",)),
     Entry(("os.urandom", "uuid.uuid4", "uuid.uuid1"), "c-function", "CL118", "GB0007",
-          "builtin `posix.urandom` is skipped", "", ("kn_stdlib_c_02",), "2.13.0"),
+          "builtin `posix.urandom` is skipped", "", ("kn_stdlib_c_02",), CONFIRMED),
     # ---- random-number state (CL119) ------------------------------------------------------
     Entry(("torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
            "torch.get_rng_state", "torch.set_rng_state", "torch.random.get_rng_state", "torch.random.set_rng_state"),
           "rng", "CL119", "GB0007", "`manual_seed` is marked as skipped",
-          "seed (or save and restore RNG state) before calling the compiled code", ("kn_manual_seed_01",), "2.13.0",
+          "seed (or save and restore RNG state) before calling the compiled code", ("kn_manual_seed_01",), CONFIRMED,
           traced=("clean_kn_torch_rng_01",)),
     Entry(("torch.initial_seed", "torch.random.initial_seed"), "rng", "CL119", "GB0208",
-          "torch.* op returned non-Tensor", "", ("kn_manual_seed_01",), "2.13.0"),
+          "torch.* op returned non-Tensor", "", ("kn_manual_seed_01",), CONFIRMED),
     Entry(("torch.Generator",), "rng", "CL119", "GB0363", "an opaque object was created in the middle of the program",
-          "create generators outside the region and pass them in", ("kn_manual_seed_02",), "2.13.0"),
-    Entry(_names("random", "random", "shuffle"), "rng", "CL119", "GB0007", "`Random.*` is skipped",
-          "2.14.1 traces both (`random.random()` becomes a graph input: branching on it breaks, GB0170)",
-          ("kn_random_01",), "2.13.0 (2.14.1: no break)", torch_max=(2, 14)),
-    Entry(_names("random", "getrandbits", "seed", "choice", "choices", "sample", "gauss",
-                 "normalvariate", "betavariate", "expovariate"), "rng", "CL119", "GB0007",
+          "create generators outside the region and pass them in", ("kn_manual_seed_02",), CONFIRMED),
+    Entry(_names("random", "random", "shuffle", "sample", "seed"), "rng", "CL119", "GB0007", "`Random.*` is skipped",
+          "2.14 traces all four (`random.random()` becomes a graph input: branching on it breaks, GB0170)",
+          ("kn_random_01", "kn_random_02"), "2.11.0, 2.13.0 (2.14.1: no break)", torch_max=(2, 14)),
+    Entry(_names("random", "random"), "rng", "CL119", "GB0170",
+          "Data-dependent branching (the draw is a graph input)",
+          "traced since 2.14 while the draw only meets tensors; an `if` on it breaks",
+          ("kn_random_01", "kn_random_02"), "2.14.1", torch_min=(2, 14), form="branch"),
+    Entry(_names("random", "getrandbits", "choice", "choices", "gauss", "normalvariate", "betavariate",
+                 "expovariate"), "rng", "CL119", "GB0007",
           "`Random.*` is skipped",
           "`random.randint`, `uniform` and `randrange` are traced while the draw only meets tensors "
-          "(`n + 4` breaks, GB0213; `x[:, n]` too, GB0033)", ("kn_random_01",), "2.13.0",
+          "(`n + 4` breaks, GB0213; `x[:, n]` too, GB0033)", ("kn_random_01",), CONFIRMED,
           traced=("clean_kn_random_traced_01",)),
+    Entry(_names("random", "uniform", "randint", "randrange"), "rng", "CL119", "GB0170",
+          "Data-dependent branching (the draw is a graph input)",
+          "traced while the draw only meets tensors; an `if` on it breaks (2.11: GB0213, and the rest of the frame "
+          "runs eagerly)", ("kn_random_02", "kn_random_03"), CONFIRMED,
+          form="branch", traced=("clean_kn_random_traced_01",)),
     Entry(("numpy.random.rand", "numpy.random.randn"), "rng", "CL119", "GB0033",
           "Data dependent operator (a Python scalar drawn through torch._numpy)",
-          "with a shape (`np.random.rand(3)`) the draw is traced", ("kn_numpy_random_01",), "2.13.0", size_at=-1,
+          "with a shape (`np.random.rand(3)`) the draw is traced", ("kn_numpy_random_01",), CONFIRMED, size_at=-1,
           traced=("clean_kn_numpy_random_array_01",)),
     Entry(("numpy.random.random", "numpy.random.random_sample"), "rng", "CL119", "GB0033",
           "Data dependent operator (a Python scalar drawn through torch._numpy)", "with `size` the draw is traced",
-          ("kn_numpy_random_01",), "2.13.0", size_at=0),
+          ("kn_numpy_random_01",), CONFIRMED, size_at=0),
     Entry(("numpy.random.uniform", "numpy.random.normal", "numpy.random.randint"), "rng", "CL119", "GB0033",
           "Data dependent operator (a Python scalar drawn through torch._numpy)", "with `size` the draw is traced",
-          ("kn_numpy_random_01",), "2.13.0", size_at=2, traced=("clean_kn_numpy_random_array_01",)),
+          ("kn_numpy_random_01",), CONFIRMED, size_at=2, traced=("clean_kn_numpy_random_array_01",)),
     Entry(("numpy.random.choice",), "rng", "CL119", "GB0033", "Data dependent operator", "also with `size`",
-          ("kn_numpy_random_02",), "2.13.0"),
+          ("kn_numpy_random_02",), CONFIRMED),
     Entry(("numpy.random.permutation", "numpy.random.default_rng"), "rng", "CL119", "GB0294",
-          "numpy function not supported by torch._numpy", "", ("kn_numpy_random_02",), "2.13.0"),
+          "numpy function not supported by torch._numpy", "", ("kn_numpy_random_02",), CONFIRMED),
     # ---- modules Dynamo refuses (CL119) ---------------------------------------------------
     Entry(("torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.LSTM", "torch.nn.modules.rnn.GRU",
            "torch.nn.modules.rnn.RNN"), "untraceable", "CL119", "GB0014",
           "Dynamo does not support RNN, GRU, or LSTM (`torch._dynamo.config.allow_rnn` is off)",
           "the whole function runs eagerly; the cells (`nn.LSTMCell`, …) are traced",
-          ("kn_rnn_lstm_01", "kn_rnn_gru_01", "kn_rnn_rnn_01"), "2.13.0", form="instance",
+          ("kn_rnn_lstm_01", "kn_rnn_gru_01", "kn_rnn_rnn_01"), CONFIRMED, form="instance",
           traced=("clean_kn_lstm_cell_01",)),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
           "of anything, even a dict of floats; 2.13 traces it and breaks only on a tensor (CL114's other finding)",
-          ("clean_deepcopy_config_01",), "2.11 (a break, earlier measurement); 2.13.0 (no break: the case)",
+          ("clean_deepcopy_config_01",), "2.11.0 (a break: the case's `[torch < 2.13]` label); 2.13.0, 2.14.1 (no break)",
           torch_max=(2, 13)),
 )
 

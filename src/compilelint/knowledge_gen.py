@@ -30,11 +30,17 @@ reason, the torch releases the row holds for, and the corpus cases (`fixtures/co
 whose `# expect:` labels Dynamo confirms (`python benchmarks/accuracy.py --only-labels
 --cases 'kn_*'`). *Traced look-alikes* are `clean_` cases of near misses that Dynamo traces
 and the rule leaves alone. A row whose *torch* range has ended no longer applies: its case
-is a `clean_` one that shows the newer behaviour.
+is a `clean_` one that shows the newer behaviour, or a label that holds only before it
+(`# expect: CL119 [torch < 2.14]`; `[torch >= 2.14]` for one that starts there).
+*Confirmed on* names the torch releases the cases were run on.
 
 The rules read the table through `knowledge.table(code, version)`, with the torch version
-set by `target-torch` (or the installed torch). Edit the table, then run
-`python -m compilelint.knowledge_gen`.
+set by `target-torch`, else the installed torch up to the newest release confirmed here
+(2.14; a newer one is checked as 2.14, with a notice). A name "(a branch on the value)" is
+traced and its value becomes a graph input: only an `if`, `while` or conditional
+expression whose test holds the call breaks. Edit the table, then run
+`python -m compilelint.knowledge_gen`; confirm on another release with
+`python benchmarks/accuracy.py --only-labels --cases 'kn_*' 'clean_kn_*'` under it.
 
 Categories:
 
@@ -51,6 +57,8 @@ def _names(entry: Entry) -> str:
         names += " (calling an instance)"
     if entry.size_at is not None:
         names += " (scalar draws only: no `size`)"
+    if entry.form == "branch":
+        names += " (a branch on the value)"
     return names
 
 

@@ -13,11 +13,13 @@ FIELDS = ("path", "line", "col", "end_line", "end_col", "code", "name", "severit
           "help", "scope", "when", "evidence")
 
 
-def render(findings, *, files: int = 0, lines: int = 0, torch: str | None = None, **context) -> str:
+def render(findings, *, files: int = 0, lines: int = 0, torch: str | None = None,
+           torch_notice: str | None = None, **context) -> str:
     document = {
         "version": SCHEMA_VERSION,
         "tool": {"name": "compilelint", "version": __version__},
         "target_torch": torch,
+        "target_torch_notice": torch_notice,
         "summary": {
             "files": files,
             "lines": lines,

@@ -271,7 +271,7 @@ def _result(f, rule_index: int, root: str, fingerprint: str, uris: dict) -> dict
 
 
 def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: str | None = None,
-          max_results: int = MAX_RESULTS, **context) -> dict[str, Any]:
+          torch_notice: str | None = None, max_results: int = MAX_RESULTS, **context) -> dict[str, Any]:
     findings = list(findings)
     root_path = Path(root).resolve()
     uris: dict = {}
@@ -297,6 +297,8 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
             f"{dropped} of {len(findings)} results were dropped: GitHub code scanning accepts at most "
             f"{max_results:,} results per run (errors were kept first). Dropped by rule: {detail}. "
             "Narrow the run with --select, or fix or suppress findings, to see the rest.")))
+    if torch_notice:
+        notifications.append(_notification("note", "target-torch", torch_notice))
     probe = context.get("probe")
     if probe:  # `check --probe`: failed targets are notifications, the summaries run properties
         for name in probe.get("failed", []) or []:
@@ -307,6 +309,8 @@ def build(findings, *, root: str = ".", files: int = 0, lines: int = 0, torch: s
     run_properties: dict[str, Any] = {"filesChecked": files, "linesChecked": lines}
     if torch:
         run_properties["targetTorch"] = torch
+    if torch_notice:
+        run_properties["targetTorchNotice"] = torch_notice
     if dropped:
         run_properties["resultsDropped"] = dropped
     if probe:

@@ -1,4 +1,5 @@
 import libcst as cst
+import libcst.matchers as m
 
 from compilelint import knowledge
 from compilelint.config import torch_version
@@ -51,7 +52,8 @@ class M(nn.Module):
     def forward(self, x):
         torch.manual_seed(0)  # expect
         scale = np.random.rand()  # expect
-        drop = random.random() < 0.1  # expect
+        if random.uniform(0.0, 1.0) < 0.1:  # expect
+            x = x.flip(-1)
         out, _ = self.lstm(x)  # expect
         return out * scale
 """,
@@ -73,6 +75,23 @@ def f(x):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._known = knowledge.table(self.code, torch_version(walker.settings))
+
+    # a "branch" draw is traced; the test that decides on it breaks (GB0170)
+    def visit_If(self, node: cst.If) -> None:
+        self._branch_draws(node.test)
+
+    def visit_While(self, node: cst.While) -> None:
+        self._branch_draws(node.test)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        self._branch_draws(node.test)
+
+    def _branch_draws(self, test: cst.BaseExpression) -> None:
+        for call in m.findall(test, m.Call()):
+            qualified = self.ctx.qualify(call.func)
+            entry = self._known.get(qualified)
+            if entry is not None and entry.form == "branch":
+                self.report(call, self.message.format(what=f"A branch on `{qualified}()`", why=_why(entry)))
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
@@ -117,6 +136,9 @@ def _draws_scalar(node: cst.Call, size_at: int) -> bool:
 def _why(entry: knowledge.Entry) -> str:
     if entry.form == "instance":
         return f"Dynamo refuses to wrap RNN, GRU and LSTM modules; the whole function runs eagerly ({entry.gb_id})"
+    if entry.form == "branch":
+        return ("Dynamo traces the draw as a graph input, and deciding a branch on it breaks the graph "
+                f"({entry.gb_id}); decide outside the region or with `torch.where`")
     if entry.size_at is not None:
         return ("a scalar draw (no `size`): Dynamo traces `np.random` through torch, and turning the draw "
                 f"into a Python number breaks the graph ({entry.gb_id})")
