@@ -9,7 +9,9 @@ from typing import Any
 
 from compilelint.finding import Finding
 from compilelint.probe.match import display_path
-from compilelint.probe.roi_report import print_what_if, print_worth, target_worth, what_if_json, worth_json
+from compilelint.probe.roi_report import (
+    print_regional, print_what_if, print_worth, regional_json, target_worth, what_if_json, worth_json,
+)
 from compilelint.probe.runner import TargetResult
 
 JSON_VERSION = 2
@@ -127,6 +129,8 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
     out["worth_it"] = target_worth(r)
     out["what_if"] = what_if_json(r)
     out["what_if_error"] = r.what_if_error
+    out["regional"] = regional_json(r)
+    out["regional_error"] = r.regional_error
     if with_lines:
         out["lines_run"] = {display_path(f, cwd): ls for f, ls in r.lines_run.items()}
     return out
@@ -312,6 +316,7 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
                           f"± half the interquartile range; {mem}Δ: compiled vs eager outputs[/]")
             print_worth(console, r)
         print_what_if(console, r)
+        print_regional(console, r)
         console.print()
     n_ok = sum(1 for r in results if r.ok)
     n_fail = len(results) - n_ok

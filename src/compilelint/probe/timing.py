@@ -222,10 +222,11 @@ def run_timing(
 
 def time_one_mode(mode: str, fn, args, kwargs, *, device: str, backend: str, warmup: int, runs: int,
                   train: bool, ref: list, eager: Stats, seed: int = 0, warmup_s=None, min_time_s=None,
-                  compile_extra: dict[str, Any] | None = None) -> ModeResult:
+                  compile_extra: dict[str, Any] | None = None, compiler: Callable | None = None) -> ModeResult:
     """Compile ``fn`` in ``mode`` (with ``compile_extra`` torch.compile arguments, e.g.
     ``dynamic=True``) and time it against ``eager``; a failure (compile error, out of
-    memory) is the result's ``error``, never an exception."""
+    memory) is the result's ``error``, never an exception. ``compiler(fn, **kwargs)``
+    replaces ``torch.compile`` (regional compilation compiles parts of ``fn``)."""
     import torch
     import torch._dynamo
 
@@ -234,7 +235,7 @@ def time_one_mode(mode: str, fn, args, kwargs, *, device: str, backend: str, war
     try:
         _time_mode(mr, fn, args, kwargs, device=device, backend=backend, warmup=warmup,
                    runs=runs, train=train, ref=ref, eager=eager, seed=seed, grad_ctx=grad_ctx,
-                   warmup_s=warmup_s, min_time_s=min_time_s, compile_extra=compile_extra)
+                   warmup_s=warmup_s, min_time_s=min_time_s, compile_extra=compile_extra, compiler=compiler)
     except Exception as exc:  # compile failure, OOM, ... in this mode only
         mr.ok = False
         mr.error = f"{type(exc).__name__}: {_first_line(str(exc))}"
@@ -256,7 +257,8 @@ def _first_line(text: str, limit: int = 500) -> str:
 
 
 def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, runs, train, ref,
-               eager: Stats, seed: int, grad_ctx, warmup_s=None, min_time_s=None, compile_extra=None) -> None:
+               eager: Stats, seed: int, grad_ctx, warmup_s=None, min_time_s=None, compile_extra=None,
+               compiler=None) -> None:
     import torch
     import torch._dynamo
 
@@ -271,7 +273,7 @@ def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, run
         # a new CUDA-graph generation per training step; inference drops its outputs
         # before the next call and needs no marker (whose cost would be timed too)
         before = getattr(getattr(torch, "compiler", None), "cudagraph_mark_step_begin", None)
-    compiled = torch.compile(fn, backend=real_backend, **compile_kwargs)
+    compiled = (compiler or torch.compile)(fn, backend=real_backend, **compile_kwargs)
     with grad_ctx():
         # first call: compile + one run
         _zero_grads(fn)
