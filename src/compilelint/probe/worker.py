@@ -178,11 +178,11 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
                 train=train, on_progress=progress,
                 min_time_s=opts.min_time, warmup_s=opts.warmup_time,
             )
-            from compilelint.probe.worth import DEFAULT_MAX_CALLS, assess
+            from compilelint.probe.worth import DEFAULT_MAX_CALLS, assess_timed
 
             max_calls = int(opts.worth_it_calls or DEFAULT_MAX_CALLS)
             for m in tr.modes:
-                m.worth_it = assess(tr.eager, m, max_calls)
+                m.worth_it = assess_timed(tr, m, max_calls)
             result["timing"] = tr.to_dict()
             if tr.eager_error:
                 result["status"] = "failed"
