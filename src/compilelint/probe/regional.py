@@ -61,10 +61,12 @@ class RegionalResult:
     eager_median_s: float | None = None
     whole_compile_s: float | None = None
     whole_median_s: float | None = None
+    whole_latency_s: float | None = None  # GPU only: each call waited for (timing.ModeResult.latency)
     whole_max_rel_diff: float | None = None
     whole_outputs_match: bool | None = None
     regional_compile_s: float | None = None
     regional_median_s: float | None = None
+    regional_latency_s: float | None = None
     regional_max_rel_diff: float | None = None
     regional_outputs_match: bool | None = None
 
@@ -267,6 +269,7 @@ def _take_whole(res: RegionalResult, whole: Any, dtype: str | None) -> None:
         return
     res.whole_compile_s = whole.compile_s
     res.whole_median_s = whole.stats.median_s
+    res.whole_latency_s = whole.latency.median_s if whole.latency else None
     res.whole_max_rel_diff = whole.max_rel_diff
     res.whole_outputs_match = _matches(whole.max_rel_diff, dtype)
 
@@ -287,6 +290,7 @@ def _time_regional(res, fn, args, kwargs, root, timed: dict, baseline: Baseline,
     res.status = "ok"
     res.regional_compile_s = mr.compile_s
     res.regional_median_s = mr.stats.median_s
+    res.regional_latency_s = mr.latency.median_s if mr.latency else None
     res.regional_max_rel_diff = mr.max_rel_diff
     res.regional_outputs_match = _matches(mr.max_rel_diff, dtype)
     if not res.regional_outputs_match:

@@ -119,9 +119,10 @@ def regional_json(r: Any) -> dict[str, Any] | None:
         return None
 
     def side(which: str) -> dict[str, Any]:
-        median = getattr(g, f"{which}_median_s")
+        median, latency = getattr(g, f"{which}_median_s"), getattr(g, f"{which}_latency_s")
         return {"compile_s": _num(getattr(g, f"{which}_compile_s")),
                 "median_ms": None if median is None else _num(median * 1000),
+                "latency_median_ms": None if latency is None else _num(latency * 1000),
                 "speedup_vs_eager": _num(g.speedup(which)),
                 "max_rel_diff": _num(getattr(g, f"{which}_max_rel_diff")),
                 "outputs_match": getattr(g, f"{which}_outputs_match")}
