@@ -204,6 +204,7 @@ def measure_regional(
                  runs=int(options.runs), train=bool(options.train), warmup_s=options.warmup_time,
                  min_time_s=options.min_time)
     fresh = bool(getattr(options, "fresh_cache", True))
+    res.eager_median_s = baseline.eager.median_s if baseline and baseline.eager else None
     try:
         if _out_of_time(res, deadline, estimate_s):
             return res

@@ -260,8 +260,9 @@ def _regional(opts, result, fn, calls, tr, device, deadline, enter, phase_done) 
     enter("regional")
     t0 = time.perf_counter()
     # the whole module is compiled again beside the blocks: the timing's compile paid
-    # inductor's one-time start-up in this process, which would flatter the blocks
-    estimate = 2 * (mode.first_call_s or 0.0) + result["durations"].get("timing", 0.0) / (len(tr.modes) + 1)
+    # inductor's one-time start-up in this process, which would flatter the blocks. The
+    # two compiles together take about that first one (start-up included, blocks cheaper)
+    estimate = (mode.first_call_s or 0.0) + result["durations"].get("timing", 0.0) / (len(tr.modes) + 1)
     a, k = calls[0]
     res = measure_regional(fn, a, k, opts, deadline, device=device, mode=mode.mode, estimate_s=estimate,
                            baseline=Baseline(eager=tr.eager, reference=tr.reference, whole=None))
