@@ -83,7 +83,7 @@ class _ProbeCommand(click.Command):
 @click.option("--backend", default=None, help=f"torch.compile backend to time (default {ProbeOptions.backend}).")
 @click.option("--no-timing", is_flag=True, help="Capture breaks and recompiles only; skip the timing probe.")
 @click.option("--no-what-if", is_flag=True,
-              help="Skip the what-if re-timing (each class of break removed by a Dynamo knob).")
+              help="Skip the what-if re-timing (each class of break removed by a Dynamo knob; each repeated block compiled apart).")
 @click.option("--worth-it-calls", type=click.IntRange(min=1), default=None,
               help="Call it not worth compiling when the compile takes more calls than this to pay "
                    "for itself (default 10000).")

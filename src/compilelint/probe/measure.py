@@ -1,5 +1,12 @@
 """Measuring calls: warm-up, blocked timing (CUDA events on GPU, ``perf_counter`` on
-CPU), summary statistics and peak memory. torch is imported lazily."""
+CPU), per-call latency on GPU, summary statistics and peak memory. torch is imported
+lazily.
+
+Two numbers on a GPU: :func:`time_step` queues calls back to back and synchronises once
+at the end (*throughput*: the CPU's launch overhead hides behind the GPU's work), while
+:func:`time_latency` waits for each call to finish before the next (*latency*: what a
+caller that uses each result sees — a serving request, a training step that reads its
+loss). On a CPU a call returns when its work is done, so the two are one number."""
 
 from __future__ import annotations
 
@@ -239,6 +246,38 @@ def _timed_blocks(step: Callable, *, cuda: bool, runs: int, k: int, per_call: fl
             step()
         samples.append((clock() - t1) / k)
     return Timing(samples, k, done)
+
+
+def time_latency(
+    step: Callable, *, device: str, runs: int, min_time_s: float | None = None, max_samples: int = 10_000,
+) -> Timing:
+    """Wall-clock seconds from a call's start to its results being ready, one call at a
+    time (synchronise, call, synchronise); ``step`` is already warm. At least ``runs``
+    samples and ``min_time_s`` seconds."""
+    clock = time.perf_counter
+    min_time_s = 0.5 if min_time_s is None else min_time_s
+    samples: list[float] = []
+    gc.collect()
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        _sync(device)
+        t0 = clock()
+        while len(samples) < max_samples and (len(samples) < runs or clock() - t0 < min_time_s):
+            t1 = clock()
+            step()
+            _sync(device)
+            samples.append(clock() - t1)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return Timing(samples, 1, 0)
+
+
+def latency_differs(device: str) -> bool:
+    """Whether per-call latency is a number apart from :func:`time_step`'s: on a GPU
+    (asynchronous launches), not on a CPU."""
+    return device.startswith("cuda")
 
 
 def _sync(device: str) -> None:

@@ -9,7 +9,9 @@ from typing import Any
 
 from compilelint.finding import Finding
 from compilelint.probe.match import display_path
-from compilelint.probe.roi_report import print_what_if, print_worth, target_worth, what_if_json, worth_json
+from compilelint.probe.roi_report import (
+    print_regional, print_what_if, print_worth, regional_json, target_worth, what_if_json, worth_json,
+)
 from compilelint.probe.run_report import print_root_line, print_run_header, root_json, run_json
 from compilelint.probe.runner import TargetResult
 
@@ -48,6 +50,12 @@ def _stats_ms(st) -> dict[str, Any] | None:
         "stdev_ms": _ms(st.stdev_s),
         "spread": _num(st.spread),
     }
+
+
+def _ratio(eager, compiled) -> float | None:
+    if eager is None or compiled is None or compiled.median_s <= 0:
+        return None
+    return eager.median_s / compiled.median_s
 
 
 def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool = False) -> dict[str, Any]:
@@ -101,6 +109,9 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
                 "compiled": _stats_ms(m.stats),
                 "median_ms": _ms(m.stats.median_s) if m.stats else None,
                 "speedup": _num(m.speedup),
+                "latency": _stats_ms(m.latency),
+                "latency_median_ms": _ms(m.latency.median_s) if m.latency else None,
+                "latency_speedup": _num(_ratio(t.eager_latency, m.latency)),
                 "first_call_s": _num(m.first_call_s),
                 "compile_s": _num(m.compile_s),
                 "saved_per_call_ms": _ms(m.saved_per_call_s),
@@ -120,6 +131,11 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
             "memory_kind": t.memory_kind,
             "eager": _stats_ms(t.eager),
             "eager_median_ms": _ms(t.eager.median_s) if t.eager else None,
+            # GPU: calls back to back (above: throughput) and each call waited for (latency);
+            # CPU: one number, the latency fields null
+            "latency_measured": t.eager_latency is not None,
+            "eager_latency": _stats_ms(t.eager_latency),
+            "eager_latency_median_ms": _ms(t.eager_latency.median_s) if t.eager_latency else None,
             "eager_peak_mem_bytes": t.eager_peak_mem_bytes,
             "eager_peak_reserved_bytes": t.eager_peak_reserved_bytes,
             "eager_error": t.eager_error,
@@ -128,6 +144,8 @@ def target_summary(r: TargetResult, cwd: str | None = None, *, with_lines: bool 
     out["worth_it"] = target_worth(r)
     out["what_if"] = what_if_json(r)
     out["what_if_error"] = r.what_if_error
+    out["regional"] = regional_json(r)
+    out["regional_error"] = r.regional_error
     if r.run:
         out["run"] = root_json(r)
     if with_lines:
@@ -232,6 +250,25 @@ def _fmt_diff(x: float | None) -> str:
     return f"{x:.1e}" if x else "0"
 
 
+def print_latency(console, t) -> None:
+    """GPU: the per-call latency beside the throughput above; CPU: say they are one."""
+    from rich.markup import escape
+
+    if t.eager_latency is None:
+        if t.device == "cpu":
+            console.print("  [dim]CPU: a call returns when its work is done, so this per-call time is both "
+                          "latency and throughput[/]")
+        return
+    parts = [f"eager {_fmt_ms(t.eager_latency.median_s)}"]
+    for m in t.modes:
+        if m.ok and m.latency:
+            r = _ratio(t.eager_latency, m.latency)
+            parts.append(f"{escape(m.mode)} {_fmt_ms(m.latency.median_s)} ({r:.2f}×)" if r else escape(m.mode))
+    console.print(f"  latency ms (each call waited for): {', '.join(parts)}")
+    console.print("  [dim]the table above is throughput (calls back to back, one synchronise at the end); "
+                  "the worth-it verdict uses latency[/]")
+
+
 def render_text(results: list[TargetResult], findings: list[Finding], *, cwd: str | None = None,
                 color: bool = False, width: int = 120, run: Any = None) -> str:
     from io import StringIO
@@ -327,8 +364,10 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
             per = f" (blocks of {k} calls)" if k > 1 else ""
             console.print(f"  [dim]{mode_word}; median of {n} timed samples{per} after warm-up, "
                           f"± half the interquartile range; {mem}Δ: compiled vs eager outputs[/]")
+            print_latency(console, t)
             print_worth(console, r)
         print_what_if(console, r)
+        print_regional(console, r)
         console.print()
     n_ok = sum(1 for r in results if r.ok)
     n_fail = len(results) - n_ok

@@ -1,4 +1,5 @@
-"""The what-if re-timing and the worth-it verdicts in the reports (JSON, text, SARIF)."""
+"""The what-if re-timing (Dynamo knobs, regional compilation) and the worth-it verdicts in the
+reports (JSON, text, SARIF)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,68 @@ def attach_what_if(findings: list, results: list) -> None:
                              if k in ("knob", "status", "breaks_removed", "median_ms", "speedup_vs_compiled",
                                       "speedup_vs_eager", "outputs_match")}
 
+
+
+def regional_json(r: Any) -> dict[str, Any] | None:
+    """Compiling each repeated block vs the whole module, as the JSON report shows it."""
+    g = r.regional
+    if g is None:
+        return None
+
+    def side(which: str) -> dict[str, Any]:
+        median, latency = getattr(g, f"{which}_median_s"), getattr(g, f"{which}_latency_s")
+        return {"compile_s": _num(getattr(g, f"{which}_compile_s")),
+                "median_ms": None if median is None else _num(median * 1000),
+                "latency_median_ms": None if latency is None else _num(latency * 1000),
+                "speedup_vs_eager": _num(g.speedup(which)),
+                "max_rel_diff": _num(getattr(g, f"{which}_max_rel_diff")),
+                "outputs_match": getattr(g, f"{which}_outputs_match")}
+
+    return {
+        "status": g.status,
+        "error": g.error,
+        "mode": g.mode,
+        "stacks": [s.to_dict() for s in g.stacks],
+        "blocks": g.blocks,
+        "eager_median_ms": None if g.eager_median_s is None else _num(g.eager_median_s * 1000),
+        "whole": side("whole"),
+        "regional": side("regional"),
+        "compile_saved_s": _num(g.compile_saved_s),
+        "regional_vs_whole": _num(g.regional_vs_whole),
+    }
+
+
+def print_regional(console, r: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    if r.regional_error:
+        console.print(f"  [red]regional compilation failed:[/] {escape(r.regional_error)}")
+    g = r.regional
+    if g is None:
+        return
+    where = ", ".join(f"{s.count} × {s.block_class.rsplit('.', 1)[-1]} in {s.path or '(the module)'}"
+                      for s in g.stacks)
+    console.print(f"  regional compilation (each block compiled: {escape(where)}; mode {escape(g.mode)}):")
+    if g.status != "ok":
+        console.print(f"    [red]{escape(g.status)}[/] {escape(g.error or '')}")
+    table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
+    for col in ("compiled", "compile s", "ms/call", "vs eager", "outputs"):
+        table.add_column(col, justify="left" if col in ("compiled", "outputs") else "right",
+                         no_wrap=col != "outputs", overflow="fold")
+    for which, label in (("whole", "whole module"), ("regional", "each block")):
+        compile_s, median = getattr(g, f"{which}_compile_s"), getattr(g, f"{which}_median_s")
+        if median is None:
+            continue
+        rel = getattr(g, f"{which}_max_rel_diff")
+        out = ("match eager" if getattr(g, f"{which}_outputs_match")
+               else f"[red]differ (max rel Δ {'?' if rel is None else f'{rel:.1e}'})[/]")
+        sp = g.speedup(which)
+        table.add_row(label, "—" if compile_s is None else f"{compile_s:.1f}", f"{median * 1000:.3g}",
+                      f"{sp:.2f}×" if sp else "—", out)
+    if table.row_count:
+        console.print(table)
+    if g.compile_saved_s is not None and g.regional_vs_whole is not None:
+        verb = "saves" if g.compile_saved_s >= 0 else "costs"
+        console.print(f"    [dim]compiling each block {verb} {abs(g.compile_saved_s):.1f} s of compile; its calls run "
+                      f"at {g.regional_vs_whole:.2f}× the whole module's speed (a cold cache for each)[/]")

@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 
 from compilelint.probe.capture import BreakRecord, CaptureResult
 from compilelint.probe.devicelock import WAITING_SUFFIX
+from compilelint.probe.regional import RegionalResult
 from compilelint.probe.request import DEFAULT_TIMEOUT, ProbeOptions
 from compilelint.probe.targets import TargetSpec, parse_target
 from compilelint.probe.timing import TimingResult
@@ -50,6 +51,8 @@ class TargetResult:
     timing: TimingResult | None = None
     what_if: list[WhatIf] = field(default_factory=list)
     what_if_error: str | None = None
+    regional: RegionalResult | None = None  # compile each repeated block vs the whole module
+    regional_error: str | None = None
     durations: dict[str, float] = field(default_factory=dict)
     device_hold: dict[str, Any] | None = None  # side by side: the device lock held while timing, and when
     wall_s: float = 0.0
@@ -89,6 +92,8 @@ class TargetResult:
             "timing": self.timing.to_dict() if self.timing else None,
             "what_if": [w.to_dict() for w in self.what_if],
             "what_if_error": self.what_if_error,
+            "regional": self.regional.to_dict() if self.regional else None,
+            "regional_error": self.regional_error,
             "durations": self.durations,
             "device_hold": self.device_hold,
             "wall_s": self.wall_s,
@@ -114,6 +119,7 @@ class TargetResult:
             timing=TimingResult.from_dict(d.get("timing")),
             what_if=[WhatIf.from_dict(w) for w in d.get("what_if") or []],
             what_if_error=d.get("what_if_error"),
+            regional=RegionalResult.from_dict(d.get("regional")), regional_error=d.get("regional_error"),
             durations=dict(d.get("durations") or {}), device_hold=d.get("device_hold"),
             wall_s=d.get("wall_s", 0.0),
             returncode=d.get("returncode"), stdout_tail=d.get("stdout_tail", ""),
@@ -251,11 +257,11 @@ def run_target(spec: TargetSpec, *, python: str | None = None, env: dict[str, st
     result.returncode = rc
     result.stdout_tail = stdout_tail
     result.stderr_tail = stderr_tail
-    if (timed_out or rc) and result.phase == "what_if" and data and data.get("status") == "ok":
-        # killed while re-timing a knob: the target's results stand, that knob failed
+    if (timed_out or rc) and result.phase in ("what_if", "regional") and data and data.get("status") == "ok":
+        # killed while re-timing a knob or the blocks: the target's results stand, that line failed
         why = f"timed out after {timeout:g} s (the target's timeout)" if timed_out else (
             f"the worker died ({_signal_name(-rc)})" if rc < 0 else f"the worker exited with code {rc}")
-        for w in result.what_if:
+        for w in [*result.what_if, *([result.regional] if result.regional else [])]:
             if w.status == "running":
                 w.status = "timed-out" if timed_out else "failed"
                 w.error = why

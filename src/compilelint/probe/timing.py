@@ -2,7 +2,9 @@
 
 Runs inside the worker subprocess; torch is imported lazily so the parent never needs
 it. On CUDA each call is timed with a pair of CUDA events (all recorded, one
-synchronize at the end); on CPU with ``time.perf_counter`` around each call.
+synchronize at the end: throughput), and again one call at a time, waiting for each
+(latency, :func:`compilelint.probe.measure.time_latency`); on CPU with
+``time.perf_counter`` around each call (where the two are one number).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from compilelint.probe.measure import PeakMemory, Stats, Timing, _sync, summarize, time_step
+from compilelint.probe.measure import (
+    PeakMemory, Stats, Timing, _sync, latency_differs, summarize, time_latency, time_step,
+)
 from compilelint.probe.tensors import (
     _reduce_for_backward, detach_copy, flat_tensors, output_diff, to_device, to_dtype,
 )
@@ -34,7 +38,8 @@ class ModeResult:
     error: str | None = None
     first_call_s: float | None = None  # wall time of the first call (compile + one run)
     compile_s: float | None = None  # first call minus a steady-state compiled call
-    stats: Stats | None = None  # compiled, steady state
+    stats: Stats | None = None  # compiled, steady state (calls back to back: throughput on a GPU)
+    latency: Stats | None = None  # GPU only: each call waited for; None on CPU (the same as stats)
     speedup: float | None = None  # eager median / compiled median
     saved_per_call_s: float | None = None
     break_even_calls: int | None = None  # None with never=True: compiled is not faster
@@ -50,12 +55,14 @@ class ModeResult:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["stats"] = self.stats.to_dict() if self.stats else None
+        d["latency"] = self.latency.to_dict() if self.latency else None
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ModeResult":
         d = dict(d)
         d["stats"] = Stats.from_dict(d.get("stats"))
+        d["latency"] = Stats.from_dict(d.get("latency"))
         return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
 
@@ -67,6 +74,7 @@ class TimingResult:
     warmup: int
     runs: int
     eager: Stats | None = None
+    eager_latency: Stats | None = None  # GPU only, as ModeResult.latency
     eager_peak_mem_bytes: int | None = None
     eager_peak_reserved_bytes: int | None = None
     eager_error: str | None = None
@@ -83,6 +91,7 @@ class TimingResult:
             "warmup": self.warmup,
             "runs": self.runs,
             "eager": self.eager.to_dict() if self.eager else None,
+            "eager_latency": self.eager_latency.to_dict() if self.eager_latency else None,
             "eager_peak_mem_bytes": self.eager_peak_mem_bytes,
             "eager_peak_reserved_bytes": self.eager_peak_reserved_bytes,
             "eager_error": self.eager_error,
@@ -97,6 +106,7 @@ class TimingResult:
         return cls(
             device=d["device"], device_name=d.get("device_name", ""), train=d.get("train", False),
             warmup=d.get("warmup", 0), runs=d.get("runs", 0), eager=Stats.from_dict(d.get("eager")),
+            eager_latency=Stats.from_dict(d.get("eager_latency")),
             eager_peak_mem_bytes=d.get("eager_peak_mem_bytes"),
             eager_peak_reserved_bytes=d.get("eager_peak_reserved_bytes"), eager_error=d.get("eager_error"),
             memory_kind=d.get("memory_kind", ""),
@@ -200,6 +210,8 @@ def run_timing(
             with PeakMemory(device) as pm:
                 samples = time_step(step, device=device, warmup=warmup, runs=runs,
                                     warmup_s=warmup_s, min_time_s=min_time_s)
+            if latency_differs(device):
+                res.eager_latency = summarize(time_latency(step, device=device, runs=runs, min_time_s=min_time_s))
         res.eager = summarize(samples)
         res.eager_peak_mem_bytes = pm.peak
         res.eager_peak_reserved_bytes = pm.reserved
@@ -222,10 +234,11 @@ def run_timing(
 
 def time_one_mode(mode: str, fn, args, kwargs, *, device: str, backend: str, warmup: int, runs: int,
                   train: bool, ref: list, eager: Stats, seed: int = 0, warmup_s=None, min_time_s=None,
-                  compile_extra: dict[str, Any] | None = None) -> ModeResult:
+                  compile_extra: dict[str, Any] | None = None, compiler: Callable | None = None) -> ModeResult:
     """Compile ``fn`` in ``mode`` (with ``compile_extra`` torch.compile arguments, e.g.
     ``dynamic=True``) and time it against ``eager``; a failure (compile error, out of
-    memory) is the result's ``error``, never an exception."""
+    memory) is the result's ``error``, never an exception. ``compiler(fn, **kwargs)``
+    replaces ``torch.compile`` (regional compilation compiles parts of ``fn``)."""
     import torch
     import torch._dynamo
 
@@ -234,7 +247,7 @@ def time_one_mode(mode: str, fn, args, kwargs, *, device: str, backend: str, war
     try:
         _time_mode(mr, fn, args, kwargs, device=device, backend=backend, warmup=warmup,
                    runs=runs, train=train, ref=ref, eager=eager, seed=seed, grad_ctx=grad_ctx,
-                   warmup_s=warmup_s, min_time_s=min_time_s, compile_extra=compile_extra)
+                   warmup_s=warmup_s, min_time_s=min_time_s, compile_extra=compile_extra, compiler=compiler)
     except Exception as exc:  # compile failure, OOM, ... in this mode only
         mr.ok = False
         mr.error = f"{type(exc).__name__}: {_first_line(str(exc))}"
@@ -256,7 +269,8 @@ def _first_line(text: str, limit: int = 500) -> str:
 
 
 def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, runs, train, ref,
-               eager: Stats, seed: int, grad_ctx, warmup_s=None, min_time_s=None, compile_extra=None) -> None:
+               eager: Stats, seed: int, grad_ctx, warmup_s=None, min_time_s=None, compile_extra=None,
+               compiler=None) -> None:
     import torch
     import torch._dynamo
 
@@ -271,7 +285,7 @@ def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, run
         # a new CUDA-graph generation per training step; inference drops its outputs
         # before the next call and needs no marker (whose cost would be timed too)
         before = getattr(getattr(torch, "compiler", None), "cudagraph_mark_step_begin", None)
-    compiled = torch.compile(fn, backend=real_backend, **compile_kwargs)
+    compiled = (compiler or torch.compile)(fn, backend=real_backend, **compile_kwargs)
     with grad_ctx():
         # first call: compile + one run
         _zero_grads(fn)
@@ -305,6 +319,8 @@ def _time_mode(mr: ModeResult, fn, args, kwargs, *, device, backend, warmup, run
         with PeakMemory(device) as pm:
             samples = time_step(step, device=device, warmup=max(warmup, 2), runs=runs,
                                 warmup_s=warmup_s, min_time_s=min_time_s)
+        if latency_differs(device):
+            mr.latency = summarize(time_latency(step, device=device, runs=runs, min_time_s=min_time_s))
     mr.stats = summarize(samples)
     mr.peak_mem_bytes = pm.peak
     mr.peak_reserved_bytes = pm.reserved

@@ -190,11 +190,11 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
                 train=train, on_progress=progress,
                 min_time_s=opts.min_time, warmup_s=opts.warmup_time,
             )
-            from compilelint.probe.worth import DEFAULT_MAX_CALLS, assess
+            from compilelint.probe.worth import DEFAULT_MAX_CALLS, assess_timed
 
             max_calls = int(opts.worth_it_calls or DEFAULT_MAX_CALLS)
             for m in tr.modes:
-                m.worth_it = assess(tr.eager, m, max_calls)
+                m.worth_it = assess_timed(tr, m, max_calls)
             result["timing"] = tr.to_dict()
             if tr.eager_error:
                 result["status"] = "failed"
@@ -210,6 +210,10 @@ def run(request: dict[str, Any], out_path: str) -> dict[str, Any]:
                          lambda: _write(out_path, result))
             except Exception as exc:  # a line of the result: the timing above stands
                 result["what_if_error"] = f"{type(exc).__name__}: {exc}"[:500]
+            try:
+                _regional(opts, result, fn, calls, tr, device, deadline, enter, phase_done)
+            except Exception as exc:  # a line of the result, likewise
+                result["regional_error"] = f"{type(exc).__name__}: {exc}"[:500]
 
     if lock:
         lock.release()
@@ -272,6 +276,30 @@ def _exit_with_parent() -> None:
         os._exit(3)
 
     threading.Thread(target=watch, name="compilelint-parent-watch", daemon=True).start()
+
+
+def _regional(opts, result, fn, calls, tr, device, deadline, enter, phase_done) -> None:
+    """Where the target holds repeated blocks, time compiling each block against
+    compiling the whole module (:mod:`compilelint.probe.regional`)."""
+    from compilelint.probe.regional import Baseline, RegionalResult, find_block_stacks, measure_regional, root_module
+
+    root = root_module(fn)
+    mode = next((m for m in tr.modes if m.ok and m.stats), None)
+    if root is None or tr.eager is None or mode is None or not find_block_stacks(root):
+        return
+    result["status"] = "ok"  # what the target showed so far stands, whatever happens next
+    result["regional"] = RegionalResult(mode=mode.mode, stacks=find_block_stacks(root)).to_dict()
+    enter("regional")
+    t0 = time.perf_counter()
+    # the whole module is compiled again beside the blocks: the timing's compile paid
+    # inductor's one-time start-up in this process, which would flatter the blocks. The
+    # two compiles together take about that first one (start-up included, blocks cheaper)
+    estimate = (mode.first_call_s or 0.0) + result["durations"].get("timing", 0.0) / (len(tr.modes) + 1)
+    a, k = calls[0]
+    res = measure_regional(fn, a, k, opts, deadline, device=device, mode=mode.mode, estimate_s=estimate,
+                           baseline=Baseline(eager=tr.eager, reference=tr.reference, whole=None))
+    result["regional"] = res.to_dict() if res else None
+    phase_done("regional", t0)
 
 
 def main(argv: list[str] | None = None) -> int:
