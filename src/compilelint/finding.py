@@ -77,8 +77,19 @@ def when_text(when: tuple[str, ...]) -> str:
     """" (only in training, in float16)" for a message; "" when the line always runs."""
     if not when:
         return ""
-    words = [_WHEN_WORDS.get(label, f"in {label[6:]}" if label.startswith("dtype=") else label) for label in when]
-    return f" (only {', '.join(words)})"
+    return f" (only {', '.join(_when_word(label) for label in when)})"
+
+
+def _when_word(label: str) -> str:
+    if label.startswith("dtype="):
+        return f"in {label[6:]}"
+    if label.startswith("given:"):  # given:profile|*args|**kwargs[scale] (semantic.facts)
+        names = []
+        for alt in label[6:].split("|"):
+            name = alt[alt.index("[") + 1:-1] if alt.startswith("**") else alt.removesuffix("!=None")
+            names.append(f"`{name}`")
+        return f"when the caller passes {' or '.join(names)}"
+    return _WHEN_WORDS.get(label, label)
 
 
 def common_when(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:

@@ -184,8 +184,10 @@ class ProjectIndex:
 
     # ---- regions -----------------------------------------------------------------------
 
-    def _callees(self, key: str) -> Iterable[str]:
+    def _callees(self, key: str, skip=None) -> Iterable[str]:
         for call in self.functions[key].calls:
+            if skip is not None and skip(key, call):
+                continue
             found = self.resolve_call(key, call)
             if found:
                 yield found
@@ -313,13 +315,15 @@ class ProjectIndex:
         compiled callable object that is not an nn.Module)."""
         return self.method(class_key, "forward") or self.method(class_key, "__call__")
 
-    def region(self, mode: str) -> set[str]:
-        """Keys (`module:qualname`) of every function that runs under torch.compile."""
-        seen = set(self.roots(mode))
+    def region(self, mode: str, roots: set[str] | None = None, skip=None) -> set[str]:
+        """Keys (`module:qualname`) of every function that runs under torch.compile
+        (`roots`: `self.roots(mode)`, when already known; `skip(key, call)`: call edges
+        that never run)."""
+        seen = set(self.roots(mode) if roots is None else roots)
         queue = deque(seen)
         while queue:
             key = queue.popleft()
-            for callee in self._callees(key):
+            for callee in self._callees(key, skip):
                 if callee not in seen and not self.functions[callee].disabled:
                     seen.add(callee)
                     queue.append(callee)
