@@ -144,10 +144,11 @@ class Project:
 
         # What each compiled call site passes; a call behind a branch no caller takes
         # (`if profile:`, every site leaving `profile=False`) takes no part in the region.
-        self.sites = CallSites(self.index, self.region, self.roots)
+        compiled = self.index.roots("explicit")  # what torch.compile is given: called from outside
+        self.sites = CallSites(self.index, self.region, compiled)
         if self.sites.dead_edges:
             self.region = self.index.region(settings.roots, self.roots, self.sites.skips)
-            self.sites = CallSites(self.index, self.region, self.roots)
+            self.sites = CallSites(self.index, self.region, compiled)
         self._solver = None
 
     @property

@@ -25,9 +25,9 @@ def is_given(label: str) -> bool:
 
 
 class CallSites:
-    def __init__(self, index, region: set[str], roots: set[str]) -> None:
+    def __init__(self, index, region: set[str], compiled: set[str]) -> None:
         self.index = index
-        self.roots = roots
+        self.compiled = compiled  # what torch.compile is given in the project: called from outside
         self.callers: dict[str, list[tuple[str, object]]] = {}  # callee -> [(caller, CallEdge)]
         guarded = []
         for key in region:
@@ -81,8 +81,8 @@ class CallSites:
         found = self._memo.get(memo)
         if found is None:
             verdicts = {self.at_site(key, call, label) for _, call in self.callers.get(key, ())}
-            if key in self.roots or not verdicts:
-                verdicts.add("maybe")  # callers outside the project (or none we can see)
+            if key in self.compiled or not verdicts:
+                verdicts.add("maybe")  # callers outside the project
             found = "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
             self._memo[memo] = found
         return found
