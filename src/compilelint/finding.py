@@ -83,12 +83,16 @@ def when_text(when: tuple[str, ...]) -> str:
 def _when_word(label: str) -> str:
     if label.startswith("dtype="):
         return f"in {label[6:]}"
-    if label.startswith("given:"):  # given:profile|*args|**kwargs[scale] (semantic.facts)
-        names = []
+    if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
+        names, attrs = [], []
         for alt in label[6:].split("|"):
-            name = alt[alt.index("[") + 1:-1] if alt.startswith("**") else alt.removesuffix("!=None")
-            names.append(f"`{name}`")
-        return f"when the caller passes {' or '.join(names)}"
+            if alt.startswith("self."):
+                attrs.append(f"`{alt}` is set")
+            else:
+                name = alt[alt.index("[") + 1:-1] if alt.startswith("**") else alt.removesuffix("!=None")
+                names.append(f"`{name}`")
+        passes = [f"the caller passes {' or '.join(names)}"] if names else []
+        return "when " + " or ".join(passes + attrs)
     return _WHEN_WORDS.get(label, label)
 
 

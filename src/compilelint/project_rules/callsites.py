@@ -9,7 +9,9 @@ not; a site that passes `*seq` / `**mapping`, or a value the walk cannot tell, m
 pass anything. So a label is
     no      no call site reaches the branch: the finding is dropped
     yes     some site passes the argument: the finding holds as it is (label removed)
-    maybe   stays on the finding as a `when` condition ("only when `profile` is passed")
+    maybe   stays on the finding as a `when` condition ("only when the caller passes
+            `profile`"); a test on `self.x` alone that the project cannot decide is dropped
+            (attributes set from a config are everywhere: the condition would say little)
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ class CallSites:
                 if callee is not None and callee in region:
                     self.callers.setdefault(callee, []).append((key, call))
         self._memo: dict[tuple[str, str], str] = {}
+        self._foreign: set[str] | None = None  # attributes some file sets on other objects
+        self._below: dict[str, set[str]] | None = None  # a class -> its project subclasses
         # id() of the call edges behind a branch none of their function's callers takes
         self.dead_edges = {id(call) for key, call in guarded if self.resolve(key, tuple(call.when)) is None}
 
@@ -56,8 +60,8 @@ class CallSites:
                 verdict = self.decide(key, label)
                 if verdict == "no":
                     return None
-                if verdict == "yes":
-                    continue
+                if verdict == "yes" or (verdict == "maybe" and _only_attributes(label)):
+                    continue  # (an attribute set somewhere: too common a test to report as a condition)
             out.append(label)
         return tuple(out)
 
@@ -90,10 +94,53 @@ class CallSites:
     def at_site(self, callee: str, call, label: str) -> str:
         """Whether one call site passes what `label` needs: "yes", "no" or "maybe"."""
         info = self.index.functions.get(callee)
-        if info is None or info.params is None or call.kind == "local":
-            return "maybe"  # (a nested function may be called from anywhere its parent hands it)
-        verdicts = [self._alternative(info, call, alt) for alt in label[len(GIVEN):].split("|")]
+        verdicts = []
+        for alt in label[len(GIVEN):].split("|"):
+            if alt.startswith("self."):
+                verdicts.append(self.attribute(callee, alt[5:]))
+            elif info is None or info.params is None or call.kind == "local":
+                verdicts.append("maybe")  # (a nested function may be called from anywhere its parent hands it)
+            else:
+                verdicts.append(self._alternative(info, call, alt))
         return "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
+
+    def attribute(self, key: str, attr: str) -> str:
+        """"no" when `self.<attr>` is None in every instance a method `key` may run on: the
+        class and its subclasses set it to None only, and no file sets `.attr` on another object."""
+        memo = (key, "self." + attr)
+        found = self._memo.get(memo)
+        if found is None:
+            found = self._memo[memo] = self._attribute(key, attr)
+        return found
+
+    def _attribute(self, key: str, attr: str) -> str:
+        owner = self.index._context(key)[2] if key in self.index.functions else None
+        if owner is None or owner not in self.index.classes:
+            return "maybe"
+        if self._foreign is None:
+            self._foreign = set()
+            for summary in self.index.modules.values():
+                self._foreign.update(summary.foreign_attrs)
+        if attr in self._foreign or "*" in self._foreign:
+            return "maybe"
+        for cls in (owner, *self._subclasses().get(owner, ())):
+            none = False
+            for base in self.index._lineage(cls):
+                info = self.index.classes[base]
+                if attr in info.set_attrs or "*" in info.set_attrs:
+                    return "maybe"
+                none = none or attr in info.none_attrs
+            if not none:
+                return "maybe"  # set where the project cannot see (a base outside it)
+        return "no"
+
+    def _subclasses(self) -> dict[str, set[str]]:
+        if self._below is None:
+            self._below = {}
+            for cls in self.index.classes:
+                for base in self.index._lineage(cls)[1:]:
+                    self._below.setdefault(base, set()).add(cls)
+        return self._below
 
     @staticmethod
     def _alternative(info, call, alt: str) -> str:
@@ -132,3 +179,7 @@ def _value(spec, truthy: bool) -> str:
     if spec == "false":
         return "no" if truthy else "yes"
     return "yes" if spec in SURE else "maybe"
+
+
+def _only_attributes(label: str) -> bool:
+    return all(alt.startswith("self.") for alt in label[len(GIVEN):].split("|"))

@@ -23,6 +23,8 @@ class ClassInfo:
     attr_kinds: dict[str, Kind] = field(default_factory=dict)
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.x = Foo(...) -> Foo
     decorators: list[str] = field(default_factory=list)  # class decorators, qualified
+    none_attrs: set[str] = field(default_factory=set)  # self.x = None somewhere in the class
+    set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpression]], list[str]]:
@@ -51,7 +53,10 @@ def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpressi
                 assignments.append((t.attr.value, node.value))
         elif kind is Call:
             f = node.func
-            if type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
+            if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
+                    and node.args[0].value.value == "self":
+                registered.append("*")  # setattr(self, name, ...): any attribute
+            elif type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
                     and node.args and isinstance(node.args[0].value, cst.SimpleString):
                 value = node.args[0].value.evaluated_value
                 if isinstance(value, str):
@@ -83,6 +88,14 @@ def _class_annotation(annotation: cst.BaseExpression) -> str | None:
     return name
 
 
+def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
+    """Whether `attr` is only ever set to None in the class (an optional part left out)."""
+    if isinstance(value, cst.Name) and value.value == "None":
+        info.none_attrs.add(attr)
+    else:
+        info.set_attrs.add(attr)
+
+
 class ClassTracking:
     """Walker part: the class table (bases, attribute kinds and classes)."""
 
@@ -112,6 +125,10 @@ class ClassTracking:
         for stmt in node.body.body:
             if isinstance(stmt, cst.SimpleStatementLine):  # `config: LlamaConfig` in the body
                 for small in stmt.body:
+                    if isinstance(small, cst.Assign):  # a class attribute: `norm = None`
+                        for target in small.targets:
+                            if isinstance(target.target, cst.Name):
+                                _record(info, target.target.value, small.value)
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                         ref = _class_annotation(small.annotation.annotation)
                         if ref:
@@ -131,6 +148,7 @@ class ClassTracking:
                 if memo is not None:
                     memo[id(stmt)] = (stmt, (assignments, registered))
             for assign_target, value in assignments:
+                _record(info, assign_target, value)
                 kind = self._attr_value_kind(value)
                 if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
                     continue  # __init__ says what the attribute is; later writes keep its kind
@@ -148,6 +166,22 @@ class ClassTracking:
                     info.attr_classes.setdefault(assign_target, self.qualify_ref(typed[value.value]))
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR
+                info.set_attrs.add(buffer)
+
+    def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
+        target = node.target
+        if isinstance(target, cst.Attribute) and not (isinstance(target.value, cst.Name) and target.value.value == "self"):
+            self.foreign_attrs.add(target.attr.value)  # module.gradient_checkpointing = True
+
+    def enter_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "setattr" and len(node.args) >= 2:
+            name = node.args[1].value
+            if not isinstance(name, cst.SimpleString):
+                self.foreign_attrs.add("*")  # setattr(m, name, v): any attribute
+            elif not (isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self"):
+                text = name.evaluated_value
+                if isinstance(text, str):
+                    self.foreign_attrs.add(text)
 
     def qualify_ref(self, ref: str) -> str:
         head, _, rest = ref.partition(".")

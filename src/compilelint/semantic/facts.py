@@ -10,6 +10,9 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:*NAME           the caller passes more positional arguments than there are
                           positional parameters (`*NAME` is not empty)
     given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)
+    given:self.ATTR       `self.ATTR` is not None: decided by the class, not the call
+                          (`self.norm = None` the only assignment in the class and its
+                          subclasses, and nothing sets `.norm` on another object)
 
 Several alternatives (a test joined by `or`) are one label, joined by `|`. A label is made
 only when the parameter's default (or an empty `*args` / `**kwargs`) skips the branch and
@@ -81,7 +84,8 @@ class _Rebinds(cst.CSTVisitor):
 class CallerFacts:
     """What a function's parameters say about its branches: the `given:` labels of a test."""
 
-    def __init__(self, node: cst.FunctionDef, bound: bool) -> None:
+    def __init__(self, node: cst.FunctionDef, bound: bool, in_class: bool = False) -> None:
+        self.in_class = in_class  # `self.x` is the instance (a method, or a function nested in one)
         params = node.params
         self.positional = [p.name.value for p in (*params.posonly_params, *params.params)]
         self.bound = bool(bound and self.positional)
@@ -97,7 +101,7 @@ class CallerFacts:
 
     @property
     def relevant(self) -> bool:
-        return bool(self.defaults or self.star or self.kwargs)
+        return bool(self.defaults or self.star or self.kwargs or self.in_class)
 
     def rebound(self, name: str) -> bool:
         if self._rebound is None:
@@ -146,7 +150,16 @@ class CallerFacts:
             return []
         return self._truthy(test)
 
+    def _self_attr(self, value: cst.BaseExpression) -> list[str]:
+        """`self.x`: set at construction, to None only (decided over the class and its subclasses)."""
+        if self.in_class and isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) \
+                and value.value.value == "self" and value.attr.value != "training" and not self.rebound("self"):
+            return [f"self.{value.attr.value}"]
+        return []
+
     def _truthy(self, value: cst.BaseExpression) -> list[str]:
+        if isinstance(value, cst.Attribute):
+            return self._self_attr(value)
         if isinstance(value, cst.Name):
             name = value.value
             if self.rebound(name):
@@ -170,6 +183,8 @@ class CallerFacts:
             left, right = right, left
         if not (isinstance(right, cst.Name) and right.value == "None"):
             return []
+        if isinstance(left, cst.Attribute):
+            return self._self_attr(left)
         if isinstance(left, cst.Name):
             name = left.value
             # (`labels is not None` is already a mode of its own, "labels")

@@ -109,7 +109,7 @@ class GuardTracking:
         if scope.facts is None:
             if not isinstance(scope.node, cst.FunctionDef):
                 return ()
-            scope.facts = CallerFacts(scope.node, scope.bound)
+            scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
         facts = scope.facts
         if not facts.relevant:
             return ()
