@@ -145,10 +145,10 @@ class Project:
         # What each compiled call site passes; a call behind a branch no caller takes
         # (`if profile:`, every site leaving `profile=False`) takes no part in the region.
         compiled = self.index.roots("explicit")  # what torch.compile is given: called from outside
-        self.sites = CallSites(self.index, self.region, compiled)
+        self.sites = CallSites(self.index, self.region, compiled, self.roots)
         if self.sites.dead_edges:
             self.region = self.index.region(settings.roots, self.roots, self.sites.skips)
-            self.sites = CallSites(self.index, self.region, compiled)
+            self.sites = CallSites(self.index, self.region, compiled, self.roots)
         self._solver = None
 
     @property
@@ -221,23 +221,29 @@ def _decide_open(in_region, project: Project, settings: Settings):
 def _decide_call_sites(in_region, project: Project):
     """Findings behind a branch only the caller decides (`given:` labels, `if profile:`):
     dropped when no compiled call site takes the branch, unconditional when one surely
-    does, and otherwise kept with the condition in their `when`."""
+    does, and otherwise kept with the condition in their `when`. A finding in a function
+    every compiled path reaches only in a mode (`if self.training:` around each call) gets
+    that mode too."""
     kept = []
+    sites = project.sites
     for analysis, finding in in_region:
         when = finding.when
-        if finding.scope and any(label.startswith("given:") for label in when):
-            key = f"{analysis.module}:{finding.scope}"
+        key = f"{analysis.module}:{finding.scope}" if finding.scope else None
+        inherited = sites.modes(key) if key in project.region else ()
+        if inherited or (key and any(label.startswith("given:") for label in when)):
             if key in project.region:
-                decided = project.sites.resolve(key, when)
+                decided = sites.resolve(key, when)
             else:  # a rule about eager code (CL3xx): no compiled caller to ask
                 decided = tuple(label for label in when if not label.startswith("given:"))
             if decided is None:
                 continue
+            # a helper only called under `if self.training:` runs only in training
+            decided = tuple(label for label in inherited if label not in decided) + decided
             if decided != when:
                 message = finding.message
                 suffix = when_text(when)
-                if suffix and message.endswith(suffix):
-                    message = message[:-len(suffix)] + when_text(decided)
+                if message.endswith(suffix):
+                    message = message[:len(message) - len(suffix)] + when_text(decided)
                 finding = replace(finding, when=decided, message=message)
         kept.append((analysis, finding))
     return kept

@@ -235,9 +235,9 @@ class ProjectIndex:
     def _resolve_call(self, module: str, owner_key: str | None, call: CallEdge) -> str | None:
         kind, target = call.kind, call.target
         found: str | None = None
-        if kind == "instance":  # calling a module instance runs its forward
+        if kind == "instance":  # calling a module instance runs its forward (another object: __call__)
             class_key = self.resolve_class(module, target)
-            found = self.method(class_key, "forward") if class_key else None
+            found = self._called(class_key) if class_key else None
         elif kind == "name":  # (a function local to the caller is found before the memo)
             found = self.resolve_name(module, target)
             if found in self.classes:
@@ -280,7 +280,11 @@ class ProjectIndex:
                     return None
                 ref = ref[2:]
             target = self.resolve_class(module, ref)
-            return self.method(target, method) if target else None
+            if target is None:
+                return None
+            if method == "forward" and containers:  # self.matcher(x): a helper object's __call__
+                return self._called(target)
+            return self.method(target, method)
         return None
 
     def roots(self, mode: str) -> set[str]:

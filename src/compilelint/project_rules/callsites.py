@@ -27,8 +27,10 @@ def is_given(label: str) -> bool:
 
 
 class CallSites:
-    def __init__(self, index, region: set[str], compiled: set[str]) -> None:
+    def __init__(self, index, region: set[str], compiled: set[str], roots: set[str] = frozenset()) -> None:
         self.index = index
+        self.region_roots = roots  # where compiled code starts: reached in every mode
+        self._modes: dict[str, tuple[str, ...]] | None = None
         self.compiled = compiled  # what torch.compile is given in the project: called from outside
         self.callers: dict[str, list[tuple[str, object]]] = {}  # callee -> [(caller, CallEdge)]
         guarded = []
@@ -44,6 +46,34 @@ class CallSites:
         self._below: dict[str, set[str]] | None = None  # a class -> its project subclasses
         # id() of the call edges behind a branch none of their function's callers takes
         self.dead_edges = {id(call) for key, call in guarded if self.resolve(key, tuple(call.when)) is None}
+
+    def modes(self, key: str) -> tuple[str, ...]:
+        """The modes (`training`, ...) every compiled path to function `key` needs: a helper
+        called only under `if self.training:` runs only in training. A root needs none."""
+        if self._modes is None:
+            self._modes = self._reach_modes()
+        return self._modes.get(key, ())
+
+    def _reach_modes(self) -> dict[str, tuple[str, ...]]:
+        roots = self.region_roots
+        reach: dict[str, tuple[str, ...]] = {key: () for key in roots}
+        queue = list(roots)
+        callees: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for callee, sites in self.callers.items():
+            for caller, call in sites:
+                callees.setdefault(caller, []).append((callee, tuple(label for label in call.when if not is_given(label))))
+        while queue:  # labels only ever shrink (an intersection over callers): the queue empties
+            caller = queue.pop()
+            for callee, site in callees.get(caller, ()):
+                if callee in roots:
+                    continue
+                through = reach[caller] + tuple(label for label in site if label not in reach[caller])
+                held = reach.get(callee)
+                narrowed = through if held is None else tuple(label for label in held if label in through)
+                if narrowed != held:
+                    reach[callee] = narrowed
+                    queue.append(callee)
+        return {key: labels for key, labels in reach.items() if labels}
 
     def skips(self, key: str, call) -> bool:
         """For `ProjectIndex.region`: whether a call edge never runs compiled."""

@@ -27,12 +27,14 @@ class ClassInfo:
     set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
 
 
-def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpression]], list[str]]:
+def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
-    nested functions or classes), and the names given to `self.register_buffer("name", ...)`
-    / `register_parameter` (nested functions included)."""
+    nested functions or classes), the names given to `self.register_buffer("name", ...)`
+    / `register_parameter` (nested functions included), and the calls each local name is
+    bound to (`if head is None: head = Head(...)`, for `self.head = head`)."""
     assignments: list = []
     registered: list[str] = []
+    local_calls: dict[str, list] = {}
     Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
     scopes = (cst.FunctionDef, cst.ClassDef)
     children, skip = traverse.children, traverse.TRIVIA
@@ -46,6 +48,8 @@ def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpressi
                     t = target.target
                     if type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
                         assignments.append((t.attr.value, node.value))
+                    elif type(t) is Name:
+                        local_calls.setdefault(t.value, []).append(node.value)
         elif kind is AnnAssign:
             t = node.target
             if not nested and node.value is not None and type(t) is Attribute and type(t.value) is Name \
@@ -66,7 +70,7 @@ def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpressi
         below = children(node, skip)
         below.reverse()
         stack.extend([(child, nested) for child in below])
-    return assignments, registered
+    return assignments, registered, local_calls
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -142,11 +146,11 @@ class ClassTracking:
             memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
             known = memo.get(id(stmt)) if memo is not None else None
             if known is not None and known[0] is stmt:
-                assignments, registered = known[1]
+                assignments, registered, local_calls = known[1]
             else:
-                assignments, registered = method_scan(stmt)
+                assignments, registered, local_calls = method_scan(stmt)
                 if memo is not None:
-                    memo[id(stmt)] = (stmt, (assignments, registered))
+                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls))
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
                 kind = self._attr_value_kind(value)
@@ -164,6 +168,11 @@ class ClassTracking:
                 elif isinstance(value, cst.Name) and typed.get(value.value):
                     # `self.config = config` with `config: LlamaConfig`: calls follow the class
                     info.attr_classes.setdefault(assign_target, self.qualify_ref(typed[value.value]))
+                elif isinstance(value, cst.Name) and in_init and value.value in local_calls:
+                    # `if head is None: head = Head(...)` then `self.head = head`
+                    ref = self._built_class(local_calls[value.value])
+                    if ref:
+                        info.attr_classes.setdefault(assign_target, ref)
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR
                 info.set_attrs.add(buffer)
@@ -182,6 +191,17 @@ class ClassTracking:
                 text = name.evaluated_value
                 if isinstance(text, str):
                     self.foreign_attrs.add(text)
+
+    def _built_class(self, values: list) -> str | None:
+        """The one class a local name is built as in a constructor (`head = Head(...)`,
+        `layers = nn.ModuleList([Block() ...])`), None when it is anything else too."""
+        refs = set()
+        for value in values:
+            if not (isinstance(value, cst.Call) and self._attr_value_kind(value) == Kind.MODULE):
+                return None
+            refs.add(self._container_element(value) or self.qualify(value.func) or dotted(value.func))
+        refs.discard(None)
+        return refs.pop() if len(refs) == 1 else None
 
     def qualify_ref(self, ref: str) -> str:
         head, _, rest = ref.partition(".")
