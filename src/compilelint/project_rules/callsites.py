@@ -114,9 +114,12 @@ class CallSites:
         memo = (key, label)
         found = self._memo.get(memo)
         if found is None:
-            verdicts = {self.at_site(key, call, label) for _, call in self.callers.get(key, ())}
-            if key in self.compiled or not verdicts:
-                verdicts.add("maybe")  # callers outside the project
+            if _only_attributes(label):  # the class decides, whoever calls
+                verdicts = {self.at_site(key, None, label)}
+            else:
+                verdicts = {self.at_site(key, call, label) for _, call in self.callers.get(key, ())}
+                if key in self.compiled or not verdicts:
+                    verdicts.add("maybe")  # callers outside the project
             found = "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
             self._memo[memo] = found
         return found

@@ -95,5 +95,5 @@ def _constant(value: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.Name) and value.value in ("False", "True"):
         return value.value.lower()
     if isinstance(value, cst.Integer):
-        return "false" if value.value == "0" else "true"
+        return "false" if value.evaluated_value == 0 else "true"
     return None

@@ -31,7 +31,7 @@ def _falsy_default(default: cst.BaseExpression | None) -> str | None:
     """"none" for `=None`, "falsy" for `=False` / `=0` / `=""`, None otherwise."""
     if isinstance(default, cst.Name) and default.value in FALSY:
         return "none" if default.value == "None" else "falsy"
-    if isinstance(default, cst.Integer) and default.value == "0":
+    if isinstance(default, cst.Integer) and default.evaluated_value == 0:
         return "falsy"
     if isinstance(default, cst.SimpleString) and default.evaluated_value in ("", b""):
         return "falsy"
@@ -197,7 +197,7 @@ class CallerFacts:
     def _len_positive(self, left, op, right) -> list[str]:
         if not (isinstance(right, cst.Integer)):
             return []
-        bound = int(right.value)
+        bound = right.evaluated_value  # (0x10, 1_000: not int()'s syntax)
         if (isinstance(op, (cst.GreaterThan, cst.NotEqual)) and bound == 0) or (
                 isinstance(op, cst.GreaterThanEqual) and bound == 1):
             if isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" \
