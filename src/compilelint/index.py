@@ -138,6 +138,19 @@ class ProjectIndex:
                 return True
         return False
 
+    def owner(self, key: str) -> str | None:
+        """The class key a function belongs to (a method, or a function nested in one)."""
+        if key not in self.functions:
+            return None
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._contexts[key] = self._context(key)
+        return context[2]
+
+    def lineage(self, class_key: str) -> list[str]:
+        """The class and its project-defined bases, in lookup order."""
+        return self._lineage(class_key)
+
     def _lineage(self, class_key: str) -> list[str]:
         """The class and its project-defined bases, depth first, each once: the order a
         method is looked up in."""

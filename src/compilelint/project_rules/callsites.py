@@ -147,7 +147,7 @@ class CallSites:
         return found
 
     def _attribute(self, key: str, attr: str) -> str:
-        owner = self.index._context(key)[2] if key in self.index.functions else None
+        owner = self.index.owner(key)
         if owner is None or owner not in self.index.classes:
             return "maybe"
         if self._foreign is None:
@@ -158,7 +158,7 @@ class CallSites:
             return "maybe"
         for cls in (owner, *self._subclasses().get(owner, ())):
             none = False
-            for base in self.index._lineage(cls):
+            for base in self.index.lineage(cls):
                 info = self.index.classes[base]
                 if attr in info.set_attrs or "*" in info.set_attrs:
                     return "maybe"
@@ -171,7 +171,7 @@ class CallSites:
         if self._below is None:
             self._below = {}
             for cls in self.index.classes:
-                for base in self.index._lineage(cls)[1:]:
+                for base in self.index.lineage(cls)[1:]:
                     self._below.setdefault(base, set()).add(cls)
         return self._below
 

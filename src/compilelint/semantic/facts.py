@@ -112,13 +112,8 @@ class CallerFacts:
 
     def labels(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """The `given:` labels a branch with this test needs (each a conjunct)."""
-        if isinstance(test, cst.BooleanOperation):
-            if isinstance(test.operator, cst.And) and not negated:
-                return self.labels(test.left) + self.labels(test.right)
-            if isinstance(test.operator, cst.Or) and not negated:
-                left, right = self.alternatives(test.left), self.alternatives(test.right)
-                return ("given:" + "|".join(left + right),) if left and right else ()
-            return ()
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self.labels(test.left) + self.labels(test.right) if not negated else ()
         alternatives = self.alternatives(test, negated)
         return ("given:" + "|".join(alternatives),) if alternatives else ()
 
