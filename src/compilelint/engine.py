@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import FileAnalysis, Finding, common_when, loop_break
+from compilelint.finding import FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -138,7 +138,17 @@ class Project:
 
     def __init__(self, analyses: Iterable[FileAnalysis], settings: Settings) -> None:
         self.index = ProjectIndex(a.summary for a in analyses)
-        self.region = self.index.region(settings.roots)
+        self.roots = self.index.roots(settings.roots)
+        self.region = self.index.region(settings.roots, self.roots)
+        from compilelint.project_rules.callsites import CallSites
+
+        # What each compiled call site passes; a call behind a branch no caller takes
+        # (`if profile:`, every site leaving `profile=False`) takes no part in the region.
+        compiled = self.index.roots("explicit")  # what torch.compile is given: called from outside
+        self.sites = CallSites(self.index, self.region, compiled, self.roots)
+        if self.sites.dead_edges:
+            self.region = self.index.region(settings.roots, self.roots, self.sites.skips)
+            self.sites = CallSites(self.index, self.region, compiled, self.roots)
         self._solver = None
 
     @property
@@ -169,7 +179,11 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                     continue
             in_region.append((analysis, finding))
     in_region = _decide_open(in_region, project, settings)
-    in_region.extend(_loops_calling_breaks(analyses, index, region, in_region, rules))
+    in_region = _decide_call_sites(in_region, project)
+    from compilelint import project_rules
+
+    in_region.extend(project_rules.run(project_rules.ProjectContext(
+        analyses, index, region, project.sites, in_region, rules)))
     seen: set[tuple] = set()
     for analysis, finding in in_region:
         key = (finding.path, finding.line, finding.col, finding.code)
@@ -204,82 +218,35 @@ def _decide_open(in_region, project: Project, settings: Settings):
     return kept
 
 
-def _loops_calling_breaks(analyses, index: ProjectIndex, region: set[str], in_region, rules):
-    """CL150 across functions: a loop in a compiled function that calls (directly or not)
-    a function with a graph break. Dynamo cannot resume inside the loop, so the whole
-    calling frame runs eagerly: in a decoder-layer loop, that is the whole model."""
-    loop_rule = rules.get("CL150")
-    if loop_rule is None:  # not for this torch release
-        return []
-    breaking_codes = {code for code, rule in rules.items() if rule.breaks_graph}
-    breaks: dict[str, Finding] = {}  # a function -> its first break (named in the message)
-    needs: dict[str, tuple[str, ...]] = {}  # a function -> the modes all its breaks need
+def _decide_call_sites(in_region, project: Project):
+    """Findings behind a branch only the caller decides (`given:` labels, `if profile:`):
+    dropped when no compiled call site takes the branch, unconditional when one surely
+    does, and otherwise kept with the condition in their `when`. A finding in a function
+    every compiled path reaches only in a mode (`if self.training:` around each call) gets
+    that mode too."""
+    kept = []
+    sites = project.sites
     for analysis, finding in in_region:
-        if finding.code in breaking_codes and finding.scope:
-            key = f"{analysis.module}:{finding.scope}"
-            needs[key] = common_when(needs[key], finding.when) if key in breaks else tuple(finding.when)
-            breaks.setdefault(key, finding)
-    if not breaks:
-        return []
-    # A function breaks if it calls a function that breaks, outside a loop or not.
-    callers: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # callee -> (caller, the call's when)
-    for key in region:
-        for call in index.functions[key].calls:
-            callee = index.resolve_call(key, call)
-            if callee in region:
-                callers.setdefault(callee, []).append((key, tuple(call.when)))
-    queue = list(breaks)
-    while queue:
-        callee = queue.pop()
-        for caller, site in callers.get(callee, ()):
-            through = _both(site, needs[callee])  # the call must run, then the callee break
-            if caller not in breaks:
-                breaks[caller] = breaks[callee]
-                needs[caller] = through
-                queue.append(caller)
-            elif (narrowed := common_when(needs[caller], through)) != needs[caller]:
-                needs[caller] = narrowed  # only shrinks: the queue empties
-                queue.append(caller)
-    by_module = {a.module: a for a in analyses}
-    have = {(a.path, f.line) for a, f in in_region if f.code == "CL150"}
-    found: dict[tuple[str, int], list] = {}  # a loop -> [analysis, its CL150's arguments, when]
-    for key in sorted(region):
-        module, qualname = key.split(":", 1)
-        for call in index.functions[key].calls:
-            if call.loop is None:
+        when = finding.when
+        key = f"{analysis.module}:{finding.scope}" if finding.scope else None
+        inherited = sites.modes(key) if key in project.region else ()
+        if inherited or (key and any(label.startswith("given:") for label in when)):
+            if key in project.region:
+                decided = sites.resolve(key, when)
+            else:  # a rule about eager code (CL3xx): no compiled caller to ask
+                decided = tuple(label for label in when if not label.startswith("given:"))
+            if decided is None:
                 continue
-            callee = index.resolve_call(key, call)
-            if callee not in breaks or callee == key:
-                continue
-            analysis = by_module.get(module)
-            if analysis is None:
-                continue
-            position = loop_position(analysis, call.loop)
-            if position is None or (analysis.path, position[0]) in have:
-                continue
-            when = _both(tuple(call.when), needs[callee])
-            held = found.get((analysis.path, position[0]))
-            if held is not None:  # another breaking call in the same loop
-                held[2] = common_when(held[2], when)
-                continue
-            cause = breaks[callee]
-            found[(analysis.path, position[0])] = [analysis, (
-                analysis.path, position[0], position[1], call.loop_keyword,
-                f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
-                loop_rule, qualname), when]
-    return [(analysis, loop_break(*args[:-1], scope=args[-1], when=when)) for analysis, args, when in found.values()]
-
-
-def _both(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    """The modes a break behind a call needs: the call's and the callee break's."""
-    return a + tuple(label for label in b if label not in a)
-
-
-def loop_position(analysis: FileAnalysis, ordinal: int) -> tuple[int, int] | None:
-    """(line, 1-based column) of the `ordinal`-th for/while loop of a file, in walk order
-    (the summary has them whenever a function of the file calls something in a loop)."""
-    loops = analysis.summary.loops
-    return tuple(loops[ordinal]) if 0 <= ordinal < len(loops) else None
+            # a helper only called under `if self.training:` runs only in training
+            decided = tuple(label for label in inherited if label not in decided) + decided
+            if decided != when:
+                message = finding.message
+                suffix = when_text(when)
+                if message.endswith(suffix):
+                    message = message[:len(message) - len(suffix)] + when_text(decided)
+                finding = replace(finding, when=decided, message=message)
+        kept.append((analysis, finding))
+    return kept
 
 
 def check(paths: list[str], settings: Settings, *, progress: Callable[[str], None] | None = None,

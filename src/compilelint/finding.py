@@ -77,8 +77,23 @@ def when_text(when: tuple[str, ...]) -> str:
     """" (only in training, in float16)" for a message; "" when the line always runs."""
     if not when:
         return ""
-    words = [_WHEN_WORDS.get(label, f"in {label[6:]}" if label.startswith("dtype=") else label) for label in when]
-    return f" (only {', '.join(words)})"
+    return f" (only {', '.join(_when_word(label) for label in when)})"
+
+
+def _when_word(label: str) -> str:
+    if label.startswith("dtype="):
+        return f"in {label[6:]}"
+    if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
+        names, attrs = [], []
+        for alt in label[6:].split("|"):
+            if alt.startswith("self."):
+                attrs.append(f"`{alt}` is set")
+            else:
+                name = alt[alt.index("[") + 1:-1] if alt.startswith("**") else alt.removesuffix("!=None")
+                names.append(f"`{name}`")
+        passes = [f"the caller passes {' or '.join(names)}"] if names else []
+        return "when " + " or ".join(passes + attrs)
+    return _WHEN_WORDS.get(label, label)
 
 
 def common_when(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:

@@ -138,6 +138,19 @@ class ProjectIndex:
                 return True
         return False
 
+    def owner(self, key: str) -> str | None:
+        """The class key a function belongs to (a method, or a function nested in one)."""
+        if key not in self.functions:
+            return None
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._contexts[key] = self._context(key)
+        return context[2]
+
+    def lineage(self, class_key: str) -> list[str]:
+        """The class and its project-defined bases, in lookup order."""
+        return self._lineage(class_key)
+
     def _lineage(self, class_key: str) -> list[str]:
         """The class and its project-defined bases, depth first, each once: the order a
         method is looked up in."""
@@ -184,8 +197,10 @@ class ProjectIndex:
 
     # ---- regions -----------------------------------------------------------------------
 
-    def _callees(self, key: str) -> Iterable[str]:
+    def _callees(self, key: str, skip=None) -> Iterable[str]:
         for call in self.functions[key].calls:
+            if skip is not None and skip(key, call):
+                continue
             found = self.resolve_call(key, call)
             if found:
                 yield found
@@ -233,9 +248,9 @@ class ProjectIndex:
     def _resolve_call(self, module: str, owner_key: str | None, call: CallEdge) -> str | None:
         kind, target = call.kind, call.target
         found: str | None = None
-        if kind == "instance":  # calling a module instance runs its forward
+        if kind == "instance":  # calling a module instance runs its forward (another object: __call__)
             class_key = self.resolve_class(module, target)
-            found = self.method(class_key, "forward") if class_key else None
+            found = self._called(class_key) if class_key else None
         elif kind == "name":  # (a function local to the caller is found before the memo)
             found = self.resolve_name(module, target)
             if found in self.classes:
@@ -278,7 +293,11 @@ class ProjectIndex:
                     return None
                 ref = ref[2:]
             target = self.resolve_class(module, ref)
-            return self.method(target, method) if target else None
+            if target is None:
+                return None
+            if method == "forward" and containers:  # self.matcher(x): a helper object's __call__
+                return self._called(target)
+            return self.method(target, method)
         return None
 
     def roots(self, mode: str) -> set[str]:
@@ -313,13 +332,15 @@ class ProjectIndex:
         compiled callable object that is not an nn.Module)."""
         return self.method(class_key, "forward") or self.method(class_key, "__call__")
 
-    def region(self, mode: str) -> set[str]:
-        """Keys (`module:qualname`) of every function that runs under torch.compile."""
-        seen = set(self.roots(mode))
+    def region(self, mode: str, roots: set[str] | None = None, skip=None) -> set[str]:
+        """Keys (`module:qualname`) of every function that runs under torch.compile
+        (`roots`: `self.roots(mode)`, when already known; `skip(key, call)`: call edges
+        that never run)."""
+        seen = set(self.roots(mode) if roots is None else roots)
         queue = deque(seen)
         while queue:
             key = queue.popleft()
-            for callee in self._callees(key):
+            for callee in self._callees(key, skip):
                 if callee not in seen and not self.functions[callee].disabled:
                     seen.add(callee)
                     queue.append(callee)

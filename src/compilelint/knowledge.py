@@ -216,8 +216,8 @@ ENTRIES: tuple[Entry, ...] = (
            "torch.nn.modules.rnn.RNN"), "untraceable", "CL119", "GB0014",
           "Dynamo does not support RNN, GRU, or LSTM (`torch._dynamo.config.allow_rnn` is off)",
           "the whole function runs eagerly; the cells (`nn.LSTMCell`, …) are traced",
-          ("kn_rnn_lstm_01", "kn_rnn_gru_01", "kn_rnn_rnn_01"), CONFIRMED, form="instance",
-          traced=("clean_kn_lstm_cell_01",)),
+          ("kn_rnn_lstm_01", "kn_rnn_gru_01", "kn_rnn_rnn_01", "kn_rnn_wrapper_01"), CONFIRMED, form="instance",
+          traced=("clean_kn_lstm_cell_01", "clean_kn_rnn_wrapper_01")),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
           "of anything, even a dict of floats; 2.13 traces it and breaks only on a tensor (CL114's other finding)",

@@ -234,6 +234,7 @@ RULES = {
         'message': 'loop contains a graph break: Dynamo cannot resume inside a loop and runs the whole function eagerly',
         'help': 'Move the breaking call out of the loop, or put the loop body in a function of its own so only that frame falls back.',
         'gb_id': 'GB7000',
+        'project_phase': 'compilelint.project_rules.cl150_calls',
     },
     'CL201': {
         'name': 'module-structure-mutation',

@@ -96,12 +96,17 @@ class ClassSummary:
     bases: tuple[str, ...] = ()  # as written (qualified where the import table can)
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.x -> its class ("[]C": a container of C)
     decorators: tuple[str, ...] = ()  # class decorators, qualified
+    # `self.x` only ever set to None in the class (an optional part left out), and those
+    # set to anything else: `if self.x is not None:` is decided over a class and its
+    # subclasses (project_rules.callsites)
+    none_attrs: tuple[str, ...] = ()
+    set_attrs: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
-        return _trim((self.bases, self.attr_classes, self.decorators), _CLASS)
+        return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs), _CLASS)
 
 
-_CLASS = ((), {}, ())
+_CLASS = ((), {}, (), (), ())
 
 
 @dataclass(slots=True)
@@ -133,17 +138,20 @@ class ModuleSummary:
     # (line, 1-based column) of every for/while, in walk order: only when a function calls
     # something in a loop (CallEdge.loop), for a CL150 the project decides
     loops: tuple[tuple[int, int], ...] = ()
+    # attributes the file sets on objects other than `self` (`module.x = v`, `setattr(m, "x", v)`):
+    # no class decides those alone
+    foreign_attrs: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
         return (self.module, self.imports,
                 {name: info.to_json() for name, info in self.classes.items()},
                 {name: info.to_json() for name, info in self.functions.items()},
-                tuple([target.to_json() for target in self.compile_targets]), self.loops)
+                tuple([target.to_json() for target in self.compile_targets]), self.loops, self.foreign_attrs)
 
     @classmethod
     def from_json(cls, row) -> ModuleSummary:
-        module, imports, classes, functions, targets, loops = row
+        module, imports, classes, functions, targets, loops, foreign = row
         function = FunctionSummary.from_json
         return cls(module, imports, {name: ClassSummary(*info) for name, info in classes.items()},
                    {name: function(info) for name, info in functions.items()},
-                   [CompileTarget(*target) for target in targets], loops)
+                   [CompileTarget(*target) for target in targets], loops, foreign)

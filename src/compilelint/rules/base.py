@@ -67,6 +67,9 @@ class Rule:
     torch_max: ClassVar[tuple[int, int] | None] = None  # first release it no longer applies to
     region_only: ClassVar[bool] = True  # only code that runs under torch.compile counts
     breaks_graph: ClassVar[bool] = False  # a finding inside a loop also means CL150
+    # The module of its project-wide phase (a `compilelint.project_rules` module with
+    # `run(context)`), for findings that need every file's summary; the engine runs it.
+    project_phase: ClassVar[str] = ""
     # Its handlers only read the model and report (no state of their own): the walker may
     # run one again with project-typed values taken for tensors (see Walker._run_assuming).
     infers_across_functions: ClassVar[bool] = False

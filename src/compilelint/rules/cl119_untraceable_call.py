@@ -100,17 +100,38 @@ def f(x):
             if entry.size_at is None or _draws_scalar(node, entry.size_at):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)))
             return
-        cls = self._callee_class(node.func)
+        cls = self._library_base(self._callee_class(node.func))
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
             what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
             self.report(node, self.message.format(what=what, why=_why(entry)))
 
+    def _library_base(self, cls: str | None) -> str | None:
+        """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):
+        the known class, whatever the subclass adds (Dynamo refuses every RNNBase: at the
+        call, and again at a `super().forward(...)` in the subclass's own forward)."""
+        table, seen = self.ctx.class_table, set()
+        prefix = self.ctx.module + "."
+        if cls and cls.startswith(prefix) and cls[len(prefix):] in table:
+            cls = cls[len(prefix):]  # (a class of this file, as qualified names give it)
+        while cls and self._known.get(cls) is None and cls in table and cls not in seen:
+            seen.add(cls)
+            bases = [b for b in table[cls].bases if self._known.get(b) is not None or b in table]
+            cls = bases[0] if bases else None
+        return cls
+
     def _callee_class(self, func: cst.BaseExpression) -> str | None:
-        """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`."""
+        """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`, and
+        `super().forward(x)` in a project subclass of the known class."""
+        scope = self.ctx.function
+        if isinstance(func, cst.Attribute) and func.attr.value in ("forward", "__call__") \
+                and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) \
+                and func.value.func.value == "super" and scope is not None and scope.class_name:
+            info = self.ctx.class_table.get(scope.class_name)
+            known = [b for b in (info.bases if info else ()) if self._known.get(b) is not None]
+            return known[0] if known else None
         if isinstance(func, cst.Call):
             return self.ctx.qualify(func.func)
-        scope = self.ctx.function
         if isinstance(func, cst.Name):
             local = scope.var_class.get(func.value) if scope is not None else None
             return local or self.ctx.module_var_class.get(func.value)

@@ -2,7 +2,10 @@ from compilelint.rules.base import Rule
 
 
 class BreakInLoop(Rule):
-    """Emitted by the walker next to any graph-breaking finding inside a loop."""
+    """A loop holding a graph break. Two places make it: the walk, next to a graph-breaking
+    finding inside a loop of the same function (`analysis.assemble`), and the project phase
+    `compilelint.project_rules.cl150_calls`, for a loop that calls a function that breaks
+    (in any file), through call sites whose arguments reach the break."""
 
     code = "CL150"
     name = "break-in-loop"
@@ -10,6 +13,7 @@ class BreakInLoop(Rule):
     message = "loop contains a graph break: Dynamo cannot resume inside a loop and runs the whole function eagerly"
     severity = "error"
     gb_id = "GB7000"
+    project_phase = "compilelint.project_rules.cl150_calls"
     help = "Move the breaking call out of the loop, or put the loop body in a function of its own so only that frame falls back."
 
     VALID = [

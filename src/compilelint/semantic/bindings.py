@@ -30,6 +30,8 @@ class FunctionScope:
     loops: list[cst.CSTNode] = field(default_factory=list)
     is_forward: bool = False
     node: cst.CSTNode | None = None
+    bound: bool = False  # a method callers reach through an instance (its first parameter is filled)
+    facts: object = None  # semantic.facts.CallerFacts, made when a branch first asks
     # name -> the leaves ("p|fn|name", "r|fn|edge") its kind depends on, when only the
     # project can tell (semantic.project resolves them)
     open: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -174,7 +176,7 @@ class Bindings:
                                          *node.params.kwonly_params)]
         method = class_name is not None and not self.scopes
         scope = FunctionScope(qualname, class_name, params, node=node,
-                              is_forward=method and name == "forward")
+                              is_forward=method and name == "forward", bound=method and not static)
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,

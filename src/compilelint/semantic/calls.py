@@ -69,7 +69,8 @@ class CallGraph:
 
     def _arg_specs(self, node: cst.Call) -> tuple:
         """[position or keyword, kind spec] of each argument that may carry a tensor or
-        rule one out; positions stop at the first `*args`."""
+        rule one out, "false"/"true" for a literal flag; positions stop at the first
+        `*args` ("*"), and "**" marks a `**mapping`."""
         out = []
         position = 0
         for arg in node.args:
@@ -77,11 +78,22 @@ class CallGraph:
                 if arg.star == "*" and position >= 0:
                     position = -1
                     out.append(("*", "unknown"))  # positions after it are anyone's guess
+                elif arg.star == "**":
+                    out.append(("**", "unknown"))  # any keyword may be in it
                 continue
             key = arg.keyword.value if arg.keyword is not None else position
             if arg.keyword is None:
                 if position < 0:
                     continue
                 position += 1
-            out.append((key, self.kind_spec(arg.value)))
+            out.append((key, _constant(arg.value) or self.kind_spec(arg.value)))
         return tuple(out)
+
+
+def _constant(value: cst.BaseExpression) -> str | None:
+    """"false" / "true" for a literal the callee's `if flag:` decides on (semantic.facts)."""
+    if isinstance(value, cst.Name) and value.value in ("False", "True"):
+        return value.value.lower()
+    if isinstance(value, cst.Integer):
+        return "false" if value.evaluated_value == 0 else "true"
+    return None

@@ -23,14 +23,18 @@ class ClassInfo:
     attr_kinds: dict[str, Kind] = field(default_factory=dict)
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.x = Foo(...) -> Foo
     decorators: list[str] = field(default_factory=list)  # class decorators, qualified
+    none_attrs: set[str] = field(default_factory=set)  # self.x = None somewhere in the class
+    set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
 
 
-def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpression]], list[str]]:
+def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
-    nested functions or classes), and the names given to `self.register_buffer("name", ...)`
-    / `register_parameter` (nested functions included)."""
+    nested functions or classes), the names given to `self.register_buffer("name", ...)`
+    / `register_parameter` (nested functions included), and the calls each local name is
+    bound to (`if head is None: head = Head(...)`, for `self.head = head`)."""
     assignments: list = []
     registered: list[str] = []
+    local_calls: dict[str, list] = {}
     Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
     scopes = (cst.FunctionDef, cst.ClassDef)
     children, skip = traverse.children, traverse.TRIVIA
@@ -44,6 +48,8 @@ def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpressi
                     t = target.target
                     if type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
                         assignments.append((t.attr.value, node.value))
+                    elif type(t) is Name:
+                        local_calls.setdefault(t.value, []).append(node.value)
         elif kind is AnnAssign:
             t = node.target
             if not nested and node.value is not None and type(t) is Attribute and type(t.value) is Name \
@@ -51,7 +57,10 @@ def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpressi
                 assignments.append((t.attr.value, node.value))
         elif kind is Call:
             f = node.func
-            if type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
+            if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
+                    and node.args[0].value.value == "self":
+                registered.append("*")  # setattr(self, name, ...): any attribute
+            elif type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
                     and node.args and isinstance(node.args[0].value, cst.SimpleString):
                 value = node.args[0].value.evaluated_value
                 if isinstance(value, str):
@@ -61,7 +70,7 @@ def method_scan(func: cst.FunctionDef) -> tuple[list[tuple[str, cst.BaseExpressi
         below = children(node, skip)
         below.reverse()
         stack.extend([(child, nested) for child in below])
-    return assignments, registered
+    return assignments, registered, local_calls
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -81,6 +90,14 @@ def _class_annotation(annotation: cst.BaseExpression) -> str | None:
     if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
         return None
     return name
+
+
+def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
+    """Whether `attr` is only ever set to None in the class (an optional part left out)."""
+    if isinstance(value, cst.Name) and value.value == "None":
+        info.none_attrs.add(attr)
+    else:
+        info.set_attrs.add(attr)
 
 
 class ClassTracking:
@@ -112,6 +129,10 @@ class ClassTracking:
         for stmt in node.body.body:
             if isinstance(stmt, cst.SimpleStatementLine):  # `config: LlamaConfig` in the body
                 for small in stmt.body:
+                    if isinstance(small, cst.Assign):  # a class attribute: `norm = None`
+                        for target in small.targets:
+                            if isinstance(target.target, cst.Name):
+                                _record(info, target.target.value, small.value)
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                         ref = _class_annotation(small.annotation.annotation)
                         if ref:
@@ -125,12 +146,13 @@ class ClassTracking:
             memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
             known = memo.get(id(stmt)) if memo is not None else None
             if known is not None and known[0] is stmt:
-                assignments, registered = known[1]
+                assignments, registered, local_calls = known[1]
             else:
-                assignments, registered = method_scan(stmt)
+                assignments, registered, local_calls = method_scan(stmt)
                 if memo is not None:
-                    memo[id(stmt)] = (stmt, (assignments, registered))
+                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls))
             for assign_target, value in assignments:
+                _record(info, assign_target, value)
                 kind = self._attr_value_kind(value)
                 if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
                     continue  # __init__ says what the attribute is; later writes keep its kind
@@ -146,8 +168,40 @@ class ClassTracking:
                 elif isinstance(value, cst.Name) and typed.get(value.value):
                     # `self.config = config` with `config: LlamaConfig`: calls follow the class
                     info.attr_classes.setdefault(assign_target, self.qualify_ref(typed[value.value]))
+                elif isinstance(value, cst.Name) and in_init and value.value in local_calls:
+                    # `if head is None: head = Head(...)` then `self.head = head`
+                    ref = self._built_class(local_calls[value.value])
+                    if ref:
+                        info.attr_classes.setdefault(assign_target, ref)
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR
+                info.set_attrs.add(buffer)
+
+    def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
+        target = node.target
+        if isinstance(target, cst.Attribute) and not (isinstance(target.value, cst.Name) and target.value.value == "self"):
+            self.foreign_attrs.add(target.attr.value)  # module.gradient_checkpointing = True
+
+    def enter_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "setattr" and len(node.args) >= 2:
+            name = node.args[1].value
+            if not isinstance(name, cst.SimpleString):
+                self.foreign_attrs.add("*")  # setattr(m, name, v): any attribute
+            elif not (isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self"):
+                text = name.evaluated_value
+                if isinstance(text, str):
+                    self.foreign_attrs.add(text)
+
+    def _built_class(self, values: list) -> str | None:
+        """The one class a local name is built as in a constructor (`head = Head(...)`,
+        `layers = nn.ModuleList([Block() ...])`), None when it is anything else too."""
+        refs = set()
+        for value in values:
+            if not (isinstance(value, cst.Call) and self._attr_value_kind(value) == Kind.MODULE):
+                return None
+            refs.add(self._container_element(value) or self.qualify(value.func) or dotted(value.func))
+        refs.discard(None)
+        return refs.pop() if len(refs) == 1 else None
 
     def qualify_ref(self, ref: str) -> str:
         head, _, rest = ref.partition(".")

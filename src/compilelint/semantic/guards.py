@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.facts import LABEL_NAMES, CallerFacts
 from compilelint.semantic.kinds import dotted
 
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
@@ -13,7 +14,6 @@ COMPILING_GUARDS = frozenset({
     "is_tracing",  # transformers' helper: true under Dynamo, FX and TorchScript tracing
 })
 HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
-LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})
 
 
 def compiling_guard(test: cst.BaseExpression) -> bool | None:
@@ -87,20 +87,39 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
-            when = conditions(node.test)
+            when = conditions(node.test) + self.caller_conditions(node.test)
             if when:
                 self.branch_when[id(node.body)] = when
             if node.orelse is not None and isinstance(node.orelse, cst.Else):
-                other = conditions(node.test, negated=True)
+                other = conditions(node.test, negated=True) + self.caller_conditions(node.test, negated=True)
                 if other:
                     self.branch_when[id(node.orelse)] = other
 
     def enter_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`)
         if self.scopes and isinstance(node.operator, cst.And):
-            when = conditions(node.left)
+            when = conditions(node.left) + self.caller_conditions(node.left)
             if when:
                 self.branch_when[id(node.right)] = when
+
+    def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
+        """`given:` labels: what the caller must pass for the branch to run (semantic.facts).
+        The function's summary then keeps its positional parameters, to map call sites."""
+        scope = self.scopes[-1]
+        if scope.facts is None:
+            if not isinstance(scope.node, cst.FunctionDef):
+                return ()
+            scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
+        facts = scope.facts
+        if not facts.relevant:
+            return ()
+        labels = facts.labels(test, negated)
+        if labels:
+            info = self.functions[scope.qualname]
+            if info.params is None:
+                info.params = tuple(facts.positional)
+                info.bound = 1 if facts.bound else 0
+        return labels
 
     def enter_IfExp(self, node: cst.IfExp) -> None:
         guard = compiling_guard(node.test)

@@ -68,6 +68,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.imports: dict[str, str] = {}
         self.module_env: dict = {}
         self.module_var_class: dict[str, str] = {}
+        self.foreign_attrs: set[str] = set()  # `obj.x = v` with obj not `self` (semantic.classes)
         self.module_defs: set[str] = set()
         self.classes: list = []
         self.class_table: dict = {}
@@ -200,6 +201,8 @@ class Walker(*PARTS, cst.CSTVisitor):
     # ---- results -----------------------------------------------------------------------
 
     def summary(self) -> ModuleSummary:
-        classes = {name: ClassSummary(tuple(info.bases), info.attr_classes, tuple(info.decorators))
+        classes = {name: ClassSummary(tuple(info.bases), info.attr_classes, tuple(info.decorators),
+                                      tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)))
                    for name, info in self.class_table.items()}
-        return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets)
+        return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
+                             foreign_attrs=tuple(sorted(self.foreign_attrs)))

@@ -1,0 +1,43 @@
+"""The project-wide phase: findings that need the whole project's summaries, not one file.
+
+A rule whose findings come from several files (CL150's "the loop calls `X.forward`, which
+breaks the graph") names a module here in its class's `project_phase` (the registry keeps
+the name, so a run whose files are all cached never imports the rules or libcst). The
+engine calls that module's `run(context)` after the per-file findings of the compiled
+region are selected, and adds what it returns. Plain data only: no libcst, no rule class.
+
+    class ProjectRule(Protocol):        # a module in this package
+        def run(context: ProjectContext) -> list[tuple[FileAnalysis, Finding]]: ...
+
+`callsites` is shared by the engine and the phases: what each compiled call site passes,
+to decide a finding that holds only when the caller passes an argument (`given:` labels).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass
+class ProjectContext:
+    """What a project phase reads: every file's analysis, the project index, the compiled
+    region, the call sites, the per-file findings kept so far (pairs of analysis and
+    finding), and the rules' table (`registry.RuleInfo` by code)."""
+
+    analyses: list
+    index: object  # index.ProjectIndex
+    region: set[str]
+    sites: object  # project_rules.callsites.CallSites
+    in_region: list
+    rules: dict
+
+
+def run(context: ProjectContext) -> list:
+    """Every applicable rule's project phase, in code order."""
+    out = []
+    for code in sorted(context.rules):
+        phase = getattr(context.rules[code], "project_phase", "")
+        if phase:
+            out.extend(importlib.import_module(phase).run(context))
+    return out

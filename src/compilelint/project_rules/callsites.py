@@ -1,0 +1,218 @@
+"""Call-site facts: a finding behind `if profile:` in a callee holds only on calls that
+pass `profile` (semantic.facts makes the `given:` labels; this decides them).
+
+A label is checked against every compiled call site of the function (the region's call
+edges that resolve to it): a site that passes the argument a value other than None (or
+False, for a truthiness test) reaches the branch; one that leaves it to its default does
+not; a site that passes `*seq` / `**mapping`, or a value the walk cannot tell, may. A root
+(a module's forward, a compiled function) also has callers outside the project, who may
+pass anything. So a label is
+    no      no call site reaches the branch: the finding is dropped
+    yes     some site passes the argument: the finding holds as it is (label removed)
+    maybe   stays on the finding as a `when` condition ("only when the caller passes
+            `profile`"); a test on `self.x` alone that the project cannot decide is dropped
+            (attributes set from a config are everywhere: the condition would say little)
+"""
+
+from __future__ import annotations
+
+from compilelint.semantic.project import BOUND_EDGES
+
+GIVEN = "given:"
+SURE = frozenset({"tensor", "likely", "module", "true"})  # a value that is certainly not None / False
+
+
+def is_given(label: str) -> bool:
+    return label.startswith(GIVEN)
+
+
+class CallSites:
+    def __init__(self, index, region: set[str], compiled: set[str], roots: set[str] = frozenset()) -> None:
+        self.index = index
+        self.region_roots = roots  # where compiled code starts: reached in every mode
+        self._modes: dict[str, tuple[str, ...]] | None = None
+        self.compiled = compiled  # what torch.compile is given in the project: called from outside
+        self.callers: dict[str, list[tuple[str, object]]] = {}  # callee -> [(caller, CallEdge)]
+        guarded = []
+        for key in region:
+            for call in index.functions[key].calls:  # ("local": a nested function's definition)
+                if call.when and any(is_given(label) for label in call.when):
+                    guarded.append((key, call))
+                callee = index.resolve_call(key, call)
+                if callee is not None and callee in region:
+                    self.callers.setdefault(callee, []).append((key, call))
+        self._memo: dict[tuple[str, str], str] = {}
+        self._foreign: set[str] | None = None  # attributes some file sets on other objects
+        self._below: dict[str, set[str]] | None = None  # a class -> its project subclasses
+        # id() of the call edges behind a branch none of their function's callers takes
+        self.dead_edges = {id(call) for key, call in guarded if self.resolve(key, tuple(call.when)) is None}
+
+    def modes(self, key: str) -> tuple[str, ...]:
+        """The modes (`training`, ...) every compiled path to function `key` needs: a helper
+        called only under `if self.training:` runs only in training. A root needs none."""
+        if self._modes is None:
+            self._modes = self._reach_modes()
+        return self._modes.get(key, ())
+
+    def _reach_modes(self) -> dict[str, tuple[str, ...]]:
+        roots = self.region_roots
+        reach: dict[str, tuple[str, ...]] = {key: () for key in roots}
+        queue = list(roots)
+        callees: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for callee, sites in self.callers.items():
+            for caller, call in sites:
+                callees.setdefault(caller, []).append((callee, tuple(label for label in call.when if not is_given(label))))
+        while queue:  # labels only ever shrink (an intersection over callers): the queue empties
+            caller = queue.pop()
+            for callee, site in callees.get(caller, ()):
+                if callee in roots:
+                    continue
+                through = reach[caller] + tuple(label for label in site if label not in reach[caller])
+                held = reach.get(callee)
+                narrowed = through if held is None else tuple(label for label in held if label in through)
+                if narrowed != held:
+                    reach[callee] = narrowed
+                    queue.append(callee)
+        return {key: labels for key, labels in reach.items() if labels}
+
+    def skips(self, key: str, call) -> bool:
+        """For `ProjectIndex.region`: whether a call edge never runs compiled."""
+        return id(call) in self.dead_edges
+
+    def resolve(self, key: str, when: tuple[str, ...]) -> tuple[str, ...] | None:
+        """`when` of a finding in function `key` with its `given:` labels decided over all
+        compiled call sites: None when no site reaches it."""
+        if not any(is_given(label) for label in when):
+            return when
+        out = []
+        for label in when:
+            if is_given(label):
+                verdict = self.decide(key, label)
+                if verdict == "no":
+                    return None
+                if verdict == "yes" or (verdict == "maybe" and _only_attributes(label)):
+                    continue  # (an attribute set somewhere: too common a test to report as a condition)
+            out.append(label)
+        return tuple(out)
+
+    def through(self, callee: str, call, when: tuple[str, ...]) -> tuple[str, ...] | None:
+        """`when` of a break in `callee` as seen from one call site: None when this site
+        never reaches it; otherwise the labels that still apply (a `given:` one the site
+        decides is gone: it named the callee's parameters, which mean nothing to the caller)."""
+        if not any(is_given(label) for label in when):
+            return when
+        out = []
+        for label in when:
+            if is_given(label):
+                if self.at_site(callee, call, label) == "no":
+                    return None
+                continue
+            out.append(label)
+        return tuple(out)
+
+    def decide(self, key: str, label: str) -> str:
+        memo = (key, label)
+        found = self._memo.get(memo)
+        if found is None:
+            if _only_attributes(label):  # the class decides, whoever calls
+                verdicts = {self.at_site(key, None, label)}
+            else:
+                verdicts = {self.at_site(key, call, label) for _, call in self.callers.get(key, ())}
+                if key in self.compiled or not verdicts:
+                    verdicts.add("maybe")  # callers outside the project
+            found = "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
+            self._memo[memo] = found
+        return found
+
+    def at_site(self, callee: str, call, label: str) -> str:
+        """Whether one call site passes what `label` needs: "yes", "no" or "maybe"."""
+        info = self.index.functions.get(callee)
+        verdicts = []
+        for alt in label[len(GIVEN):].split("|"):
+            if alt.startswith("self."):
+                verdicts.append(self.attribute(callee, alt[5:]))
+            elif info is None or info.params is None or call.kind == "local":
+                verdicts.append("maybe")  # (a nested function may be called from anywhere its parent hands it)
+            else:
+                verdicts.append(self._alternative(info, call, alt))
+        return "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
+
+    def attribute(self, key: str, attr: str) -> str:
+        """"no" when `self.<attr>` is None in every instance a method `key` may run on: the
+        class and its subclasses set it to None only, and no file sets `.attr` on another object."""
+        memo = (key, "self." + attr)
+        found = self._memo.get(memo)
+        if found is None:
+            found = self._memo[memo] = self._attribute(key, attr)
+        return found
+
+    def _attribute(self, key: str, attr: str) -> str:
+        owner = self.index.owner(key)
+        if owner is None or owner not in self.index.classes:
+            return "maybe"
+        if self._foreign is None:
+            self._foreign = set()
+            for summary in self.index.modules.values():
+                self._foreign.update(summary.foreign_attrs)
+        if attr in self._foreign or "*" in self._foreign:
+            return "maybe"
+        for cls in (owner, *self._subclasses().get(owner, ())):
+            none = False
+            for base in self.index.lineage(cls):
+                info = self.index.classes[base]
+                if attr in info.set_attrs or "*" in info.set_attrs:
+                    return "maybe"
+                none = none or attr in info.none_attrs
+            if not none:
+                return "maybe"  # set where the project cannot see (a base outside it)
+        return "no"
+
+    def _subclasses(self) -> dict[str, set[str]]:
+        if self._below is None:
+            self._below = {}
+            for cls in self.index.classes:
+                for base in self.index.lineage(cls)[1:]:
+                    self._below.setdefault(base, set()).add(cls)
+        return self._below
+
+    @staticmethod
+    def _alternative(info, call, alt: str) -> str:
+        params = info.params
+        offset = info.bound if call.kind in BOUND_EDGES else 0
+        keys = {key for key, _ in call.args}
+        spread = "**" in keys
+        if alt.startswith("**"):  # **kwargs[KEY]
+            name = alt[alt.index("[") + 1:-1]
+            spec = next((spec for key, spec in call.args if key == name), None)
+            if spec is not None:
+                return _value(spec, truthy=False)
+            return "maybe" if spread else "no"
+        if alt.startswith("*"):  # *args not empty
+            count = len(params) - offset
+            if any(isinstance(key, int) and key >= count for key in keys):
+                return "yes"
+            return "maybe" if "*" in keys else "no"
+        truthy = not alt.endswith("!=None")
+        name = alt if truthy else alt[:-6]
+        position = params.index(name) - offset if name in params else None
+        spec = None
+        for key, arg_spec in call.args:
+            if key == name or (position is not None and position >= 0 and key == position):
+                spec = arg_spec
+        if spec is not None:
+            return _value(spec, truthy)
+        if spread or ("*" in keys and position is not None):
+            return "maybe"
+        return "no"  # left to its default, which skips the branch
+
+
+def _value(spec, truthy: bool) -> str:
+    if spec == "none":
+        return "no"
+    if spec == "false":
+        return "no" if truthy else "yes"
+    return "yes" if spec in SURE else "maybe"
+
+
+def _only_attributes(label: str) -> bool:
+    return all(alt.startswith("self.") for alt in label[len(GIVEN):].split("|"))

@@ -1,0 +1,222 @@
+"""Branches that only the caller decides: `if profile:` (a parameter defaulting to
+`False`), `if scale is not None:`, `if len(args) > 0 or kwargs.get("scale") is not None:`.
+
+The branch runs only when a caller passes the argument, so a finding inside it holds
+only on such calls. The walk states the condition as a `when` label; the project phase
+(`compilelint.project_rules.callsites`) checks it against every compiled call site:
+
+    given:NAME            the caller passes NAME a value other than None / False / 0
+    given:NAME!=None      the caller passes NAME a value other than None
+    given:*NAME           the caller passes more positional arguments than there are
+                          positional parameters (`*NAME` is not empty)
+    given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)
+    given:self.ATTR       `self.ATTR` is not None: decided by the class, not the call
+                          (`self.norm = None` the only assignment in the class and its
+                          subclasses, and nothing sets `.norm` on another object)
+
+Several alternatives (a test joined by `or`) are one label, joined by `|`. A label is made
+only when the parameter's default (or an empty `*args` / `**kwargs`) skips the branch and
+the function never rebinds the name.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+FALSY = ("None", "False")
+LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})  # `is not None`: the "labels" mode
+
+
+def _falsy_default(default: cst.BaseExpression | None) -> str | None:
+    """"none" for `=None`, "falsy" for `=False` / `=0` / `=""`, None otherwise."""
+    if isinstance(default, cst.Name) and default.value in FALSY:
+        return "none" if default.value == "None" else "falsy"
+    if isinstance(default, cst.Integer) and default.evaluated_value == 0:
+        return "falsy"
+    if isinstance(default, cst.SimpleString) and default.evaluated_value in ("", b""):
+        return "falsy"
+    return None
+
+
+class _Rebinds(cst.CSTVisitor):
+    """Names a function body binds (assignments, loop targets, `as`, walrus, del)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def _target(self, node) -> None:
+        if isinstance(node, cst.Name):
+            self.names.add(node.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for element in node.elements:
+                self._target(element.value)
+        elif isinstance(node, cst.StarredElement):
+            self._target(node.value)
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name):
+            self.names.add(node.value.value)  # kwargs["scale"] = ...: the container changes
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self._target(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._target(node.target)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        # kwargs.update(...) / kwargs.setdefault(...) / args.append(...): the container changes
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in (
+                "update", "setdefault", "append", "extend", "insert", "__setitem__"):
+            self.names.add(func.value.value)
+
+
+class CallerFacts:
+    """What a function's parameters say about its branches: the `given:` labels of a test."""
+
+    def __init__(self, node: cst.FunctionDef, bound: bool, in_class: bool = False) -> None:
+        self.in_class = in_class  # `self.x` is the instance (a method, or a function nested in one)
+        params = node.params
+        self.positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+        self.bound = bool(bound and self.positional)
+        self.defaults: dict[str, str] = {}
+        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+            falsy = _falsy_default(param.default)
+            if falsy:
+                self.defaults[param.name.value] = falsy
+        self.star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+        self.kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
+        self._rebound: set[str] | None = None
+        self._node = node
+
+    @property
+    def relevant(self) -> bool:
+        return bool(self.defaults or self.star or self.kwargs or self.in_class)
+
+    def rebound(self, name: str) -> bool:
+        if self._rebound is None:
+            visitor = _Rebinds()
+            self._node.body.visit(visitor)
+            self._rebound = visitor.names
+        return name in self._rebound
+
+    def labels(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
+        """The `given:` labels a branch with this test needs (each a conjunct)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self.labels(test.left) + self.labels(test.right) if not negated else ()
+        alternatives = self.alternatives(test, negated)
+        return ("given:" + "|".join(alternatives),) if alternatives else ()
+
+    def alternatives(self, test: cst.BaseExpression, negated: bool = False) -> list[str]:
+        """The `given:` alternatives one of which the test needs, [] when it needs none."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or) and not negated:
+            left, right = self.alternatives(test.left), self.alternatives(test.right)
+            return left + right if left and right else []
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.alternatives(test.expression, not negated)
+        if negated:
+            if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
+                    and isinstance(test.comparisons[0].operator, cst.Is):
+                return self._not_none(test.left, test.comparisons[0].comparator)  # not (x is None)
+            return []
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+            if isinstance(op, (cst.IsNot, cst.NotEqual)):
+                found = self._not_none(test.left, right)
+                if found or isinstance(op, cst.IsNot):
+                    return found
+            if isinstance(op, cst.In):  # "scale" in kwargs
+                key = _string(test.left)
+                name = right.value if isinstance(right, cst.Name) else None
+                if key is not None and name == self.kwargs and not self.rebound(name):
+                    return [f"**{name}[{key}]"]
+            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.NotEqual)):
+                return self._len_positive(test.left, op, right)
+            return []
+        return self._truthy(test)
+
+    def _self_attr(self, value: cst.BaseExpression) -> list[str]:
+        """`self.x`: set at construction, to None only (decided over the class and its subclasses)."""
+        if self.in_class and isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) \
+                and value.value.value == "self" and value.attr.value != "training" and not self.rebound("self"):
+            return [f"self.{value.attr.value}"]
+        return []
+
+    def _truthy(self, value: cst.BaseExpression) -> list[str]:
+        if isinstance(value, cst.Attribute):
+            return self._self_attr(value)
+        if isinstance(value, cst.Name):
+            name = value.value
+            if self.rebound(name):
+                return []
+            if name == self.star:
+                return [f"*{name}"]
+            if name == self.kwargs:
+                return []
+            if name in self.defaults:
+                return [name]
+            return []
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len" \
+                and len(value.args) == 1:
+            return self._truthy(value.args[0].value) if isinstance(value.args[0].value, cst.Name) \
+                and value.args[0].value.value == self.star else []
+        key = self._kwargs_get(value)
+        return [f"**{self.kwargs}[{key}]"] if key is not None else []
+
+    def _not_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
+        if isinstance(left, cst.Name) and left.value == "None":
+            left, right = right, left
+        if not (isinstance(right, cst.Name) and right.value == "None"):
+            return []
+        if isinstance(left, cst.Attribute):
+            return self._self_attr(left)
+        if isinstance(left, cst.Name):
+            name = left.value
+            # (`labels is not None` is already a mode of its own, "labels")
+            if self.defaults.get(name) == "none" and name not in LABEL_NAMES and not self.rebound(name):
+                return [f"{name}!=None"]
+            return []
+        key = self._kwargs_get(left)
+        return [f"**{self.kwargs}[{key}]"] if key is not None else []
+
+    def _len_positive(self, left, op, right) -> list[str]:
+        if not (isinstance(right, cst.Integer)):
+            return []
+        bound = right.evaluated_value  # (0x10, 1_000: not int()'s syntax)
+        if (isinstance(op, (cst.GreaterThan, cst.NotEqual)) and bound == 0) or (
+                isinstance(op, cst.GreaterThanEqual) and bound == 1):
+            if isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" \
+                    and len(left.args) == 1:
+                return self._truthy(left.args[0].value) if isinstance(left.args[0].value, cst.Name) \
+                    and left.args[0].value.value == self.star else []
+        return []
+
+    def _kwargs_get(self, value: cst.BaseExpression) -> str | None:
+        """KEY for `kwargs.get("KEY")` / `kwargs.get("KEY", None)` / `kwargs["KEY"]`."""
+        if self.kwargs is None or self.rebound(self.kwargs):
+            return None
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and isinstance(value.func.value, cst.Name) and value.func.value.value == self.kwargs \
+                and value.func.attr.value == "get" and value.args:
+            if len(value.args) > 1 and not (isinstance(value.args[1].value, cst.Name)
+                                            and value.args[1].value.value in FALSY):
+                return None
+            return _string(value.args[0].value)
+        return None
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return text if isinstance(text, str) and text.isidentifier() else None
+    return None

@@ -1,0 +1,173 @@
+"""Reachability under the call site's facts (issue 19): a finding behind a branch only the
+caller decides (`if profile:`, `if len(args) > 0 or kwargs.get("scale") is not None:`, an
+optional part set to None at construction) holds only on calls that take it, and the
+cross-function CL150 follows each call site. Also: attributes typed from construction."""
+
+import textwrap
+
+from compilelint import config as config_mod
+from compilelint.engine import analyze_path, check
+from compilelint.summary import ModuleSummary
+
+
+def _check(tmp_path, files: dict[str, str]):
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    settings = config_mod.load(start=str(tmp_path))
+    result = check([str(tmp_path)], settings)
+    return {(f.path.rsplit("/", 1)[-1], f.line, f.code): f for f in result.findings}
+
+
+HELPER = """
+    import torch
+    import warnings
+
+    def mix(x, profile=False, mask=None, *args, **kwargs):
+        if profile:
+            print("mix")
+        if mask is not None:
+            x = x[mask]
+        if len(args) > 0 or kwargs.get("scale") is not None:
+            warnings.warn("scale is deprecated")
+        return x
+
+    class Net(torch.nn.Module):
+        def forward(self, x, m):
+            for _ in range(3):
+                x = mix(x{args})
+            return x
+"""
+
+
+def test_a_branch_no_call_site_takes_is_not_reported(tmp_path):
+    found = _check(tmp_path, {"m.py": HELPER.format(args="")})
+    assert found == {}
+
+
+def test_a_call_site_that_passes_the_argument_reaches_the_branch(tmp_path):
+    found = _check(tmp_path, {"m.py": HELPER.format(args=", profile=True")})
+    assert set(found) == {("m.py", 7, "CL110"), ("m.py", 16, "CL150")}
+    assert found[("m.py", 7, "CL110")].when == ()  # a literal True: surely taken
+    found = _check(tmp_path, {"m.py": HELPER.format(args=", mask=m")})
+    assert set(found) == {("m.py", 9, "CL121"), ("m.py", 16, "CL150")}
+    found = _check(tmp_path, {"m.py": HELPER.format(args=", None, None, 2")})  # *args not empty
+    assert set(found) == {("m.py", 11, "CL112"), ("m.py", 16, "CL150")}
+    found = _check(tmp_path, {"m.py": HELPER.format(args=", **{'scale': 2}")})  # may hold `scale`
+    assert ("m.py", 11, "CL112") in found and ("m.py", 7, "CL110") in found
+
+
+def test_an_undecided_condition_stays_on_the_finding(tmp_path):
+    """The model a user compiles has callers outside the project: its finding says when."""
+    found = _check(tmp_path, {"m.py": """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x, debug=False):
+                if debug:
+                    print(x)
+                return x
+    """})
+    finding = found[("m.py", 6, "CL110")]
+    assert finding.when == ("given:debug",)
+    assert finding.message.endswith("(only when the caller passes `debug`)")
+
+
+def test_the_cross_function_loop_break_is_decided_per_call_site(tmp_path):
+    """Two loops call the same layer; only the one passing `scale` breaks."""
+    found = _check(tmp_path, {"m.py": """
+        import torch
+        class Layer(torch.nn.Module):
+            def forward(self, x, *args, **kwargs):
+                if len(args) > 0 or kwargs.get("scale", None) is not None:
+                    print("deprecated")
+                return x
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = torch.nn.ModuleList([Layer() for _ in range(2)])
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                for layer in self.layers:
+                    x = layer(x, scale=2.0)
+                return x
+    """})
+    assert ("m.py", 13, "CL150") not in found
+    assert ("m.py", 15, "CL150") in found
+
+
+def test_optional_parts_set_to_none_at_construction(tmp_path):
+    source = """
+        import torch
+        class Block(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.recorder = None
+            def forward(self, x):
+                if self.recorder is not None:
+                    print(x)
+                return x
+        {extra}
+    """
+    assert _check(tmp_path, {"m.py": source.format(extra="")}) == {}
+    # a subclass, or any code setting `.recorder` on another object, may fill it
+    sub = "class Rec(Block):\n            def __init__(self):\n                super().__init__()\n" \
+          "                self.recorder = print"
+    assert ("m.py", 9, "CL110") in _check(tmp_path, {"m.py": source.format(extra=sub)})
+    foreign = "def attach(model):\n            model.recorder = print"
+    assert ("m.py", 9, "CL110") in _check(tmp_path, {"m.py": source.format(extra=foreign)})
+
+
+def test_attributes_built_in_the_constructor_and_training_only_paths(tmp_path):
+    found = _check(tmp_path, {"m.py": """
+        import torch
+        class Head(torch.nn.Module):
+            def forward(self, x):
+                return x
+            def compute_loss(self, x):
+                return x.sum().item()
+        class Matcher:
+            def __call__(self, x):
+                return torch.nonzero(x)
+        class Det(torch.nn.Module):
+            def __init__(self, head=None):
+                super().__init__()
+                if head is None:
+                    head = Head()
+                self.head = head
+                self.matcher = Matcher()
+            def forward(self, x):
+                if self.training:
+                    self.matcher(x)
+                    return self.head.compute_loss(x)
+                return self.head(x)
+    """})
+    assert found[("m.py", 7, "CL103")].when == ("training",)
+    assert found[("m.py", 10, "CL120")].when == ("training",)
+    assert found[("m.py", 7, "CL103")].message.endswith("(only in training)")
+
+
+def test_integer_literals_in_any_base_and_the_summary_round_trip(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(textwrap.dedent("""
+        import torch
+        def f(x, *args, n=0x0):
+            if len(args) > 0x0 or n:
+                print(x)
+            return x
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.part = None
+            def forward(self, x):
+                return f(x, n=0b1)
+        def attach(m):
+            setattr(m, "part", 1)
+    """))
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    analysis, _ = analyze_path(str(path), config_mod.load(start=str(tmp_path)))
+    assert not analysis.diagnostics
+    summary = analysis.summary
+    assert summary.foreign_attrs == ("part",)
+    assert summary.classes["M"].none_attrs == ("part",)
+    assert ModuleSummary.from_json(summary.to_json()) == summary
