@@ -38,7 +38,10 @@ lists and the versions; ``--out`` saves the same as JSON.
 ``NAME``, ``version()``, ``package_dir()`` (where the package's files run from),
 ``models()``, ``build(model, setting, chosen) -> (callable, args, kwargs, info)`` and,
 optionally, ``warm_up()`` and ``source_dir()`` (what the static pass checks; default
-``package_dir()``). tests/test_calibrate.py uses one.
+``package_dir()``). tests/test_calibrate.py uses one. A model-zoo adapter
+(``benchmarks/zoo/<library>.py``: ``PACKAGE`` and ``MODELS``, docs/calibration.md) is a
+shorter suite file: ``benchmarks/zoo/adapter.py`` turns it into one, with eval and train
+as its settings; ``benchmarks/calibrate_zoo.py`` runs every adapter and prints one table.
 
 This file is also the probe target: the worker imports it and calls
 ``calibration_target()``; nothing below runs at import beyond definitions.

@@ -132,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per model and mode")
     ap.add_argument("--budget", type=float, default=0, help="per library: stop starting captures after this many s")
+    ap.add_argument("--limit", type=int, default=0, help="per library: only the first N models (calibrate.py's "
+                                                          "fixed shuffle)")
     ap.add_argument("--linter-src", help="run the static pass from this src/ folder (another worktree's)")
     ap.add_argument("--linter-rev", help="run the static pass from this git revision")
     ap.add_argument("--out-dir", default=str(DEFAULT_OUT), help="where zoo-<library>.json go (default %(default)s)")
@@ -145,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not libs:
         ap.error(f"no adapter for {', '.join(unknown) or 'any library'} in {zoo} (have: {', '.join(libraries(zoo))})")
     common = ["--jobs", str(args.jobs), "--timeout", str(args.timeout)]
+    if args.limit:
+        common += ["--limit", str(args.limit)]
     if args.cache:
         common += ["--cache", args.cache]
     out_dir = Path(args.out_dir)
