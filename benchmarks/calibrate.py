@@ -38,7 +38,10 @@ lists and the versions; ``--out`` saves the same as JSON.
 ``NAME``, ``version()``, ``package_dir()`` (where the package's files run from),
 ``models()``, ``build(model, setting, chosen) -> (callable, args, kwargs, info)`` and,
 optionally, ``warm_up()`` and ``source_dir()`` (what the static pass checks; default
-``package_dir()``). tests/test_calibrate.py uses one.
+``package_dir()``). tests/test_calibrate.py uses one. A model-zoo adapter
+(``benchmarks/zoo/<library>.py``: ``PACKAGE`` and ``MODELS``, docs/calibration.md) is a
+shorter suite file: ``benchmarks/zoo/adapter.py`` turns it into one, with eval and train
+as its settings; ``benchmarks/calibrate_zoo.py`` runs every adapter and prints one table.
 
 This file is also the probe target: the worker imports it and calls
 ``calibration_target()``; nothing below runs at import beyond definitions.
@@ -392,8 +395,28 @@ def load_suite(ref: str) -> Any:
         suite = importlib.util.module_from_spec(spec)
         sys.modules[name] = suite
         spec.loader.exec_module(suite)
+        zoo = _zoo_adapter_module()
+        if zoo.is_adapter(suite):  # a benchmarks/zoo/<library>.py adapter
+            suite = zoo.ZooSuite(suite)
     _SUITES[ref] = suite
     return suite
+
+
+def _zoo_adapter_module() -> Any:
+    """benchmarks/zoo/adapter.py, loaded by path (benchmarks/zoo/ holds files named like the
+    libraries they adapt, so it never goes on sys.path)."""
+    name = "_calibrate_zoo_adapter"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / "zoo" / "adapter.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def suite_settings(suite: Any) -> tuple[str, ...]:
+    """The settings a suite runs by default (a zoo adapter: eval and train)."""
+    return tuple(getattr(suite, "SETTINGS", SETTINGS))
 
 
 def calibration_target():
@@ -1073,7 +1096,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only the first N models of a fixed pseudo-random order (crc32 of the name), "
                          "after the --include ones")
     ap.add_argument("--include", help="comma-separated models to put first (they count towards --limit)")
-    ap.add_argument("--settings", default=",".join(SETTINGS), help="eval,train,padded (default: all three)")
+    ap.add_argument("--settings", help="eval,train,padded (default: the suite's; transformers: all three, "
+                                       "a zoo adapter: eval,train)")
     ap.add_argument("--jobs", "-j", type=int, default=2, help="capture processes at a time (default 2)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per model and setting (default 120)")
     ap.add_argument("--budget", type=float, default=0, help="stop starting new captures after this many seconds")
@@ -1089,10 +1113,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--_zygote", help=argparse.SUPPRESS)
     ap.add_argument("--_list", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    args.settings = [s.strip() for s in args.settings.split(",") if s.strip()]
-    bad = [s for s in args.settings if s not in SETTINGS]
-    if bad or not args.settings:
-        ap.error(f"--settings: choose from {', '.join(SETTINGS)} (got {args.settings})")
     if args.suite != "transformers":
         args.suite = os.path.abspath(args.suite)
         if not os.path.isfile(args.suite):
@@ -1100,10 +1120,15 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(REPO / "src"))
     if args._list:
         return list_main(args.suite, args._list)
+    suite = load_suite(args.suite)
+    allowed = suite_settings(suite)
+    args.settings = [s.strip() for s in (args.settings or ",".join(allowed)).split(",") if s.strip()]
+    bad = [s for s in args.settings if s not in allowed]
+    if bad or not args.settings:
+        ap.error(f"--settings: choose from {', '.join(allowed)} (got {args.settings})")
     if args._zygote:
         return zygote_main(args.suite, args._zygote, args.timeout, args.settings)
 
-    suite = load_suite(args.suite)
     cdir = capture_dir(args, suite)
     models = plan_models(args, suite, cdir)
     stats: dict = {}

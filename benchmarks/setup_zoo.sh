@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The model-zoo libraries of benchmarks/calibrate_zoo.py (issue 19), pinned, never touching torch:
+# each torch-dependent library with --no-deps, then its pure dependencies by hand.
+set -euo pipefail
+python -m pip install --no-deps monai==1.6.1 x-transformers==2.31.10 kornia==0.9.0 \
+    vector-quantize-pytorch==1.32.0 torch_geometric==2.8.1 e3nn==0.6.0 \
+    torch-einops-utils==0.2.0 opt_einsum_fx==0.1.4
+python -m pip install einops==0.8.2 einx==0.4.3 loguru==0.7.3 frozendict==2.5.1 opt_einsum==3.4.0 \
+    kornia_rs==0.2.0 psutil==7.2.2 xxhash==4.1.0 aiohttp==3.14.5 numpy scipy sympy fsspec jinja2 \
+    pyparsing requests tqdm
+python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
