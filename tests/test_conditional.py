@@ -159,3 +159,39 @@ def test_a_loop_breaks_only_when_its_breaks_are_reached(tmp_path):
     assert found[(18, "CL150")].when == ()
     # an unconditional break in a helper called only in training: the loop breaks in training
     assert found[(20, "CL150")].when == ("training",)
+
+
+ERROR_PATH = textwrap.dedent("""
+    import torch
+    class M(torch.nn.Module):
+        def pick(self, x, index):
+            try:
+                return x.index_select(0, index)
+            except RuntimeError:
+                print("bad", int(index.max()))
+                raise
+        def check(self, x):
+            if x.numel() == 0:
+                raise ValueError(f"empty {x.sum().item()}")
+            return x
+        def forward(self, x, index):
+            for _ in range(3):
+                x = self.check(self.pick(x, index))
+            return x
+""")
+
+
+def test_error_path_breaks_say_so_and_break_no_loop(tmp_path):
+    """Breaks in an `except` body or a `raise`'s argument run only once something raised:
+    their findings say so ("error" in `when`) and no loop holding or calling them is a CL150."""
+    (tmp_path / "m.py").write_text(ERROR_PATH)
+    settings = config_mod.load(start=str(tmp_path))
+    findings = check([str(tmp_path / "m.py")], settings).findings
+    assert {f.code for f in findings} >= {"CL110", "CL103"}
+    assert "CL150" not in {f.code for f in findings}
+    for f in findings:
+        assert "error" in f.when, f
+        assert f.message.endswith("(only once an exception was raised)")
+    (tmp_path / "m.py").write_text(ERROR_PATH.replace("if x.numel() == 0:", "if x.sum() > 0:"))
+    codes = {(f.code, f.when) for f in check([str(tmp_path / "m.py")], settings).findings}
+    assert ("CL150", ()) in codes and ("CL102", ()) in codes  # the test runs on every call: it breaks the loop

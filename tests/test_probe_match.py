@@ -180,3 +180,67 @@ def test_loop_confirmed_by_a_frame_skip_whose_stack_passes_through_its_body():
     # a skip reached through a line outside the loop's body does not confirm it
     match([after], [result(loop - 1)])
     assert after.evidence["status"] != "confirmed"
+
+
+RESUME_LINE_SOURCE = '''
+import torch
+
+
+def nonzero_rows(pos):
+    return (pos > 0).nonzero()
+
+
+class Pool(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+
+    def prepare(self, pos):
+        return pos, nonzero_rows(pos)
+
+    def forward(self, pos):
+        pos, idx = self.prepare(pos)
+        out = self.lin(pos)
+        scaled = out.mul(
+            2.0,
+        ).add(1.0)
+        return scaled.sum(0).expand(int(idx.max()) + 1, 3)  # the break
+
+
+class Unrelated(torch.nn.Module):
+    def __init__(
+        self,
+        a,
+    ):
+        super().__init__()
+'''
+
+
+def test_break_dynamo_puts_past_its_function_matches_that_functions_finding(tmp_path, monkeypatch):
+    """Dynamo 2.13 on Python 3.11 can report a break in a resume function on a line past
+    the function's end (e3nn's SimpleNetwork: `int(batch.max())` at 103, reported at 110):
+    the record goes to the one breaking finding of that function, and nothing else."""
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / "resume_line.py").write_text(RESUME_LINE_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import torch
+    import resume_line
+
+    res = capture(resume_line.Pool(), (torch.randn(5, 3),))
+    path = str(tmp_path / "resume_line.py")
+    text = RESUME_LINE_SOURCE.splitlines()
+    at = next(i for i, t in enumerate(text, 1) if "# the break" in t)
+    end = next(i for i, t in enumerate(text, 1) if t.startswith("class Unrelated")) - 1
+    item = [b for b in res.breaks if b.file == path and "item" in (b.reason or "").lower()]
+    assert item, res.breaks
+    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 40))})
+    int_call = Finding(path=path, line=at, col=1, code="CL102", message="static", scope="Pool.forward")
+    elsewhere = Finding(path=path, line=end + 4, col=1, code="CL102", message="static", scope="Unrelated.__init__")
+    new = match([int_call, elsewhere], [result])
+    assert int_call.evidence["status"] == "confirmed"
+    assert elsewhere.evidence is None or elsewhere.evidence["status"] != "confirmed"
+    assert not [n for n in new if n.line == item[0].line]  # explained, not a probe-only break
+    if item[0].line == at:
+        pytest.skip("this torch reports the break on its own line")

@@ -13,7 +13,7 @@ import re
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.finding import Edit, FileAnalysis, Finding, common_when, loop_break, when_text
+from compilelint.finding import ON_ERROR, Edit, FileAnalysis, Finding, common_when, loop_break, when_text
 from compilelint.semantic.loops import loop_positions, loop_positions_libcst
 from compilelint.semantic.walker import Walker
 
@@ -102,7 +102,7 @@ def assemble(walker: Walker, text: str, locate, loops_alone) -> FileAnalysis:
                 when=pending.when, needs=pending.needs,
                 edits=tuple(_edit(edit, positions) for edit in pending.edits),
             ))
-            if loop is not None and walker.loop_rule is not None:
+            if loop is not None and walker.loop_rule is not None and ON_ERROR not in pending.when:
                 lpos = positions[loop]
                 key = (lpos.start.line, lpos.start.column, pending.needs)
                 if key not in loops:

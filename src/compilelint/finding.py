@@ -70,7 +70,12 @@ class Finding:
         return out
 
 
-_WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels"}
+# The `when` label of code that runs only once an exception was raised (an `except` body,
+# a `raise`'s argument, an `if` body that ends in `raise`): Dynamo traces it only when the
+# code before raises, so a break there is off the normal path and no loop's CL150 holds it.
+ON_ERROR = "error"
+_WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels",
+               ON_ERROR: "once an exception was raised"}
 
 
 def when_text(when: tuple[str, ...]) -> str:

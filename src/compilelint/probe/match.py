@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 from typing import Any, Iterable
 
 from compilelint.finding import Finding
@@ -149,13 +150,14 @@ def match(
         observed.extend(run.observed)
         runs.append(run)
 
+    misplaced = _misplaced_breaks(findings, observed, cwd)
     for f in findings:
         fpath = _abs(f.path, cwd)
         first = f.line
         last = f.end_line if f.end_line and f.end_line >= f.line else f.line
         span = range(first, last + 1)
-        # 1. a break at the finding's line(s)
-        exact = [o for o in observed if o.loc and o.loc[0] == fpath and o.loc[1] in span]
+        # 1. a break at the finding's line(s), or put past the end of the finding's function
+        exact = [o for o in observed if o.loc and o.loc[0] == fpath and o.loc[1] in span] + misplaced.get(id(f), [])
         # 2. the finding's line is in a break's user stack (a call that led to it)
         in_stack = [o for o in observed if o not in exact and any((fpath, ln) in o.stack for ln in span)]
         # 3. a location Dynamo names in the message (the loop around a break, the
@@ -298,6 +300,46 @@ def loop_body(path: str, line: int) -> range | None:
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == line and node.body:
             return range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
     return None
+
+
+_RESUME_RE = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_\d+$")
+
+
+def _misplaced_breaks(findings: list[Finding], observed: list[_Observed], cwd: str) -> dict[int, list[_Observed]]:
+    """Graph breaks Dynamo puts on a line outside the function it names (torch 2.13 on
+    Python 3.11: a break in a resume function can carry a line past the function's end),
+    each given to the one breaking finding of that function, if it has exactly one: the
+    function is the def of that name holding another line of the record's stack there
+    (the resume point). {id(finding): [records]}."""
+    out: dict[int, list[_Observed]] = {}
+    for o in observed:
+        if o.rec.kind != "graph_break" or not o.loc or not o.rec.function:
+            continue
+        m = _RESUME_RE.match(o.rec.function)
+        name = m.group("name") if m else o.rec.function
+        spans = function_spans(o.abs_file, name)
+        if not spans or any(o.loc[1] in span for span in spans):
+            continue
+        homes = [span for span in spans if any(p == o.abs_file and ln in span for p, ln in o.stack)]
+        if len(homes) != 1:
+            continue
+        cands = [f for f in findings if f.code.startswith("CL1") and f.code != "CL150" and f.line in homes[0]
+                 and _abs(f.path, cwd) == o.abs_file and _same_function(f.scope, name)]
+        if len(cands) == 1:
+            out.setdefault(id(cands[0]), []).append(o)
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def function_spans(path: str, name: str) -> tuple[range, ...]:
+    """Lines of each ``def name`` in the file at ``path`` (read, never imported)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return ()
+    return tuple(range(node.lineno, (node.end_lineno or node.lineno) + 1) for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name)
 
 
 def _same_function(scope: str | None, function: str | None) -> bool:

@@ -6,12 +6,13 @@ decoder-layer loop, that is the whole model.
 A break reaches a caller only through call sites that can run it: each function keeps
 the conditions (`when`) under which one of its breaks is reached, as alternatives, and a
 call site passes on those its arguments allow (`callsites.CallSites.through`: a break
-behind `if profile:` does not reach a loop whose call leaves `profile` at `False`).
+behind `if profile:` does not reach a loop whose call leaves `profile` at `False`). A
+break only reached once an exception was raised (`ON_ERROR`) reaches no loop.
 """
 
 from __future__ import annotations
 
-from compilelint.finding import common_when, loop_break
+from compilelint.finding import ON_ERROR, common_when, loop_break
 
 MAX_ALTERNATIVES = 8  # beyond this, a function's alternatives merge into what they share
 
@@ -23,7 +24,7 @@ def run(context) -> list:
     breaks = {}  # a function -> its first break (named in the message)
     reach: dict[str, frozenset] = {}  # a function -> the conditions under which it breaks
     for analysis, finding in context.in_region:
-        if finding.code in breaking_codes and finding.scope:
+        if finding.code in breaking_codes and finding.scope and ON_ERROR not in finding.when:
             key = f"{analysis.module}:{finding.scope}"
             breaks.setdefault(key, finding)
             reach[key] = _add(reach.get(key, frozenset()), tuple(finding.when))

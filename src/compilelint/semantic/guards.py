@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.finding import ON_ERROR
 from compilelint.semantic.facts import LABEL_NAMES, CallerFacts
 from compilelint.semantic.kinds import dotted
 
@@ -94,6 +95,17 @@ class GuardTracking:
                 other = conditions(node.test, negated=True) + self.caller_conditions(node.test, negated=True)
                 if other:
                     self.branch_when[id(node.orelse)] = other
+            if _ends_in_raise(node.body):
+                self.branch_when[id(node.body)] = self.branch_when.get(id(node.body), ()) + (ON_ERROR,)
+
+    def enter_Try(self, node: cst.Try) -> None:
+        if self.scopes:
+            for handler in node.handlers:
+                self.branch_when[id(handler.body)] = (ON_ERROR,)
+
+    def enter_Raise(self, node: cst.Raise) -> None:
+        if self.scopes and node.exc is not None:
+            self.branch_when[id(node.exc)] = (ON_ERROR,)
 
     def enter_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`)
@@ -135,3 +147,13 @@ class GuardTracking:
         for labels in self.when_stack:
             out.extend(label for label in labels if label not in out)
         return tuple(out)
+
+
+def _ends_in_raise(body: cst.BaseSuite) -> bool:
+    statements = body.body
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return isinstance(last.body[-1], cst.Raise)
+    return False
