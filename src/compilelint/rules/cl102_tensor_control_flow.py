@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.semantic.guards import not_tensors
 from compilelint.semantic.kinds import Kind
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
@@ -118,18 +119,33 @@ class M(torch.nn.Module):
 """,
     ]
 
+    def __init__(self, *args, **kwargs) -> None:  # state: guards passed down to sub-expressions
+        super().__init__(*args, **kwargs)
+        # names known not to be tensors where a node runs: `elif` after `if isinstance(s, Tensor)`,
+        # the right side of `not isinstance(t, float) or t != 1`; set again on a re-run
+        self._guards: dict[int, frozenset[str]] = {}
+
+    def _guard(self, node: cst.CSTNode, names: frozenset[str]) -> None:
+        if names:
+            self._guards[id(node)] = names
+
     def _check(self, test: cst.BaseExpression, what: str, anchor: cst.CSTNode | None = None) -> None:
         if isinstance(test, cst.BooleanOperation) or (
             isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
         ):
             return  # reported operand by operand
-        kind = self.ctx.kind(test)
+        with self.ctx.narrowed(self._guards.get(id(test), frozenset())):
+            kind = self.ctx.kind(test)
         if kind.tensorish:
             self.report(anchor or test, self.message.format(what=what),
                         severity="error" if kind == Kind.TENSOR else "warning")
 
     def visit_If(self, node: cst.If) -> None:
+        above = self._guards.get(id(node), frozenset())
+        self._guard(node.test, above)
         self._check(node.test, "`if`")
+        if isinstance(node.orelse, cst.If):  # an `elif` runs only when the tests above were false
+            self._guard(node.orelse, above | not_tensors(node.test, False))
 
     def visit_While(self, node: cst.While) -> None:
         self._check(node.test, "`while`")
@@ -143,6 +159,10 @@ class M(torch.nn.Module):
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         is_and = isinstance(node.operator, cst.And)
         op = "and" if is_and else "or"
+        above = self._guards.get(id(node), frozenset())
+        self._guard(node.left, above)
+        # the right side runs only when the left is true (`and`) or false (`or`)
+        self._guard(node.right, above | not_tensors(node.left, is_and))
         self._check(node.left, f"`{op}`")
         # `not is_compiling() and t.any()` / `is_compiling() or t.any()`: under Dynamo
         # the left side decides and the right side never runs
@@ -152,6 +172,7 @@ class M(torch.nn.Module):
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):
+            self._guard(node.expression, self._guards.get(id(node), frozenset()))
             self._check(node.expression, "`not`")
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -4,6 +4,7 @@ function returned)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 
@@ -100,7 +101,20 @@ class Bindings:
     def kind(self, node: cst.BaseExpression) -> Kind:
         return infer(node, self)
 
+    not_tensors: frozenset[str] = frozenset()  # names a guard around the expression proved plain
+
+    @contextlib.contextmanager
+    def narrowed(self, names: frozenset[str]):
+        """Read expressions with `names` known not to be tensors (`not isinstance(t, float) or t != 1`)."""
+        saved, self.not_tensors = self.not_tensors, self.not_tensors | names
+        try:
+            yield
+        finally:
+            self.not_tensors = saved
+
     def name_kind(self, name: str) -> Kind:
+        if name in self.not_tensors:
+            return Kind.VALUE
         for scope in reversed(self.scopes):
             if name in scope.env:
                 kind = scope.env[name]

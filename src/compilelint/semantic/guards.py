@@ -14,6 +14,10 @@ COMPILING_GUARDS = frozenset({
     "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
     "is_tracing",  # transformers' helper: true under Dynamo, FX and TorchScript tracing
 })
+# isinstance() targets that are never tensors, and those that are.
+PLAIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
+                         "Number", "Integral", "Real", "Sequence"})
+TENSOR_TYPES = frozenset({"Tensor", "Parameter"})
 HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 
 
@@ -33,6 +37,29 @@ def compiling_guard(test: cst.BaseExpression) -> bool | None:
         if name and name.split(".")[-1] in COMPILING_GUARDS:
             return not negated
     return None
+
+
+def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
+    """Names `test` proves are not tensors when it evaluates to `truth`: `isinstance(t, float)`
+    when true, `isinstance(t, Tensor)` when false, through `not` / `and` / `or`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return not_tensors(test.expression, not truth)
+    if isinstance(test, cst.BooleanOperation):
+        # `a and b` true: both true; `a or b` false: both false
+        if isinstance(test.operator, cst.And) is truth:
+            return not_tensors(test.left, truth) | not_tensors(test.right, truth)
+        return frozenset()
+    if not (isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2
+            and isinstance(test.args[0].value, cst.Name)):
+        return frozenset()
+    spec = test.args[1].value
+    names = [(dotted(e.value) or "") for e in spec.elements] if isinstance(spec, cst.Tuple) else [dotted(spec) or ""]
+    lasts = {n.split(".")[-1] for n in names}
+    plain = all(last in PLAIN_TYPES for last in lasts)
+    tensor = all(last in TENSOR_TYPES for last in lasts)
+    if (truth and plain) or (not truth and tensor):
+        return frozenset({test.args[0].value.value})
+    return frozenset()
 
 
 def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:

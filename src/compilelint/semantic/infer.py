@@ -63,6 +63,10 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             result = strongest(result, kind) if kind != Kind.VALUE else result
         if any(k == Kind.UNKNOWN for k in kinds) and not result.tensorish:
             return Kind.UNKNOWN
+        operands = [node.left, *(c.comparator for c in node.comparisons)]
+        if result == Kind.LIKELY and any(is_size(n) for n in operands) and all(
+                isinstance(n, cst.Name) for n, k in zip(operands, kinds) if k == Kind.LIKELY):
+            return Kind.UNKNOWN  # `x.shape[-1] >= n`: a name guessed a tensor, compared with a size, is a number
         return result
     if isinstance(node, cst.IfExp):
         return join(infer(node.body, env), infer(node.orelse, env))
@@ -71,6 +75,24 @@ def infer(node: cst.BaseExpression, env) -> Kind:
     if isinstance(node, (cst.Tuple,)):
         return Kind.VALUE
     return Kind.UNKNOWN
+
+
+SIZE_ATTRS = frozenset({"shape", "ndim"})
+SIZE_METHODS = frozenset({"size", "dim", "numel", "nelement", "ndimension"})
+
+
+def is_size(node: cst.BaseExpression) -> bool:
+    """`x.shape[-1]`, `x.size(0)`, `x.ndim`, `len(x)`: an expression that reads a size."""
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in SIZE_ATTRS
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in SIZE_METHODS
+        return isinstance(func, cst.Name) and func.value == "len"
+    return False
 
 
 def call_kind(node: cst.Call, env) -> Kind:

@@ -63,6 +63,8 @@ TORCH_VALUE_FUNCS = frozenset({
     "is_deterministic_algorithms_warn_only_enabled", "are_deterministic_algorithms_enabled",
     "get_rng_state", "typename", "is_compiling", "cond", "Generator", "Stream", "Event",
 })
+# Name prefixes of torch callables that answer a question or get/set state, never a tensor.
+VALUE_PREFIXES = ("is_", "are_", "has_", "get_", "set_", "use_")
 # Modules under torch whose functions return tensors unless listed above.
 TENSOR_NAMESPACES = (
     "torch.", "torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.",
@@ -160,7 +162,8 @@ def torch_call_kind(qualified: str) -> Kind | None:
         return Kind.UNKNOWN
     if qualified.startswith(NON_TENSOR_NAMESPACES):
         return Kind.UNKNOWN
-    if last in TORCH_VALUE_FUNCS or last.startswith(("is_", "get_", "set_", "use_")):
+    # predicates and state accessors, private ones too: `torch._C._are_functorch_transforms_active()`
+    if last in TORCH_VALUE_FUNCS or last.lstrip("_").startswith(VALUE_PREFIXES):
         return Kind.VALUE
     if last[:1].isupper() and last not in ("Tensor",):
         return Kind.UNKNOWN  # classes: torch.Generator, torch.Size handled above
