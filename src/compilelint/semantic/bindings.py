@@ -264,6 +264,12 @@ class Bindings:
                     source = var_class.get(value.args[0].value.value)
                     if source:
                         var_class[target.value] = source
+        elif isinstance(target, (cst.Tuple, cst.List)) and _parallel(target, value):
+            # `row, col = row[mask], col[mask]`: each name takes its own element's kind
+            # (all kinds first: the right side is evaluated before any name is bound, `a, b = b, a`)
+            kinds = [infer(element.value, self) for element in value.elements]
+            for name_node, element_node, element_kind in zip(target.elements, value.elements, kinds):
+                self._bind(name_node.value, element_node.value, element_kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = kind if kind.tensorish else Kind.UNKNOWN
             if isinstance(value, cst.Attribute) and value.attr.value == "shape":
@@ -388,6 +394,12 @@ class Bindings:
         """Local names of the current function bound (so far, in source order) to ndarrays
         made from tensors."""
         return self.scopes[-1].ndarrays if self.scopes else frozenset()
+
+
+def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> bool:
+    """`a, b = x, y`: as many elements on each side and none starred."""
+    return isinstance(value, (cst.Tuple, cst.List)) and len(target.elements) == len(value.elements) \
+        and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
 
 
 def _is_range_call(node: cst.BaseExpression, walker) -> bool:
