@@ -39,6 +39,8 @@ class FunctionScope:
     edges: dict[int, int | None] = field(default_factory=dict)  # id(Call) -> its call edge
     returns: list = field(default_factory=list)  # each `return`'s kind spec
     ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays made from tensors
+    # id(if body) -> (name, its kind before): `if isinstance(x, Tensor):` makes x a tensor there
+    narrowed: dict[int, tuple[str, Kind]] = field(default_factory=dict)
 
 
 def target_names(target: cst.CSTNode) -> list[str]:
@@ -278,6 +280,12 @@ class Bindings:
                     source = var_class.get(value.args[0].value.value)
                     if source:
                         var_class[target.value] = source
+        elif isinstance(target, (cst.Tuple, cst.List)) and _parallel(target, value):
+            # `row, col = row[mask], col[mask]`: each name takes its own element's kind
+            # (all kinds first: the right side is evaluated before any name is bound, `a, b = b, a`)
+            kinds = [infer(element.value, self) for element in value.elements]
+            for name_node, element_node, element_kind in zip(target.elements, value.elements, kinds):
+                self._bind(name_node.value, element_node.value, element_kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = kind if kind.tensorish else Kind.UNKNOWN
             if isinstance(value, cst.Attribute) and value.attr.value == "shape":
@@ -287,6 +295,34 @@ class Bindings:
                 var_class.pop(name, None)
                 if self.scopes:
                     self.scopes[-1].open.pop(name, None)
+
+    # ---- `if isinstance(x, torch.Tensor):` narrows x to a tensor in the body ----------------
+
+    def enter_If(self, node: cst.If) -> None:
+        name = self._tensor_check(node.test) if self.scopes else None
+        if name is not None:
+            self.scopes[-1].narrowed[id(node.body)] = (name, self.name_kind(name))
+
+    def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        narrowed = self.scopes[-1].narrowed.get(id(node)) if self.scopes else None
+        if narrowed is not None:
+            self.scopes[-1].env[narrowed[0]] = Kind.TENSOR
+
+    def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        narrowed = self.scopes[-1].narrowed.pop(id(node), None) if self.scopes else None
+        if narrowed is not None and self.scopes[-1].env.get(narrowed[0]) == Kind.TENSOR:
+            self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
+
+    def _tensor_check(self, test: cst.BaseExpression) -> str | None:
+        """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`; one class only
+        (`(Tensor, np.ndarray)` could be an array)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._tensor_check(test.left) or self._tensor_check(test.right)
+        if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
+                and isinstance(test.args[0].value, cst.Name) \
+                and self.qualify(test.args[1].value) in TENSOR_CLASSES:
+            return test.args[0].value.value
+        return None
 
     def _set_open(self, name: str, value: cst.BaseExpression | None, element: bool = False) -> None:
         """Record what `name` depends on when only the project can tell (`value` None: nothing)."""
@@ -402,6 +438,15 @@ class Bindings:
         """Local names of the current function bound (so far, in source order) to ndarrays
         made from tensors."""
         return self.scopes[-1].ndarrays if self.scopes else frozenset()
+
+
+TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
+
+def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> bool:
+    """`a, b = x, y`: as many elements on each side and none starred."""
+    return isinstance(value, (cst.Tuple, cst.List)) and len(target.elements) == len(value.elements) \
+        and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
 
 
 def _is_range_call(node: cst.BaseExpression, walker) -> bool:
