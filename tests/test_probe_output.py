@@ -137,3 +137,13 @@ def test_plot_formats(results, tmp_path):
     else:
         write_plot(results, str(tmp_path / "p.png"))
         assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_table_path_shows_installed_libraries_from_their_package(tmp_path):
+    from compilelint.probe.output import table_path
+
+    lib = "/opt/venv/lib/python3.12/site-packages/transformers/models/gpt2/modeling_gpt2.py"
+    assert table_path(lib, str(tmp_path)) == "transformers/models/gpt2/modeling_gpt2.py"
+    mine = tmp_path / "pkg" / "model.py"
+    assert table_path(str(mine), str(tmp_path)) == "pkg/model.py"
+    assert table_path("/elsewhere/model.py", str(tmp_path)) == "/elsewhere/model.py"

@@ -269,6 +269,19 @@ def print_latency(console, t) -> None:
                   "the worth-it verdict uses latency[/]")
 
 
+def table_path(path: str, cwd: str | None = None) -> str:
+    """A break's file as the text table shows it: relative to ``cwd``, or, for an
+    installed library, from its package down (``transformers/models/…``): the absolute
+    path into site-packages fills the column before the file name shows. JSON and SARIF
+    keep :func:`display_path`."""
+    shown = display_path(path, cwd)
+    for marker in ("site-packages", "dist-packages"):
+        head, sep, tail = shown.rpartition(os.sep + marker + os.sep)
+        if sep and os.path.isabs(shown):
+            return tail
+    return shown
+
+
 def render_text(results: list[TargetResult], findings: list[Finding], *, cwd: str | None = None,
                 color: bool = False, width: int = 120, run: Any = None) -> str:
     from io import StringIO
@@ -322,7 +335,7 @@ def print_text(console, results: list[TargetResult], findings: list[Finding], *,
             table.add_column("id")
             table.add_column("reason", overflow="fold")
             for b in r.breaks:
-                loc = f"{display_path(b.file, cwd)}:{b.line}" if b.file else "?"
+                loc = f"{table_path(b.file, cwd)}:{b.line}" if b.file else "?"
                 n = f" ×{b.count}" if b.count > 1 else ""
                 n += " (first call only)" if b.first_call_only else ""
                 table.add_row(KIND_LABEL.get(b.kind, b.kind) + n, escape(loc), b.gb_id or "", escape(b.reason))
