@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -318,3 +319,43 @@ def test_roots_come_from_region_findings_only(tmp_path, monkeypatch):
     assert parse_root(" a.b:C.D ") == "a.b:C.D"
     with pytest.raises(RootError):
         parse_root("a/b.py:C")
+
+
+def test_the_replay_leaves_buffers_and_random_state_as_the_program_left_them(tmp_path):
+    # the replay calls the live module after the program's work, before exit handlers the
+    # program registered early: a training-mode BatchNorm and dropout must not leak into them
+    project = make_project(tmp_path, {"pkg/__init__.py": "", "pkg/models.py": """
+        import torch
+        from torch import nn
+
+
+        class Norm(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.bn = nn.BatchNorm1d(8)
+                self.drop = nn.Dropout(0.5)
+
+            def forward(self, x):
+                return self.drop(self.bn(x))
+    """, "use.py": """
+        import atexit
+
+        import torch
+
+        state = {}
+        atexit.register(lambda: print("at exit", state["m"].bn.running_mean.sum().item(), torch.rand(1).item()))
+        from pkg.models import Norm
+
+        torch.manual_seed(0)
+        m = state["m"] = Norm().train()
+        for _ in range(3):
+            m(torch.randn(4, 8))
+    """})
+    plain = subprocess.run([sys.executable, "use.py"], cwd=project, capture_output=True, text=True, timeout=120)
+    out = tmp_path / "probed.out"
+    with open(out, "w") as fh:
+        run = run_program([sys.executable, "use.py"], ["pkg.models:Norm"], cwd=str(project), timeout=200,
+                          timing=True, backend="aot_eager", stdout=fh)
+    assert run.returncode == 0 and run.results[0].timing is not None, run.errors
+    assert plain.stdout.strip().startswith("at exit")
+    assert out.read_text() == plain.stdout

@@ -58,6 +58,7 @@ def _time_each(roots: list[Any], backend: str, on_progress: Callable[[], None] |
         device = tm.resolve_device(_device_of(entry, torch))
         torch._dynamo.reset()
         was = getattr(target, "training", None)
+        kept = _program_state(target, torch)
         try:
             if was is not None and entry["training"] is not None:
                 target.train(bool(entry["training"]))
@@ -71,6 +72,7 @@ def _time_each(roots: list[Any], backend: str, on_progress: Callable[[], None] |
         finally:
             if was is not None:
                 target.train(was)
+            _restore_program_state(kept, torch)
         recompiles = sum(r.count for r in root.records if r.kind == "recompile")
         for m in tr.modes:
             m.worth_it = assess(tr.eager, m, max(root.calls, 1))
@@ -80,6 +82,25 @@ def _time_each(roots: list[Any], backend: str, on_progress: Callable[[], None] |
         }
         if on_progress:
             on_progress()
+
+
+def _program_state(target: Any, torch: Any) -> tuple[list[tuple[Any, Any]], Any, Any]:
+    """What the replay's calls would change that the program may still read in its own
+    exit handlers: the module's buffers (BatchNorm's running statistics in training
+    mode) and the random generators (dropout draws)."""
+    buffers = [(b, b.detach().clone()) for b in target.buffers()] if hasattr(target, "buffers") else []
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    return buffers, torch.get_rng_state(), cuda
+
+
+def _restore_program_state(kept: tuple[list[tuple[Any, Any]], Any, Any], torch: Any) -> None:
+    buffers, cpu_rng, cuda_rng = kept
+    with torch.no_grad():
+        for live, saved in buffers:
+            live.copy_(saved)
+    torch.set_rng_state(cpu_rng)
+    if cuda_rng is not None:
+        torch.cuda.set_rng_state_all(cuda_rng)
 
 
 def _device_of(entry: dict[str, Any], torch: Any) -> str:
