@@ -285,10 +285,11 @@ def _regional(opts, result, fn, calls, tr, device, deadline, enter, phase_done) 
 
     root = root_module(fn)
     mode = next((m for m in tr.modes if m.ok and m.stats), None)
-    if root is None or tr.eager is None or mode is None or not find_block_stacks(root):
+    stacks = find_block_stacks(root) if root is not None else None
+    if not stacks or tr.eager is None or mode is None:
         return
     result["status"] = "ok"  # what the target showed so far stands, whatever happens next
-    result["regional"] = RegionalResult(mode=mode.mode, stacks=find_block_stacks(root)).to_dict()
+    result["regional"] = RegionalResult(mode=mode.mode, stacks=stacks).to_dict()
     enter("regional")
     t0 = time.perf_counter()
     # the whole module is compiled again beside the blocks: the timing's compile paid
