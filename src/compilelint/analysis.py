@@ -102,7 +102,9 @@ def assemble(walker: Walker, text: str, locate, loops_alone) -> FileAnalysis:
                 when=pending.when, needs=pending.needs,
                 edits=tuple(_edit(edit, positions) for edit in pending.edits),
             ))
-            if loop is not None and walker.loop_rule is not None and ON_ERROR not in pending.when:
+            # a `while` whose own test is the break: Dynamo resumes at the jump, no frame skip
+            own_test = isinstance(loop, cst.While) and pending.node is loop.test
+            if loop is not None and walker.loop_rule is not None and ON_ERROR not in pending.when and not own_test:
                 lpos = positions[loop]
                 key = (lpos.start.line, lpos.start.column, pending.needs)
                 if key not in loops:

@@ -42,6 +42,7 @@ class ProjectIndex:
         self._classes_of: dict[tuple[str, str], str | None] = {}
         self._methods: dict[tuple[str, str], str | None] = {}
         self._lineages: dict[str, list[str]] = {}
+        self._below: dict[str, list[str]] | None = None
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -201,9 +202,29 @@ class ProjectIndex:
         for call in self.functions[key].calls:
             if skip is not None and skip(key, call):
                 continue
-            found = self.resolve_call(key, call)
-            if found:
-                yield found
+            yield from self.callees(key, call)
+
+    def callees(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """Every function a call edge may run: what `resolve_call` finds, and for
+        `self.m()` each project subclass's own `m` (a base's forward calling the hook its
+        subclasses implement runs the subclass's when the instance is one)."""
+        found = self.resolve_call(key, call)
+        if call.kind != "self":
+            return (found,) if found else ()
+        owner = self.owner(key)
+        overrides = tuple(f"{sub}.{call.target}" for sub in self.subclasses(owner)
+                          if f"{sub}.{call.target}" in self.functions and f"{sub}.{call.target}" != found)
+        return ((found,) if found else ()) + overrides
+
+    def subclasses(self, class_key: str | None) -> list[str]:
+        """The project classes below `class_key` (any depth), sorted."""
+        if self._below is None:
+            below: dict[str, list[str]] = {}
+            for key in self.classes:
+                for base in self._lineage(key)[1:]:
+                    below.setdefault(base, []).append(key)
+            self._below = {base: sorted(subs) for base, subs in below.items()}
+        return self._below.get(class_key, []) if class_key else []
 
     def resolve_call(self, key: str, call: CallEdge) -> str | None:
         """The function key a call edge of function `key` lands in, if in the project.

@@ -97,10 +97,10 @@ class CallChains:
             while queue:
                 key = queue.popleft()
                 for call in index.functions[key].calls:
-                    callee = index.resolve_call(key, call)
-                    if callee and callee not in parents and not index.functions[callee].disabled:
-                        parents[callee] = key
-                        queue.append(callee)
+                    for callee in index.callees(key, call):
+                        if callee not in parents and not index.functions[callee].disabled:
+                            parents[callee] = key
+                            queue.append(callee)
             self._parents = parents
         return self._parents
 

@@ -38,12 +38,11 @@ class CallSites:
             for call in index.functions[key].calls:  # ("local": a nested function's definition)
                 if call.when and any(is_given(label) for label in call.when):
                     guarded.append((key, call))
-                callee = index.resolve_call(key, call)
-                if callee is not None and callee in region:
-                    self.callers.setdefault(callee, []).append((key, call))
+                for callee in index.callees(key, call):
+                    if callee in region:
+                        self.callers.setdefault(callee, []).append((key, call))
         self._memo: dict[tuple[str, str], str] = {}
         self._foreign: set[str] | None = None  # attributes some file sets on other objects
-        self._below: dict[str, set[str]] | None = None  # a class -> its project subclasses
         # id() of the call edges behind a branch none of their function's callers takes
         self.dead_edges = {id(call) for key, call in guarded if self.resolve(key, tuple(call.when)) is None}
 
@@ -156,7 +155,7 @@ class CallSites:
                 self._foreign.update(summary.foreign_attrs)
         if attr in self._foreign or "*" in self._foreign:
             return "maybe"
-        for cls in (owner, *self._subclasses().get(owner, ())):
+        for cls in (owner, *self.index.subclasses(owner)):
             none = False
             for base in self.index.lineage(cls):
                 info = self.index.classes[base]
@@ -166,14 +165,6 @@ class CallSites:
             if not none:
                 return "maybe"  # set where the project cannot see (a base outside it)
         return "no"
-
-    def _subclasses(self) -> dict[str, set[str]]:
-        if self._below is None:
-            self._below = {}
-            for cls in self.index.classes:
-                for base in self.index.lineage(cls)[1:]:
-                    self._below.setdefault(base, set()).add(cls)
-        return self._below
 
     @staticmethod
     def _alternative(info, call, alt: str) -> str:

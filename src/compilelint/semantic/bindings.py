@@ -41,6 +41,9 @@ class FunctionScope:
     ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays made from tensors
     # id(if body) -> (name, its kind before): `if isinstance(x, Tensor):` makes x a tensor there
     narrowed: dict[int, tuple[str, Kind]] = field(default_factory=dict)
+    # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps
+    # the declared kind, as a type checker holds every assignment to it
+    declared: dict[str, Kind] = field(default_factory=dict)
 
 
 def target_names(target: cst.CSTNode) -> list[str]:
@@ -217,6 +220,8 @@ class Bindings:
             kind = Kind.UNKNOWN
             if param.annotation is not None:
                 kind = annotation_kind(param.annotation.annotation, self.qualify)
+                if kind == Kind.TENSOR:
+                    scope.declared[name] = kind
             elif commented is not None and index < len(commented):
                 kind = commented[index]
             elif param.default is not None:
@@ -268,6 +273,8 @@ class Bindings:
         env = self.scopes[-1].env if self.scopes else self.module_env
         var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
         if isinstance(target, cst.Name):
+            if kind == Kind.UNKNOWN and self.scopes:
+                kind = self.scopes[-1].declared.get(target.value, kind)
             env[target.value] = kind
             var_class.pop(target.value, None)
             if self.scopes:
@@ -291,7 +298,8 @@ class Bindings:
             if isinstance(value, cst.Attribute) and value.attr.value == "shape":
                 element = Kind.VALUE
             for name in target_names(target):
-                env[name] = element
+                env[name] = self.scopes[-1].declared.get(name, element) if (
+                    element == Kind.UNKNOWN and self.scopes) else element
                 var_class.pop(name, None)
                 if self.scopes:
                     self.scopes[-1].open.pop(name, None)
@@ -351,6 +359,8 @@ class Bindings:
 
     def exit_AnnAssign(self, node: cst.AnnAssign) -> None:
         kind = annotation_kind(node.annotation.annotation, self.qualify)
+        if kind == Kind.TENSOR and self.scopes and isinstance(node.target, cst.Name):
+            self.scopes[-1].declared[node.target.value] = kind
         if node.value is not None and kind == Kind.UNKNOWN:
             kind = infer(node.value, self)
         self._bind(node.target, node.value, kind)

@@ -11,9 +11,16 @@ from compilelint.semantic.kinds import dotted
 
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
-    "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling", "is_exporting",
+    "is_compiling", "is_dynamo_compiling", "is_torchdynamo_compiling",
     "is_tracing",  # transformers' helper: true under Dynamo, FX and TorchScript tracing
 })
+# Predicates Dynamo folds to False under torch.compile: what only they let through never
+# runs compiled, and what `not` them guards does (an eager-only check is traced).
+FALSE_WHEN_COMPILING = ("jit.is_tracing", "jit.is_scripting", "onnx.is_in_onnx_export", "_get_tracing_state")
+FALSE_WHEN_COMPILING_NAMES = frozenset({"is_scripting", "is_in_onnx_export"})
+# `torch.compiler.is_exporting()` (and libraries' `is_exporting()` helpers): true inside a
+# torch.compile trace before torch 2.12, export-only from 2.12 on.
+EXPORTING_FOLDED_FROM = (2, 12)
 # isinstance() targets that are never tensors, and those that are.
 PLAIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
                          "Number", "Integral", "Real", "Sequence"})
@@ -21,20 +28,28 @@ TENSOR_TYPES = frozenset({"Tensor", "Parameter"})
 HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 
 
-def compiling_guard(test: cst.BaseExpression) -> bool | None:
-    """True for `is_compiling()`, False for `not is_compiling()` (also as one operand of
-    `and`: the body then runs only eagerly), None otherwise."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        if False in (compiling_guard(test.left), compiling_guard(test.right)):
-            return False
-        return None
+def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTING_FOLDED_FROM) -> bool | None:
+    """True for a test that holds under torch.compile (`is_compiling()`, `not
+    torch.jit.is_tracing()`), False for one that does not (`not is_compiling()`,
+    `torch.jit.is_scripting()`; also as one operand of `and`: the body then runs only
+    eagerly; as one operand of `or`, True), None otherwise. `release`: the target torch."""
+    if isinstance(test, cst.BooleanOperation):
+        sides = (compiling_guard(test.left, release), compiling_guard(test.right, release))
+        if isinstance(test.operator, cst.And):
+            return False if False in sides else (True if sides == (True, True) else None)
+        return True if True in sides else (False if sides == (False, False) else None)
     negated = False
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negated = not negated
         test = test.expression
     if isinstance(test, cst.Call):
         name = dotted(test.func)
-        if name and name.split(".")[-1] in COMPILING_GUARDS:
+        last = name.split(".")[-1] if name else ""
+        if last == "is_exporting":
+            return negated if release >= EXPORTING_FOLDED_FROM else not negated
+        if name and (name.endswith(FALSE_WHEN_COMPILING) or name in FALSE_WHEN_COMPILING_NAMES):
+            return negated
+        if last in COMPILING_GUARDS:
             return not negated
     return None
 
@@ -106,10 +121,17 @@ def dropped_by(when: tuple[str, ...], assume: dict) -> bool:
 class GuardTracking:
     """Walker part: branches that only run eagerly, and the `when` of each branch."""
 
-    compiling_guard = staticmethod(compiling_guard)
+    _release: tuple[int, int] | None = None
+
+    def compiling_guard(self, test: cst.BaseExpression) -> bool | None:
+        if self._release is None:
+            from compilelint.config import torch_version
+
+            self._release = torch_version(self.settings)
+        return compiling_guard(test, self._release)
 
     def enter_If(self, node: cst.If) -> None:
-        guard = compiling_guard(node.test)
+        guard = self.compiling_guard(node.test)
         if guard is True and node.orelse is not None:
             self.escaped_nodes.add(id(node.orelse))
         elif guard is False:
@@ -161,7 +183,7 @@ class GuardTracking:
         return labels
 
     def enter_IfExp(self, node: cst.IfExp) -> None:
-        guard = compiling_guard(node.test)
+        guard = self.compiling_guard(node.test)
         if guard is True:
             self.escaped_nodes.add(id(node.orelse))
         elif guard is False:

@@ -25,9 +25,9 @@ class KindSolver:
             for i, call in enumerate(index.functions[key].calls):
                 if call.kind == "local":
                     continue
-                callee = index.resolve_call(key, call)
-                if callee is not None and callee in region:
-                    self.callers.setdefault(callee, []).append((key, i))
+                for callee in index.callees(key, call):
+                    if callee in region:
+                        self.callers.setdefault(callee, []).append((key, i))
         self._memo: dict[tuple[str, str], str] = {}
         self._active: set[tuple[str, str]] = set()
 
