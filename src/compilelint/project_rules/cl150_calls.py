@@ -38,7 +38,8 @@ def run(context) -> list:
             grown = reach.get(caller, frozenset())
             for when in reach[callee]:
                 through = sites.through(callee, call, when)
-                if through is not None:  # the call must run, then the callee's break
+                # the call must run, then the callee's break
+                if through is not None and not _through_override(index, caller, call, callee):
                     grown = _add(grown, _both(tuple(call.when), through))
             if grown != reach.get(caller, frozenset()):
                 reach[caller] = grown  # only widens, to a bounded set: the queue empties
@@ -81,6 +82,15 @@ def run(context) -> list:
                 f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
                 loop_rule, qualname), when]
     return [(analysis, loop_break(*args[:-1], scope=args[-1], when=when)) for analysis, args, when in found.values()]
+
+
+def _through_override(index, caller: str, call, callee: str) -> bool:
+    """Whether the edge reaches `callee` only as a subclass's override of `self.m()`. Its
+    own findings are reported, but it makes no loop a CL150: which override runs is the
+    instance's class, and whether the base calls it at all is mostly a type test on the
+    inputs (`if is_sparse(adj): self.message_and_aggregate(...)`) the walk cannot decide;
+    calibration (PyG's convolution loops) found such CL150s wrong on the inputs models run."""
+    return call.kind == "self" and callee != index.resolve_call(caller, call)
 
 
 def _add(alternatives: frozenset, when: tuple[str, ...]) -> frozenset:

@@ -1,0 +1,87 @@
+"""`self.m()` in a base class runs the override of the instance's class (issue 19): the
+override is in the compiled region and its break is reported. A loop that reaches a break
+only through an override is not made a CL150 (whether the base calls the override is mostly
+a type test the walk cannot decide): here a sibling's loop, clean under Dynamo, stays clean.
+Each claim is checked against real Dynamo."""
+
+import importlib.util
+import sys
+import textwrap
+
+import pytest
+
+from compilelint import config as config_mod
+from compilelint.engine import check
+
+SOURCE = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class MessagePassing(nn.Module):
+        def propagate(self, x):
+            return self.message(x)
+
+        def message(self, x):
+            return x
+
+
+    class Gated(MessagePassing):
+        def message(self, x):
+            if x.sum() > 0:  # BREAK
+                return x + 1
+            return x
+
+
+    class Stacked(MessagePassing):
+        def __init__(self):
+            super().__init__()
+            self.lins = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])
+
+        def forward(self, x):
+            for lin in self.lins:  # CLEAN LOOP
+                x = self.propagate(lin(x))
+            return x
+
+
+    class GatedStack(Gated):
+        def forward(self, x):
+            return self.propagate(x)
+""")
+
+
+def _line(marker: str) -> int:
+    return next(i for i, text in enumerate(SOURCE.splitlines(), 1) if marker in text)
+
+
+@pytest.fixture()
+def project(tmp_path):
+    (tmp_path / "graphs.py").write_text(SOURCE)
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    return tmp_path
+
+
+def test_the_override_is_compiled_and_a_sibling_loop_is_not_a_loop_break(project):
+    settings = config_mod.load(start=str(project))
+    found = {(f.line, f.code) for f in check([str(project)], settings).findings}
+    assert found == {(_line("# BREAK"), "CL102")}
+
+
+def test_dynamo_agrees(project):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    spec = importlib.util.spec_from_file_location("graphs", project / "graphs.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["graphs"] = module
+    try:
+        spec.loader.exec_module(module)
+        x = torch.randn(2, 4)
+        clean = capture(module.Stacked(), (x,), backend="eager")
+        breaking = capture(module.GatedStack(), (x,), backend="eager")
+    finally:
+        sys.modules.pop("graphs", None)
+    assert clean.error is None and breaking.error is None
+    assert [r for r in clean.breaks if r.kind in ("graph_break", "frame_skip")] == []
+    lines = {r.line for r in breaking.breaks if r.kind in ("graph_break", "frame_skip")}
+    assert _line("# BREAK") in lines
