@@ -40,6 +40,16 @@ class Tagger(nn.Module):
         w = torch.zeros(3, requires_grad=False)
         return h, ok, w
 """,
+        """
+import torch
+import torch.nn as nn
+class Sampler(nn.Module):
+    def forward(self, mean):
+        noise = torch.randn_like(mean)
+        noise.requires_grad_(False)  # a fresh tensor that needs no grad: a no-op Dynamo traces
+        fixed = mean.detach().requires_grad_(False)
+        return mean + noise + fixed
+""",
     ]
     INVALID = [
         """
@@ -67,6 +77,9 @@ class Tagger(nn.Module):
                 return  # (a submodule's requires_grad_() sets each parameter's: it breaks too)
             if isinstance(receiver, cst.Name) and receiver.value == "self":
                 return
+            if _turns_off(node) and (self._fresh(receiver) or (
+                    isinstance(receiver, cst.Name) and receiver.value in self._fresh_names)):
+                return  # requires_grad_(False) on a tensor made here without grad: nothing changes
             self.report(node)
             return
         qualified = self.ctx.qualify(func) or ""
@@ -80,7 +93,30 @@ class Tagger(nn.Module):
                                       "grad and breaks the graph (GB0225)", severity="error")
                     return
 
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._fresh_names = set()
+
+    _fresh_names: set[str] = frozenset()
+
+    def _fresh(self, value: cst.BaseExpression) -> bool:
+        """A tensor made in this frame that needs no grad: `x.detach()`, or a torch factory
+        call not asked for `requires_grad=True`."""
+        if not isinstance(value, cst.Call):
+            return False
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value == "detach" and not value.args:
+            return True
+        qualified = self.ctx.qualify(value.func) or ""
+        return qualified.startswith("torch.") and qualified.count(".") == 1 \
+            and qualified.rsplit(".", 1)[-1] in FACTORIES and not any(
+                arg.keyword is not None and arg.keyword.value == "requires_grad" for arg in value.args)
+
     def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name) and isinstance(self._fresh_names, set):
+                if self._fresh(node.value):
+                    self._fresh_names.add(target.target.value)
+                else:
+                    self._fresh_names.discard(target.target.value)
         for target in node.targets:
             t = target.target
             if isinstance(t, cst.Attribute) and t.attr.value == "requires_grad":
@@ -89,3 +125,9 @@ class Tagger(nn.Module):
                 self.report(node, "setting `.requires_grad` inside the compiled region: Dynamo does not support "
                                   "setattr on Tensor.requires_grad and breaks the graph (GB0206)", severity="error")
                 return
+
+
+def _turns_off(call: cst.Call) -> bool:
+    """`requires_grad_(False)` / `requires_grad_(requires_grad=False)`."""
+    return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "False" \
+        and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad")

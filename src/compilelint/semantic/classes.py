@@ -8,7 +8,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.semantic.kinds import (
-    TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
+    TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
 )
 
 CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
@@ -25,6 +25,7 @@ class ClassInfo:
     decorators: list[str] = field(default_factory=list)  # class decorators, qualified
     none_attrs: set[str] = field(default_factory=set)  # self.x = None somewhere in the class
     set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
+    param_attrs: set[str] = field(default_factory=set)  # self.x = <a constructor parameter>, untyped
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
@@ -151,9 +152,28 @@ class ClassTracking:
                 assignments, registered, local_calls = method_scan(stmt)
                 if memo is not None:
                     memo[id(stmt)] = (stmt, (assignments, registered, local_calls))
+            params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
+                                               *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
                 kind = self._attr_value_kind(value)
+                if isinstance(value, cst.Name) and value.value in params and value.value not in typed:
+                    # `self.node_a = node_a` beside `self.node_a = torch.ones(...)`: the default
+                    # is a tensor, so what callers pass in its place is taken for one too
+                    held = info.attr_kinds.get(assign_target)
+                    if held is not None and held.tensorish:
+                        info.attr_kinds[assign_target] = Kind.LIKELY
+                        continue
+                    info.param_attrs.add(assign_target)
+                elif isinstance(value, cst.Name) and value.value in local_calls and value.value not in params:
+                    # `arch = torch.ones(...)` (or from_numpy in another branch), then `self.arch = arch`
+                    kinds = {self._attr_value_kind(bound) for bound in local_calls[value.value]}
+                    if kinds and all(k.tensorish for k in kinds):
+                        kind = Kind.TENSOR if kinds == {Kind.TENSOR} else Kind.LIKELY
+                if kind.tensorish and assign_target in info.param_attrs:
+                    info.param_attrs.discard(assign_target)
+                    info.attr_kinds[assign_target] = Kind.LIKELY
+                    continue
                 if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
                     continue  # __init__ says what the attribute is; later writes keep its kind
                 if assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
@@ -242,6 +262,12 @@ class ClassTracking:
                 return Kind.UNKNOWN
             return lit
         if isinstance(value, cst.Call):
+            func = value.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call) \
+                    and func.attr.value in TENSOR_ONLY_METHODS:  # torch.ones(n).to(device)
+                inner = self._attr_value_kind(func.value)
+                if inner.tensorish:
+                    return inner
             qualified = self.qualify(value.func)
             if qualified:
                 kind = torch_call_kind(qualified)
@@ -261,6 +287,13 @@ class ClassTracking:
         if attr in ("training",):
             return Kind.VALUE
         info = self.class_table.get(scope.class_name)
-        if info is None:
-            return Kind.UNKNOWN
-        return info.attr_kinds.get(attr, Kind.UNKNOWN)
+        seen = set()
+        while info is not None and info.qualname not in seen:
+            seen.add(info.qualname)
+            if attr in info.attr_kinds:
+                return info.attr_kinds[attr]
+            # set by a base class of this file (the first one found, as attribute lookup goes)
+            prefix = f"{self.module}."  # (bases are qualified: a class of this file is `module.Name`)
+            info = next((self.class_table[b.removeprefix(prefix)] for b in info.bases
+                         if b.removeprefix(prefix) in self.class_table), None)
+        return Kind.UNKNOWN
