@@ -26,8 +26,9 @@ Two phases:
   source (JSON), then the probe's matching per target (``compilelint.probe.match``) and, per
   finding in a file a model ran, the strongest verdict any run gave it: confirmed /
   not-reproduced / shadowed / condition-not-met (a conditional finding, ``when``, whose
-  condition no run met: fp16 only, say) / not-reached. Every observed break with no finding
-  in its statement is *missed*.
+  condition no run met: fp16 only, say) / not-reached / one-call (a recompile rule's
+  finding, CL2xx, with no recompile: each model is called once, so it is left unjudged).
+  Every observed break with no finding in its statement is *missed*.
 
 It prints, per rule and overall, precision on executed lines (confirmed / (confirmed +
 not-reproduced)) and recall (distinct break locations with a finding in the breaking
@@ -72,7 +73,7 @@ SETTINGS = ("eval", "train", "padded")
 DEFAULT_CACHE = REPO / ".bench" / "calibration"
 # The probe's verdicts, strongest first: across runs a finding keeps the strongest.
 # (compilelint.probe.match assigns them; this is the order it ranks them in.)
-VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")
+VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached", "one-call")
 
 
 class Skip(Exception):
@@ -900,6 +901,10 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
             if not f.evidence:
                 continue
             status = f.evidence["status"]
+            if status == "not-reproduced" and f.code.startswith("CL2"):
+                # a recompile shows on a later call, and each model is called once here: a
+                # CL2xx finding with no recompile is left unjudged, not refuted
+                status = "one-call"
             verdicts[fkey(f)][status].append(run)
             if status == "confirmed" and fkey(f) not in reasons:
                 reasons[fkey(f)] = {"reason": f.evidence.get("reason"), "gb_id": f.evidence.get("gb_id"),
@@ -1042,7 +1047,8 @@ def report(doc: dict, show: int) -> str:
     if gb:
         out.append(f"         graph breaks only (no recompiles; one per statement): recall {_pct(gb['recall'])} "
                    f"({gb['found']} of {gb['locations']})")
-    out.append(f"         shadowed {o['shadowed']}, condition not met {o['condition-not-met']}, not reached "
+    out.append(f"         shadowed {o['shadowed']}, condition not met {o['condition-not-met']}, "
+               f"recompile rules on one call {o['one-call']}, not reached "
                f"{o['not-reached']}; breaks outside the source: {s['breaks_outside_source'] or 0}")
     out.append("")
     out.append(f"{'rule':7} {'conf':>5} {'not-rep':>7} {'shadow':>6} {'n-reach':>7} {'cond':>5} {'prec':>5} "

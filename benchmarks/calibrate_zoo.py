@@ -49,7 +49,7 @@ def row(doc: dict) -> dict:
         "gb_found": gb["found"], "gb_locations": gb["locations"], "recall": gb["recall"],
         "confirmed": o["confirmed"], "not_reproduced": o["not-reproduced"], "precision": o["precision"],
         "findings_in_source": doc["static"]["in_source"], "findings_in_files_run": doc["static"]["judged"],
-        "unjudged": o["shadowed"] + o["condition-not-met"] + o["not-reached"],
+        "unjudged": o["shadowed"] + o["condition-not-met"] + o["not-reached"] + o.get("one-call", 0),
         "linter": doc["versions"]["linter"].get("commit", "?")[:10],
     }
 
