@@ -8,4 +8,9 @@ python -m pip install --no-deps monai==1.6.1 x-transformers==2.31.10 kornia==0.9
 python -m pip install einops==0.8.2 einx==0.4.3 loguru==0.7.3 frozendict==2.5.1 opt_einsum==3.4.0 \
     kornia_rs==0.2.0 psutil==7.2.2 xxhash==4.1.0 aiohttp==3.14.5 numpy scipy sympy fsspec jinja2 \
     pyparsing requests tqdm
+# vit-pytorch (its package imports torchvision.transforms in dino.py: the adapter stubs it, never install it)
+# and gpytorch with linear_operator (scikit-learn, which gpytorch lists, is not needed by the zoo models)
+python -m pip install --no-deps vit-pytorch==1.26.11 gpytorch==1.15.2 linear-operator==0.6.1 \
+    jaxtyping==0.3.11 wadler-lindig==0.1.8
+python -m pip install mpmath scipy
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
