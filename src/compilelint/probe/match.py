@@ -156,8 +156,11 @@ def match(
         first = f.line
         last = f.end_line if f.end_line and f.end_line >= f.line else f.line
         span = range(first, last + 1)
-        # 1. a break at the finding's line(s), or put past the end of the finding's function
-        exact = [o for o in observed if o.loc and o.loc[0] == fpath and o.loc[1] in span] + misplaced.get(id(f), [])
+        # 1. a break in the finding's statement (Python 3.12 puts a multi-line call's break on
+        #    its first line), or put past the end of the finding's function
+        statement = statement_span(fpath, first) or span
+        exact = [o for o in observed if o.loc and o.loc[0] == fpath and (o.loc[1] in span or o.loc[1] in statement)] \
+            + misplaced.get(id(f), [])
         # 2. the finding's line is in a break's user stack (a call that led to it)
         in_stack = [o for o in observed if o not in exact and any((fpath, ln) in o.stack for ln in span)]
         # 3. a location Dynamo names in the message (the loop around a break, the
@@ -328,6 +331,32 @@ def _misplaced_breaks(findings: list[Finding], observed: list[_Observed], cwd: s
         if len(cands) == 1:
             out.setdefault(id(cands[0]), []).append(o)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _statement_spans(path: str) -> tuple[range, ...]:
+    """Each statement's lines in the file at ``path``; a compound statement's header only."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return ()
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                end = max(node.lineno, body[0].lineno - 1)
+            else:
+                end = node.end_lineno or node.lineno
+            spans.append(range(node.lineno, end + 1))
+    return tuple(spans)
+
+
+def statement_span(path: str, line: int) -> range | None:
+    """The lines of the innermost statement holding ``line`` (a compound one's header)."""
+    holding = [span for span in _statement_spans(path) if line in span]
+    return min(holding, key=len) if holding else None
 
 
 @functools.lru_cache(maxsize=256)

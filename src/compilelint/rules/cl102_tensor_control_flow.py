@@ -124,12 +124,16 @@ class M(torch.nn.Module):
         # names known not to be tensors where a node runs: `elif` after `if isinstance(s, Tensor)`,
         # the right side of `not isinstance(t, float) or t != 1`; set again on a re-run
         self._guards: dict[int, frozenset[str]] = {}
+        # `and`/`or` expressions whose value is tested for truth (an `if`'s test, `not x`):
+        # elsewhere (`skip = self.training and rand < p`) the last operand is only returned
+        self._tested: set[int] = set()
 
     def _guard(self, node: cst.CSTNode, names: frozenset[str]) -> None:
         if names:
             self._guards[id(node)] = names
 
     def _check(self, test: cst.BaseExpression, what: str, anchor: cst.CSTNode | None = None) -> None:
+        self._tested.add(id(test))
         if isinstance(test, cst.BooleanOperation) or (
             isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
         ):
@@ -167,7 +171,7 @@ class M(torch.nn.Module):
         # `not is_compiling() and t.any()` / `is_compiling() or t.any()`: under Dynamo
         # the left side decides and the right side never runs
         decided = self.ctx.compiling_guard(node.left) is (not is_and)
-        if not decided:
+        if not decided and id(node) in self._tested:
             self._check(node.right, f"`{op}`")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:

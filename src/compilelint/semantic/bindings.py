@@ -295,7 +295,7 @@ class Bindings:
                 self._bind(name_node.value, element_node.value, element_kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = kind if kind.tensorish else Kind.UNKNOWN
-            if isinstance(value, cst.Attribute) and value.attr.value == "shape":
+            if _is_sizes(value):  # `b, n, d = x.shape` / `x.size()` / `x.shape[:2]`: ints
                 element = Kind.VALUE
             for name in target_names(target):
                 env[name] = self.scopes[-1].declared.get(name, element) if (
@@ -473,3 +473,12 @@ def _join_returns(specs: list) -> object:
     if leaves:
         return tuple(leaves)
     return "tensor" if kinds == {"tensor"} else "likely"
+
+
+def _is_sizes(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    if isinstance(value, cst.Call) and not value.args:
+        value = value.func
+        return isinstance(value, cst.Attribute) and value.attr.value == "size"
+    return isinstance(value, cst.Attribute) and value.attr.value == "shape"

@@ -71,7 +71,12 @@ def infer(node: cst.BaseExpression, env) -> Kind:
     if isinstance(node, cst.IfExp):
         return join(infer(node.body, env), infer(node.orelse, env))
     if isinstance(node, cst.BooleanOperation):
-        return join(infer(node.left, env), infer(node.right, env))
+        left, right = infer(node.left, env), infer(node.right, env)
+        if left == Kind.VALUE and right.tensorish:
+            # `self.training and rand < p`: the Python flag when it is false, else the
+            # tensor (returned untested): a tensor whenever the flag lets it through
+            return Kind.LIKELY
+        return join(left, right)
     if isinstance(node, (cst.Tuple,)):
         return Kind.VALUE
     return Kind.UNKNOWN
