@@ -839,6 +839,7 @@ def _norm_reason(reason: str) -> str:
 
 
 def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) -> dict:
+    from compilelint.probe.capture import drop_echoes
     from compilelint.probe.match import match
     from compilelint.probe.runner import TargetResult
 
@@ -874,6 +875,8 @@ def classify(args, suite, cdir: Path, models: list[str], capture_stats: dict) ->
                 skipped.setdefault(model, {})[setting] = s["skipped"]
             else:
                 res = TargetResult.from_dict(_remap(s["result"], olds, sep_new))
+                if res.capture is not None:  # captures cached before the probe dropped these
+                    res.capture.breaks = drop_echoes(res.capture.breaks)
                 runs.append((model, setting, res))
 
     # files that ran but differ from the checked source are left out (and counted)

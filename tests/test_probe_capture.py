@@ -233,3 +233,39 @@ def test_repeated_capture_resets_dynamo():
     a = _one(f_print)
     b = _one(f_print)
     assert len(a.graph_breaks) == len(b.graph_breaks) == 1
+
+
+def _drop_if_any(layers, p):
+    to_drop = torch.rand(len(layers)) < p
+    if all(to_drop):  # BREAK (innermost)
+        return layers[:1]
+    return layers
+
+
+class _Blocks(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(2)])
+
+    def forward(self, x):
+        layers = _drop_if_any(self.layers, 0.1)  # CALL (echo)
+        for layer in layers:
+            x = layer(x)
+        return x
+
+
+class _Outer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = _Blocks()
+
+    def forward(self, x):
+        return self.blocks(x) * 2  # CALL (echo)
+
+
+def test_a_break_in_an_inlined_call_is_reported_once_at_its_own_line():
+    """Dynamo logs the break again, with the same reason, at the calling line of each frame
+    above it; those are the same break, not new ones."""
+    res = capture(_Outer(), (torch.randn(2, 4),), backend="eager")
+    lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}
+    assert lines == {("_drop_if_any", line_of(_drop_if_any, "# BREAK"))}

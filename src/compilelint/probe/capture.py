@@ -17,7 +17,9 @@ This module imports torch lazily (inside :func:`capture`), so importing it is ch
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import os
 import traceback
 from typing import Any, Callable
@@ -126,29 +128,58 @@ def _dedupe(records: list[BreakRecord]) -> list[BreakRecord]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _def_of(path: str | None, line: int | None) -> tuple[str | None, int]:
+    """(file, first line) of the innermost function holding `line`; (file, 0) at module level."""
+    best = 0
+    for span in _def_spans(path) if path else ():
+        if line in span and span.start > best:
+            best = span.start
+    return path, best
+
+
+@functools.lru_cache(maxsize=256)
+def _def_spans(path: str) -> tuple[range, ...]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return ()
+    return tuple(range(node.lineno, (node.end_lineno or node.lineno) + 1) for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
 # the compile reason Dynamo gives when it compiles up to the last resumable point
 _STEP_UNSUPPORTED = "step_unsupported"
 # the second record Dynamo logs for such a break, at the same place as the first
 _CANNOT_RESUME = "Encountered graph break that we cannot resume from"
 
 
-def _drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
+def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     """Drop the records that only repeat another break of the same run.
 
     When an inlined call Dynamo cannot resume in breaks (a property getter that logs, as
     in transformers' ``self.loss_function``), torch 2.13 compiles the caller up to the
     calling line and lists that line as a ``step_unsupported`` compile reason with no
     reason of its own; the logged break has the line in its stack. It also logs the
-    break twice at its own line, once wrapped in "cannot resume from"."""
+    break twice at its own line, once wrapped in "cannot resume from". And a break in an
+    inlined call is logged again at the calling line of every frame above it, with the same
+    reason: the break is the innermost one."""
     breaks = [r for r in records if r.kind == "graph_break"]
     callers = {(f, ln) for r in breaks if r.reason != _STEP_UNSUPPORTED for f, ln in r.stack[:-1]}
     places = {(r.file, r.line, r.gb_id) for r in breaks if not r.reason.startswith(_CANNOT_RESUME)}
+    # Each frame a break happened under logs it again, with the same reason, at its calling
+    # line (`x = self.blocks(x)` for an `if` on a tensor in a helper the block calls)
+    calling = {(f, ln, r.gb_id, r.reason, _def_of(r.file, r.line)) for r in breaks for f, ln in r.stack[:-1]}
 
     def echo(r: BreakRecord) -> bool:
         if r.kind != "graph_break":
             return False
         if r.reason == _STEP_UNSUPPORTED:
             return (r.file, r.line) in callers
+        if any(key[:4] == (r.file, r.line, r.gb_id, r.reason) and key[4] != _def_of(r.file, r.line)
+               for key in calling):  # (resume frames can list a line of the break's own function)
+            return True
         return r.reason.startswith(_CANNOT_RESUME) and (r.file, r.line, r.gb_id) in places
 
     return [r for r in records if not echo(r)]
@@ -242,7 +273,7 @@ def capture(
     if extra and not any(r.kind == "graph_break" for r in records):
         records.extend(extra)
     return CaptureResult(
-        breaks=_dedupe(_drop_echoes(records)),
+        breaks=_dedupe(drop_echoes(records)),
         graph_count=len(counts),
         op_count=sum(counts),
         error=error,
