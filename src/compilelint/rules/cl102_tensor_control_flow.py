@@ -117,6 +117,18 @@ class M(torch.nn.Module):
             x = x + 1
         return x
 """,
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        to_drop = torch.rand(3) < 0.1
+        if all(to_drop):  # expect
+            x = x * 0
+        skip = self.training and torch.rand([]) < 0.1
+        if not skip:  # expect
+            x = x + 1
+        return x
+""",
     ]
 
     def __init__(self, *args, **kwargs) -> None:  # state: guards passed down to sub-expressions
@@ -180,7 +192,17 @@ class M(torch.nn.Module):
             self._check(node.expression, "`not`")
 
     def visit_Call(self, node: cst.Call) -> None:
-        cast = CASTS.get(self.ctx.qualify(node.func) or "")
+        qualified = self.ctx.qualify(node.func) or ""
+        if qualified in ("builtins.all", "builtins.any") and len(node.args) == 1 and node.args[0].keyword is None:
+            kind = self.ctx.kind(node.args[0].value)
+            if kind.tensorish and not is_ndarray(node.args[0].value, self.ctx):
+                self.report(node, f"`{qualified[9:]}()` of a tensor tests each element's truth: Dynamo must know the "
+                                  "values and breaks the graph",
+                            severity="error" if kind == Kind.TENSOR else "warning",
+                            help=f"Reduce in the graph: `t.{qualified[9:]}()` gives a tensor; branch on it with "
+                                 "`torch.where` / `torch.cond`, or read it after the compiled call.")
+                return
+        cast = CASTS.get(qualified)
         if cast and len(node.args) == 1 and node.args[0].keyword is None:
             kind = self.ctx.kind(node.args[0].value)
             if kind.tensorish and not is_ndarray(node.args[0].value, self.ctx):  # arrays: CL105

@@ -408,6 +408,22 @@ class Bindings:
             scope.var_class[target.value] = element
             scope.open.pop(target.value, None)
 
+    def enter_CompFor(self, node: cst.CompFor) -> None:
+        """`[l for l, drop in zip(layers, to_drop) if not drop]`: a comprehension's names hold
+        rows of what they iterate, as a `for` statement's do (only names the function does
+        not bind itself: the comprehension's own scope ends with it)."""
+        if not self.scopes:
+            return
+        env = self.scopes[-1].env
+        names = target_names(node.target)
+        if any(name in env for name in names):
+            return
+        if isinstance(node.target, cst.Name):
+            row = infer(node.iter, self)
+            if row.tensorish:
+                env[node.target.value] = row
+        self._bind_zip(node.iter, node.target)
+
     def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression) -> None:
         """`for s, e in zip(starts, ends)`: each name holds a row of its own argument, a
         tensor where that argument is one."""
