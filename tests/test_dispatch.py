@@ -85,3 +85,38 @@ def test_dynamo_agrees(project):
     assert [r for r in clean.breaks if r.kind in ("graph_break", "frame_skip")] == []
     lines = {r.line for r in breaking.breaks if r.kind in ("graph_break", "frame_skip")}
     assert _line("# BREAK") in lines
+
+
+HELPER = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class Clamp:
+        def limit(self, x):
+            bound = x.abs().max().item()  # BREAK
+            return x.clamp(-bound, bound)
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return Clamp().limit(x * 2)
+""")
+
+
+def test_a_method_of_a_helper_made_on_the_spot_is_compiled(tmp_path):
+    """`Clamp().limit(x)` runs `Clamp.limit` compiled: its `.item()` is reported, and Dynamo
+    breaks there (and again at the calling line: the helper has no source to rebuild)."""
+    (tmp_path / "helper.py").write_text(HELPER)
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    line = next(i for i, text in enumerate(HELPER.splitlines(), 1) if "# BREAK" in text)
+    settings = config_mod.load(start=str(tmp_path))
+    assert {(f.line, f.code) for f in check([str(tmp_path)], settings).findings} == {(line, "CL103")}
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    spec = importlib.util.spec_from_file_location("helper_mod", tmp_path / "helper.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = capture(module.Net(), (torch.randn(2, 4),), backend="eager")
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

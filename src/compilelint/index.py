@@ -210,11 +210,20 @@ class ProjectIndex:
         subclasses implement runs the subclass's when the instance is one)."""
         found = self.resolve_call(key, call)
         if call.kind != "self":
-            return (found,) if found else ()
+            wrapper = self._call_override(found) if call.kind in ("instance", "selfattr") else None
+            return tuple(k for k in (found, wrapper) if k)
         owner = self.owner(key)
         overrides = tuple(f"{sub}.{call.target}" for sub in self.subclasses(owner)
                           if f"{sub}.{call.target}" in self.functions and f"{sub}.{call.target}" != found)
         return ((found,) if found else ()) + overrides
+
+    def _call_override(self, forward: str | None) -> str | None:
+        """The project's own `__call__` on a module's lineage: calling the module runs it
+        around `forward` (gpytorch's `Module.__call__`, a `Kernel.__call__`)."""
+        if not forward or not forward.endswith(".forward"):
+            return None
+        owner = self.owner(forward)
+        return self.method(owner, "__call__") if owner else None
 
     def subclasses(self, class_key: str | None) -> list[str]:
         """The project classes below `class_key` (any depth), sorted."""
@@ -295,7 +304,18 @@ class ProjectIndex:
             found = self._lookup(target)
             if found in self.classes:
                 found = None
+        elif kind == "apply":  # MyFunction.apply(x): an autograd Function's forward
+            cls = self.resolve_class(module, target)
+            found = self.method(cls, "forward") if cls and self._autograd_function(cls) else None
+        elif kind == "ctorcall":  # Helper().method(x): the class's method, on a new instance
+            cls_ref, _, name = target.rpartition(".")
+            cls = self.resolve_class(module, cls_ref)
+            found = self.method(cls, name) if cls else None
         return found if found and found in self.functions else None
+
+    def _autograd_function(self, class_key: str) -> bool:
+        return any(base.endswith(("autograd.Function", "autograd.function.Function"))
+                   for owner in self._lineage(class_key) for base in self._bases(owner))
 
     def _attr_forward(self, class_key: str, attr: str) -> str | None:
         return self._attr_method(class_key, attr, "forward", containers=True)
@@ -329,6 +349,9 @@ class ProjectIndex:
                     key = f"{class_key}.forward"
                     if key in self.functions:
                         roots.add(key)
+                    wrapper = f"{class_key}.__call__"  # a module's own __call__ runs around forward
+                    if wrapper in self.functions:
+                        roots.add(wrapper)
         for module, summary in self.modules.items():
             for target in summary.compile_targets:
                 kind = target.kind

@@ -35,6 +35,8 @@ class CallEdge:
     selfattr  `self.target.forward(...)`
     attrcall  `self.target.method(...)`: `method` of the class `self.target` holds
     dotted    `pkg.mod.target(...)`, `target` qualified
+    ctorcall  `Helper(...).method(...)`: `target` is the qualified class and the method
+    apply     `MyFunction.apply(...)`: an autograd Function's `forward` (`target`: the class)
     local     a nested function `target` (qualified): it runs when its parent does"""
 
     kind: str

@@ -16,7 +16,7 @@ pass anything. So a label is
 
 from __future__ import annotations
 
-from compilelint.semantic.project import BOUND_EDGES
+from compilelint.semantic.project import first_argument
 
 GIVEN = "given:"
 SURE = frozenset({"tensor", "likely", "module", "true"})  # a value that is certainly not None / False
@@ -169,7 +169,7 @@ class CallSites:
     @staticmethod
     def _alternative(info, call, alt: str) -> str:
         params = info.params
-        offset = info.bound if call.kind in BOUND_EDGES else 0
+        offset = first_argument(call, info)
         keys = {key for key, _ in call.args}
         spread = "**" in keys
         if alt.startswith("**"):  # **kwargs[KEY]

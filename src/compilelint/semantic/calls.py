@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.kinds import dotted
 from compilelint.summary import CallEdge
 
 
@@ -62,6 +63,14 @@ class CallGraph:
             if func.attr.value == "forward":
                 return CallEdge("selfattr", owner.attr.value)  # self.block.forward(x)
             return CallEdge("attrcall", owner.attr.value, func.attr.value)  # self.config.get_text_config()
+        if func.attr.value == "apply" and isinstance(owner, (cst.Name, cst.Attribute)):
+            cls = self.qualify(owner) or dotted(owner)
+            if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
+                return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
+        if isinstance(owner, cst.Call) and isinstance(owner.func, (cst.Name, cst.Attribute)):
+            cls = self.qualify(owner.func) or dotted(owner.func)
+            if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
+                return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
             return CallEdge("dotted", qualified_name)

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 TENSORISH = ("tensor", "likely")
 # call edges that pass the instance as the first parameter
-BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall"})
+BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall", "ctorcall"})
+
+
+def first_argument(call, info) -> int:
+    """The callee's parameter a call site's first positional argument lands in: past `self`
+    on a bound call, past `ctx` for an autograd Function's `forward` reached by `.apply`."""
+    if call.kind == "apply":
+        return 1
+    return info.bound if call.kind in BOUND_EDGES else 0
 
 
 class KindSolver:
@@ -94,7 +102,7 @@ class KindSolver:
         for caller, edge in sources:
             call = self.index.functions[caller].calls[edge]
             args = call.args
-            offset = info.bound if call.kind in BOUND_EDGES else 0
+            offset = first_argument(call, info)
             position = params.index(name) - offset if name in params else None
             spec = None
             for arg_key, arg_spec in args:
