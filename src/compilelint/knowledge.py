@@ -167,6 +167,9 @@ ENTRIES: tuple[Entry, ...] = (
           "c-function", "CL118", "GB0007", "builtin `_heapq.*` / `_bisect.*` is skipped",
           "`torch.topk` / `torch.searchsorted` are traced", ("kn_stdlib_c_02",), CONFIRMED,
           traced=("clean_kn_topk_searchsorted_01",)),
+    Entry(_names("pickle", "dumps", "loads"), "c-function", "CL118", "GB0007", "builtin `_pickle.dumps` is skipped",
+          "a memoising decorator's cache key (gpytorch's `@cached`): key on a tuple of Python values",
+          ("kn_pickle_01",), "2.13.0, 2.14.1"),
     Entry(("os.urandom", "uuid.uuid4", "uuid.uuid1"), "c-function", "CL118", "GB0007",
           "builtin `posix.urandom` is skipped", "", ("kn_stdlib_c_02",), CONFIRMED),
     # ---- random-number state (CL119) ------------------------------------------------------

@@ -61,7 +61,7 @@ TORCH_VALUE_FUNCS = frozenset({
     "Size", "device", "dtype", "manual_seed", "initial_seed", "seed", "no_grad",
     "enable_grad", "inference_mode", "set_grad_enabled", "autocast", "compile",
     "is_deterministic_algorithms_warn_only_enabled", "are_deterministic_algorithms_enabled",
-    "get_rng_state", "typename", "is_compiling", "cond", "Generator", "Stream", "Event",
+    "get_rng_state", "typename", "is_compiling", "cond", "Generator", "Stream", "Event", "broadcast_shapes",
 })
 # Name prefixes of torch callables that answer a question or get/set state, never a tensor.
 VALUE_PREFIXES = ("is_", "are_", "has_", "get_", "set_", "use_")
