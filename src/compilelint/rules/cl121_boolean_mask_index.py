@@ -25,6 +25,40 @@ def _is_bool_dtype(node: cst.BaseExpression | None) -> bool:
     return node is not None and (dotted(node) or "") in ("torch.bool", "bool")
 
 
+# tensor methods whose result has the receiver's dtype (a boolean mask stays one)
+KEEPS_DTYPE = frozenset({"cuda", "cpu", "contiguous", "clone", "detach", "unsqueeze", "squeeze", "view",
+                         "reshape", "flatten", "expand", "expand_as", "transpose", "permute"})
+
+
+def _dtype_argument(call: cst.Call) -> bool:
+    """`.to(torch.float32)`, `.to(dtype=...)`, `.to(x)` (another tensor's dtype): not only a device move."""
+    for arg in call.args:
+        if arg.keyword is not None:
+            if arg.keyword.value == "dtype":
+                return True
+            continue
+        name = dotted(arg.value) or ""
+        if isinstance(arg.value, cst.SimpleString) or name.endswith("device") or name.startswith("torch.device"):
+            continue
+        if isinstance(arg.value, cst.Call) and (dotted(arg.value.func) or "").endswith("device"):
+            continue
+        return True
+    return False
+
+
+def _bool_tensor_annotation(annotation: cst.BaseExpression) -> bool:
+    """`torch.BoolTensor`, also as `BoolTensor | None` / `Optional[BoolTensor]`."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return _bool_tensor_annotation(annotation.left) or _bool_tensor_annotation(annotation.right)
+    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").endswith("Optional") \
+            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
+        return _bool_tensor_annotation(annotation.slice[0].slice.value)
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+        return text.replace("Optional[", "").split("|")[0].strip().endswith("BoolTensor")
+    return (dotted(annotation) or "").endswith("BoolTensor")
+
+
 class BooleanMaskIndex(Rule):
     code = "CL121"
     name = "boolean-mask-index"
@@ -204,9 +238,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if not isinstance(func, cst.Attribute):
             return None
         method = func.attr.value
+        receiver = func.value
+        if method in KEEPS_DTYPE or (method == "to" and not _dtype_argument(node)):
+            return self._boolish(receiver)  # `mask.to(x.device)`, `mask.unsqueeze(-1)`: still the mask
         if method not in BOOL_METHODS and method not in ("to", "type", "any", "all"):
             return None
-        receiver = func.value
         if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
             return None
         kind = self.ctx.kind(receiver)
@@ -246,8 +282,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
         if isinstance(node.target, cst.Name):
-            annotation = dotted(node.annotation.annotation) or ""
-            verdict = "certain" if annotation.endswith("BoolTensor") else (
+            verdict = "certain" if _bool_tensor_annotation(node.annotation.annotation) else (
                 self._boolish(node.value) if node.value is not None else None)
             self._scope_table()[node.target.value] = verdict
         elif isinstance(node.target, cst.Subscript):
@@ -256,8 +291,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         table = self._bools.setdefault(self.ctx.function.qualname if self.ctx.function else "<module>", {})
         for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
-            if param.annotation is not None and (dotted(param.annotation.annotation) or "").endswith("BoolTensor"):
-                table[param.name.value] = "certain"
+            if param.annotation is not None and _bool_tensor_annotation(param.annotation.annotation):
+                table[param.name.value] = "certain"  # (`BoolTensor | None`: indexing it, it is one)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         # A function's names are its own: a later function of the same name (a property's
