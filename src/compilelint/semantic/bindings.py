@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint import traverse
+
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs
 from compilelint.semantic.infer import infer
 from compilelint.semantic.kinds import (
@@ -187,7 +189,7 @@ class Bindings:
                 compiled = True
                 self.compile_options[("def", qualname)] = (
                     compile_kwargs(deco.decorator) if isinstance(deco.decorator, cst.Call) else {})
-            elif qualified in DISABLE_NAMES:
+            elif qualified in DISABLE_NAMES or (isinstance(target, cst.Name) and target.value in self.constant_markers):
                 disabled = True
             elif qualified == "builtins.staticmethod":
                 static = True
@@ -245,6 +247,8 @@ class Bindings:
 
     def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes.pop()
+        if not self.scopes and not self.classes and _marks_constant(node):
+            self.constant_markers = self.constant_markers | {node.name.value}
         info = self.functions.get(scope.qualname)
         if info is not None and scope.returns:
             info.ret = _join_returns(scope.returns)
@@ -498,3 +502,21 @@ def _is_sizes(value: cst.BaseExpression | None) -> bool:
         value = value.func
         return isinstance(value, cst.Attribute) and value.attr.value == "size"
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
+
+
+def _marks_constant(func: cst.FunctionDef) -> bool:
+    """A decorator that does what `torch._dynamo.assume_constant_result` does: it sets
+    `fn._dynamo_marked_constant = True` (transformers' `_make_compile_constant`), so Dynamo
+    calls the function while tracing and keeps its result: its body never runs compiled."""
+    stack: list[cst.CSTNode] = [func.body]
+    while stack:
+        node = stack.pop()
+        stack.extend(traverse.children(node, traverse.TRIVIA))
+        if isinstance(node, cst.Call) and dotted(node.func) == "setattr" and len(node.args) >= 2 \
+                and isinstance(node.args[1].value, cst.SimpleString) \
+                and node.args[1].value.evaluated_value == "_dynamo_marked_constant":
+            return True
+        if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Attribute) \
+                and node.target.attr.value == "_dynamo_marked_constant":
+            return True
+    return False

@@ -70,6 +70,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.module_var_class: dict[str, str] = {}
         self.foreign_attrs: set[str] = set()  # `obj.x = v` with obj not `self` (semantic.classes)
         self.module_defs: set[str] = set()
+        self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant
         self.classes: list = []
         self.class_table: dict = {}
         self.scopes: list = []
