@@ -10,10 +10,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint import traverse
 
-from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs
-from compilelint.semantic.infer import infer
+from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs, marks_constant
+from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind, strongest,
 )
@@ -247,7 +246,7 @@ class Bindings:
 
     def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes.pop()
-        if not self.scopes and not self.classes and _marks_constant(node):
+        if not self.scopes and not self.classes and marks_constant(node):
             self.constant_markers = self.constant_markers | {node.name.value}
         info = self.functions.get(scope.qualname)
         if info is not None and scope.returns:
@@ -299,7 +298,7 @@ class Bindings:
                 self._bind(name_node.value, element_node.value, element_kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = kind if kind.tensorish else Kind.UNKNOWN
-            if _is_sizes(value):  # `b, n, d = x.shape` / `x.size()` / `x.shape[:2]`: ints
+            if is_sizes(value):  # `b, n, d = x.shape` / `x.size()` / `x.shape[:2]`: ints
                 element = Kind.VALUE
             for name in target_names(target):
                 env[name] = self.scopes[-1].declared.get(name, element) if (
@@ -493,30 +492,3 @@ def _join_returns(specs: list) -> object:
     if leaves:
         return tuple(leaves)
     return "tensor" if kinds == {"tensor"} else "likely"
-
-
-def _is_sizes(value: cst.BaseExpression | None) -> bool:
-    if isinstance(value, cst.Subscript):
-        value = value.value
-    if isinstance(value, cst.Call) and not value.args:
-        value = value.func
-        return isinstance(value, cst.Attribute) and value.attr.value == "size"
-    return isinstance(value, cst.Attribute) and value.attr.value == "shape"
-
-
-def _marks_constant(func: cst.FunctionDef) -> bool:
-    """A decorator that does what `torch._dynamo.assume_constant_result` does: it sets
-    `fn._dynamo_marked_constant = True` (transformers' `_make_compile_constant`), so Dynamo
-    calls the function while tracing and keeps its result: its body never runs compiled."""
-    stack: list[cst.CSTNode] = [func.body]
-    while stack:
-        node = stack.pop()
-        stack.extend(traverse.children(node, traverse.TRIVIA))
-        if isinstance(node, cst.Call) and dotted(node.func) == "setattr" and len(node.args) >= 2 \
-                and isinstance(node.args[1].value, cst.SimpleString) \
-                and node.args[1].value.evaluated_value == "_dynamo_marked_constant":
-            return True
-        if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Attribute) \
-                and node.target.attr.value == "_dynamo_marked_constant":
-            return True
-    return False

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint import traverse
+
 from compilelint.semantic.kinds import dotted
 from compilelint.summary import CompileTarget
 
@@ -149,3 +151,21 @@ class CompileTracking:
                 return  # re.compile(...) and friends
             if self.compiled_state(owner) is None:
                 self._mark_compiled(owner, "inplace", compile_kwargs(node))
+
+
+def marks_constant(func: cst.FunctionDef) -> bool:
+    """A decorator that does what `torch._dynamo.assume_constant_result` does: it sets
+    `fn._dynamo_marked_constant = True` (transformers' `_make_compile_constant`), so Dynamo
+    calls the function while tracing and keeps its result: its body never runs compiled."""
+    stack: list[cst.CSTNode] = [func.body]
+    while stack:
+        node = stack.pop()
+        stack.extend(traverse.children(node, traverse.TRIVIA))
+        if isinstance(node, cst.Call) and dotted(node.func) == "setattr" and len(node.args) >= 2 \
+                and isinstance(node.args[1].value, cst.SimpleString) \
+                and node.args[1].value.evaluated_value == "_dynamo_marked_constant":
+            return True
+        if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Attribute) \
+                and node.target.attr.value == "_dynamo_marked_constant":
+            return True
+    return False

@@ -139,3 +139,15 @@ def call_kind(node: cst.Call, env) -> Kind:
         if kind == Kind.MODULE:
             return Kind.LIKELY
     return env.open_call(node)
+
+
+def is_sizes(value: cst.BaseExpression | None) -> bool:
+    """`x.shape`, `x.size()`, `x.shape[:2]`: a tuple of ints (`b, n, d = x.shape`)."""
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    if isinstance(value, cst.Call) and not value.args:
+        value = value.func
+        return isinstance(value, cst.Attribute) and value.attr.value == "size"
+    return isinstance(value, cst.Attribute) and value.attr.value == "shape"
+
+
