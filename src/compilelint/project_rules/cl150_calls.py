@@ -85,11 +85,16 @@ def run(context) -> list:
 
 
 def _through_override(index, caller: str, call, callee: str) -> bool:
-    """Whether the edge reaches `callee` only as a subclass's override of `self.m()`. Its
-    own findings are reported, but it makes no loop a CL150: which override runs is the
-    instance's class, and whether the base calls it at all is mostly a type test on the
-    inputs (`if is_sparse(adj): self.message_and_aggregate(...)`) the walk cannot decide;
-    calibration (PyG's convolution loops) found such CL150s wrong on the inputs models run."""
+    """Whether the edge reaches `callee` only as a subclass's override of `self.m()`, or as
+    the module's own `__call__` around its forward. Their own findings are reported, but they
+    make no loop a CL150. Which override runs is the instance's class, and whether the base
+    calls it at all is mostly a type test on the inputs (`if is_sparse(adj):
+    self.message_and_aggregate(...)`) the walk cannot decide: calibration (PyG's convolution
+    loops) found such CL150s wrong on the inputs models run. A `__call__` wrapper's breaks
+    sit behind opt-in modes (transformers' gradient-checkpointing warning): the same
+    calibration found every loop over layers made a CL150 by it wrong."""
+    if call.kind in ("instance", "selfattr") and callee.endswith(".__call__"):
+        return callee != index.resolve_call(caller, call)
     return call.kind == "self" and callee != index.resolve_call(caller, call)
 
 
