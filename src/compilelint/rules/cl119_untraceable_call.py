@@ -100,11 +100,19 @@ def f(x):
             if entry.size_at is None or _draws_scalar(node, entry.size_at):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)))
             return
-        cls = self._library_base(self._callee_class(node.func))
+        called = self._callee_class(node.func)
+        cls = self._library_base(called)
         entry = self._known.get(cls)
-        if entry is not None and entry.form == "instance":
+        if entry is not None and entry.form == "instance" and not self._own_forward(called):
             what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
             self.report(node, self.message.format(what=what, why=_why(entry)))
+
+    def _own_forward(self, cls: str | None) -> bool:
+        """A project subclass with its own `forward`: Dynamo inlines it and refuses the module
+        at its `super().forward(...)`, which is reported there (the call is not a break of its own)."""
+        prefix = self.ctx.module + "."
+        local = cls[len(prefix):] if cls and cls.startswith(prefix) else cls
+        return bool(local) and local in self.ctx.class_table and f"{local}.forward" in self.ctx.functions
 
     def _library_base(self, cls: str | None) -> str | None:
         """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):
