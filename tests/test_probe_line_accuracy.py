@@ -17,7 +17,7 @@ pytest.importorskip("torch")
 from helpers import lint_snippet  # noqa: E402
 
 from compilelint.finding import Finding  # noqa: E402
-from compilelint.probe.capture import _drop_echoes, capture  # noqa: E402
+from compilelint.probe.capture import drop_echoes, capture  # noqa: E402
 from compilelint.probe.match import match  # noqa: E402
 from compilelint.probe.observe import observe  # noqa: E402
 from compilelint.probe.records import BreakRecord  # noqa: E402
@@ -200,4 +200,4 @@ def test_only_echoes_without_a_reason_of_their_own_are_dropped():
     own = BreakRecord("graph_break", "Data-dependent branching", "GB0170", "/p/model.py", 10,
                       stack=[("/p/model.py", 10)])
     skip = BreakRecord("frame_skip", "frame skipped", None, "/p/model.py", 10, stack=[("/p/model.py", 10)])
-    assert _drop_echoes([real, echo, again, alone, own, skip]) == [real, alone, own, skip]
+    assert drop_echoes([real, echo, again, alone, own, skip]) == [real, alone, own, skip]

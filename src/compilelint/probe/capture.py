@@ -20,7 +20,9 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
+import linecache
 import os
+import re
 import traceback
 from typing import Any, Callable
 
@@ -128,6 +130,20 @@ def _dedupe(records: list[BreakRecord]) -> list[BreakRecord]:
     return out
 
 
+_NOT_CALLS = frozenset({"print", "len", "int", "float", "bool", "str", "isinstance", "range", "super", "getattr"})
+_CALL_RE = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
+
+
+def _calls_into(path: str | None, line: int | None, function: str | None) -> bool:
+    """Whether source line `line` calls `function` by name, or (for a module's `forward` /
+    `__call__`, reached as `self.block(x)`) calls anything but a builtin."""
+    text = linecache.getline(path, line) if path and line else ""
+    called = [name.rsplit(".", 1)[-1] for name in _CALL_RE.findall(text)]
+    if function and function in called:
+        return True
+    return function in ("forward", "__call__") and any(name not in _NOT_CALLS for name in called)
+
+
 @functools.lru_cache(maxsize=4096)
 def _def_of(path: str | None, line: int | None) -> tuple[str | None, int]:
     """(file, first line) of the innermost function holding `line`; (file, 0) at module level."""
@@ -168,17 +184,26 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     breaks = [r for r in records if r.kind == "graph_break"]
     callers = {(f, ln) for r in breaks if r.reason != _STEP_UNSUPPORTED for f, ln in r.stack[:-1]}
     places = {(r.file, r.line, r.gb_id) for r in breaks if not r.reason.startswith(_CANNOT_RESUME)}
-    # Each frame a break happened under logs it again, with the same reason, at its calling
-    # line (`x = self.blocks(x)` for an `if` on a tensor in a helper the block calls)
-    calling = {(f, ln, r.gb_id, r.reason, _def_of(r.file, r.line)) for r in breaks for f, ln in r.stack[:-1]}
+    # Each frame a break happened under logs it again after it, with the same reason, at its
+    # calling line (`x = self.blocks(x)` for an `if` on a tensor in a helper the block calls).
+    # Only a record logged after the inner one: a break of the caller's own, logged first,
+    # can share the reason (two `print`s) and sit in the inner one's stack (its resume frame).
+    calling = {(f, ln, r.gb_id, r.reason): r for r in breaks for f, ln in r.stack[:-1]}
+    echoes = set()
+    for r in breaks:
+        inner = calling.get((r.file, r.line, r.gb_id, r.reason))
+        # a resume frame can list a line of the break's own function, or a break of the
+        # caller's own that shares the reason (two `print`s): the line must call the inner one
+        if inner is not None and r.reason != _STEP_UNSUPPORTED and _def_of(inner.file, inner.line) \
+                != _def_of(r.file, r.line) and _calls_into(r.file, r.line, inner.function):
+            echoes.add(id(r))
 
     def echo(r: BreakRecord) -> bool:
         if r.kind != "graph_break":
             return False
         if r.reason == _STEP_UNSUPPORTED:
             return (r.file, r.line) in callers
-        if any(key[:4] == (r.file, r.line, r.gb_id, r.reason) and key[4] != _def_of(r.file, r.line)
-               for key in calling):  # (resume frames can list a line of the break's own function)
+        if id(r) in echoes:
             return True
         return r.reason.startswith(_CANNOT_RESUME) and (r.file, r.line, r.gb_id) in places
 
