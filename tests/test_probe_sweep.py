@@ -83,8 +83,19 @@ def sweeps(tmp_path_factory):
         time.sleep(0.2)
         if sweep.exists() and len(json.loads(sweep.read_text())["sweep"]["results"]) == 2:
             break
+    # kill -9 the sweep and the workers it started (as a crash of the machine or the job
+    # would): an orphaned worker would go on running `slow` and log it after the snapshot
+    import psutil
+
+    workers = psutil.Process(proc.pid).children(recursive=True)
     proc.send_signal(signal.SIGKILL)
+    for worker in workers:
+        try:
+            worker.kill()
+        except psutil.NoSuchProcess:
+            pass
     proc.wait()
+    psutil.wait_procs(workers, timeout=30)
     killed = json.loads(sweep.read_text())
     before = ran(folder)
     resumed = probe("--no-timing", "-j", "2", "-o", "old.json", "--resume", *ALL, cwd=folder)
