@@ -188,14 +188,18 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     # calling line (`x = self.blocks(x)` for an `if` on a tensor in a helper the block calls).
     # Only a record logged after the inner one: a break of the caller's own, logged first,
     # can share the reason (two `print`s) and sit in the inner one's stack (its resume frame).
-    calling = {(f, ln, r.gb_id, r.reason): r for r in breaks for f, ln in r.stack[:-1]}
+    calling: dict[tuple, list[BreakRecord]] = {}
+    for r in breaks:
+        for f, ln in r.stack[:-1]:
+            calling.setdefault((f, ln, r.gb_id, r.reason), []).append(r)
     echoes = set()
     for r in breaks:
-        inner = calling.get((r.file, r.line, r.gb_id, r.reason))
         # a resume frame can list a line of the break's own function, or a break of the
         # caller's own that shares the reason (two `print`s): the line must call the inner one
-        if inner is not None and r.reason != _STEP_UNSUPPORTED and _def_of(inner.file, inner.line) \
-                != _def_of(r.file, r.line) and _calls_into(r.file, r.line, inner.function):
+        if r.reason != _STEP_UNSUPPORTED and any(
+                _def_of(inner.file, inner.line) != _def_of(r.file, r.line)
+                and _calls_into(r.file, r.line, inner.function)
+                for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())):
             echoes.add(id(r))
 
     def echo(r: BreakRecord) -> bool:
