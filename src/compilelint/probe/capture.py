@@ -17,9 +17,7 @@ This module imports torch lazily (inside :func:`capture`), so importing it is ch
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import functools
 import linecache
 import os
 import re
@@ -31,6 +29,7 @@ from compilelint.probe.dynamo_text import (
 )
 from compilelint.probe.logcapture import _LogCapture
 from compilelint.probe.records import KINDS, BreakRecord, CaptureResult
+from compilelint.probe.source_spans import enclosing_def
 from compilelint.probe.trace import LineRecorder
 from compilelint.probe.userfiles import is_user_file
 
@@ -144,27 +143,6 @@ def _calls_into(path: str | None, line: int | None, function: str | None) -> boo
     return function in ("forward", "__call__") and any(name not in _NOT_CALLS for name in called)
 
 
-@functools.lru_cache(maxsize=4096)
-def _def_of(path: str | None, line: int | None) -> tuple[str | None, int]:
-    """(file, first line) of the innermost function holding `line`; (file, 0) at module level."""
-    best = 0
-    for span in _def_spans(path) if path else ():
-        if line in span and span.start > best:
-            best = span.start
-    return path, best
-
-
-@functools.lru_cache(maxsize=256)
-def _def_spans(path: str) -> tuple[range, ...]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return ()
-    return tuple(range(node.lineno, (node.end_lineno or node.lineno) + 1) for node in ast.walk(tree)
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
-
-
 # the compile reason Dynamo gives when it compiles up to the last resumable point
 _STEP_UNSUPPORTED = "step_unsupported"
 # the second record Dynamo logs for such a break, at the same place as the first
@@ -197,7 +175,7 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
         # a resume frame can list a line of the break's own function, or a break of the
         # caller's own that shares the reason (two `print`s): the line must call the inner one
         if r.reason != _STEP_UNSUPPORTED and any(
-                _def_of(inner.file, inner.line) != _def_of(r.file, r.line)
+                enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
                 and _calls_into(r.file, r.line, inner.function)
                 for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())):
             echoes.add(id(r))

@@ -27,14 +27,13 @@ dicts).
 
 from __future__ import annotations
 
-import ast
-import functools
 import os
 import re
 from typing import Any, Iterable
 
 from compilelint.finding import Finding
 from compilelint.probe.records import BreakRecord
+from compilelint.probe.source_spans import function_spans, loop_body, statement_span
 from compilelint.registry import PROBE_CODES
 
 _HELP = {
@@ -290,21 +289,6 @@ def _passes_through_loop(o: _Observed, fpath: str, line: int) -> bool:
     return body is not None and any(p == fpath and ln in body for p, ln in o.stack)
 
 
-@functools.lru_cache(maxsize=256)
-def loop_body(path: str, line: int) -> range | None:
-    """Lines of the body of the ``for``/``while`` loop that starts at ``line`` (the
-    parent reads the file; it never imports it)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == line and node.body:
-            return range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
-    return None
-
-
 _RESUME_RE = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_\d+$")
 
 
@@ -331,44 +315,6 @@ def _misplaced_breaks(findings: list[Finding], observed: list[_Observed], cwd: s
         if len(cands) == 1:
             out.setdefault(id(cands[0]), []).append(o)
     return out
-
-
-@functools.lru_cache(maxsize=256)
-def _statement_spans(path: str) -> tuple[range, ...]:
-    """Each statement's lines in the file at ``path``; a compound statement's header only."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return ()
-    spans = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt):
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                end = max(node.lineno, body[0].lineno - 1)
-            else:
-                end = node.end_lineno or node.lineno
-            spans.append(range(node.lineno, end + 1))
-    return tuple(spans)
-
-
-def statement_span(path: str, line: int) -> range | None:
-    """The lines of the innermost statement holding ``line`` (a compound one's header)."""
-    holding = [span for span in _statement_spans(path) if line in span]
-    return min(holding, key=len) if holding else None
-
-
-@functools.lru_cache(maxsize=256)
-def function_spans(path: str, name: str) -> tuple[range, ...]:
-    """Lines of each ``def name`` in the file at ``path`` (read, never imported)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
-        return ()
-    return tuple(range(node.lineno, (node.end_lineno or node.lineno) + 1) for node in ast.walk(tree)
-                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name)
 
 
 def _same_function(scope: str | None, function: str | None) -> bool:

@@ -1,0 +1,75 @@
+"""Line spans of a user's source file (functions, loop bodies, statements), from Python's
+own parser: the file is read and parsed once, never imported. The probe's matching and its
+capture both ask these questions of the same few files."""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+
+@functools.lru_cache(maxsize=256)
+def _tree(path: str) -> ast.Module | None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return ast.parse(fh.read())
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _nodes(path: str | None):
+    tree = _tree(path) if path else None
+    return ast.walk(tree) if tree is not None else ()
+
+
+@functools.lru_cache(maxsize=256)
+def function_spans(path: str, name: str) -> tuple[range, ...]:
+    """Lines of each ``def name`` in the file."""
+    return tuple(range(node.lineno, (node.end_lineno or node.lineno) + 1) for node in _nodes(path)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name)
+
+
+@functools.lru_cache(maxsize=256)
+def loop_body(path: str, line: int) -> range | None:
+    """Lines of the body of the ``for``/``while`` loop that starts at ``line``."""
+    for node in _nodes(path):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.lineno == line and node.body:
+            return range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _statement_spans(path: str) -> tuple[range, ...]:
+    """Each statement's lines; a compound statement's header only."""
+    spans = []
+    for node in _nodes(path):
+        if isinstance(node, ast.stmt):
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                end = max(node.lineno, body[0].lineno - 1)
+            else:
+                end = node.end_lineno or node.lineno
+            spans.append(range(node.lineno, end + 1))
+    return tuple(spans)
+
+
+def statement_span(path: str, line: int) -> range | None:
+    """The lines of the innermost statement holding ``line`` (a compound one's header)."""
+    holding = [span for span in _statement_spans(path) if line in span]
+    return min(holding, key=len) if holding else None
+
+
+@functools.lru_cache(maxsize=256)
+def _def_spans(path: str) -> tuple[range, ...]:
+    return tuple(range(node.lineno, (node.end_lineno or node.lineno) + 1) for node in _nodes(path)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+
+@functools.lru_cache(maxsize=4096)
+def enclosing_def(path: str | None, line: int | None) -> tuple[str | None, int]:
+    """(file, first line) of the innermost function holding ``line``; (file, 0) at module level."""
+    best = 0
+    for span in _def_spans(path) if path else ():
+        if line in span and span.start > best:
+            best = span.start
+    return path, best
