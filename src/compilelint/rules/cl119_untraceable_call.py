@@ -110,18 +110,15 @@ def f(x):
     def _own_forward(self, cls: str | None) -> bool:
         """A project subclass with its own `forward`: Dynamo inlines it and refuses the module
         at its `super().forward(...)`, which is reported there (the call is not a break of its own)."""
-        prefix = self.ctx.module + "."
-        local = cls[len(prefix):] if cls and cls.startswith(prefix) else cls
-        return bool(local) and local in self.ctx.class_table and f"{local}.forward" in self.ctx.functions
+        local = self.ctx.local_class(cls)
+        return local is not None and f"{local}.forward" in self.ctx.functions
 
     def _library_base(self, cls: str | None) -> str | None:
         """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):
         the known class, whatever the subclass adds (Dynamo refuses every RNNBase: at the
         call, and again at a `super().forward(...)` in the subclass's own forward)."""
         table, seen = self.ctx.class_table, set()
-        prefix = self.ctx.module + "."
-        if cls and cls.startswith(prefix) and cls[len(prefix):] in table:
-            cls = cls[len(prefix):]  # (a class of this file, as qualified names give it)
+        cls = self.ctx.local_class(cls) or cls
         while cls and self._known.get(cls) is None and cls in table and cls not in seen:
             seen.add(cls)
             bases = [b for b in table[cls].bases if self._known.get(b) is not None or b in table]

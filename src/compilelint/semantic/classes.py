@@ -293,7 +293,13 @@ class ClassTracking:
             if attr in info.attr_kinds:
                 return info.attr_kinds[attr]
             # set by a base class of this file (the first one found, as attribute lookup goes)
-            prefix = f"{self.module}."  # (bases are qualified: a class of this file is `module.Name`)
-            info = next((self.class_table[b.removeprefix(prefix)] for b in info.bases
-                         if b.removeprefix(prefix) in self.class_table), None)
+            info = next((self.class_table[local] for local in map(self.local_class, info.bases) if local), None)
         return Kind.UNKNOWN
+
+    def local_class(self, ref: str | None) -> str | None:
+        """The class-table name of a class of this file, from the qualified name imports
+        give it (`pkg.mod.Name` -> `Name`); None for a class defined elsewhere."""
+        if not ref:
+            return None
+        local = ref.removeprefix(f"{self.module}.")
+        return local if local in self.class_table else None
