@@ -93,10 +93,12 @@ class Tagger(nn.Module):
                                       "grad and breaks the graph (GB0225)", severity="error")
                     return
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._fresh_names: set[str] = set()  # names bound in this function to a fresh no-grad tensor
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
-
-    _fresh_names: set[str] = frozenset()
 
     def _fresh(self, value: cst.BaseExpression) -> bool:
         """A tensor made in this frame that needs no grad: `x.detach()`, or a torch factory
@@ -112,7 +114,7 @@ class Tagger(nn.Module):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            if isinstance(target.target, cst.Name) and isinstance(self._fresh_names, set):
+            if isinstance(target.target, cst.Name):
                 if self._fresh(node.value):
                     self._fresh_names.add(target.target.value)
                 else:

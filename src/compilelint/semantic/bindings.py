@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.kinds import (

@@ -6,7 +6,6 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint import traverse
-
 from compilelint.semantic.kinds import dotted
 from compilelint.summary import CompileTarget
 
