@@ -93,9 +93,8 @@ def _through_override(index, caller: str, call, callee: str) -> bool:
     loops) found such CL150s wrong on the inputs models run. A `__call__` wrapper's breaks
     sit behind opt-in modes (transformers' gradient-checkpointing warning): the same
     calibration found every loop over layers made a CL150 by it wrong."""
-    if call.kind in ("instance", "selfattr") and callee.endswith(".__call__"):
-        return callee != index.resolve_call(caller, call)
-    return call.kind == "self" and callee != index.resolve_call(caller, call)
+    dispatched = call.kind == "self" or (call.kind in ("instance", "selfattr") and callee.endswith(".__call__"))
+    return dispatched and callee != index.resolve_call(caller, call)
 
 
 def _add(alternatives: frozenset, when: tuple[str, ...]) -> frozenset:

@@ -63,17 +63,22 @@ class CallGraph:
             if func.attr.value == "forward":
                 return CallEdge("selfattr", owner.attr.value)  # self.block.forward(x)
             return CallEdge("attrcall", owner.attr.value, func.attr.value)  # self.config.get_text_config()
-        if func.attr.value == "apply" and isinstance(owner, (cst.Name, cst.Attribute)):
-            cls = self.qualify(owner) or dotted(owner)
-            if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
-                return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
-        if isinstance(owner, cst.Call) and isinstance(owner.func, (cst.Name, cst.Attribute)):
-            cls = self.qualify(owner.func) or dotted(owner.func)
-            if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
-                return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
+        if func.attr.value == "apply" and (cls := self._class_name(owner)):
+            return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
+        if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
+            return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
             return CallEdge("dotted", qualified_name)
+        return None
+
+    def _class_name(self, node: cst.BaseExpression) -> str | None:
+        """The qualified name of what looks like a class (`Name`, `pkg.Name`) outside builtins and torch."""
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        cls = self.qualify(node) or dotted(node)
+        if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
+            return cls
         return None
 
     def _arg_specs(self, node: cst.Call) -> tuple:
