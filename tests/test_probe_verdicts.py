@@ -169,7 +169,9 @@ def test_reached_lines_include_work_done_on_the_first_call(plain, target_file):
 
 def test_conditional_findings_say_which_condition_the_run_did_not_meet(plain, target_file):
     cond = [r for r in plain if r.name.endswith(":conditional")]
-    assert cond[0].conditions == {"training": False, "dtype": "float32", "labels": False}
+    conditions = dict(cond[0].conditions)
+    assert conditions.pop("entry")["params"] == {"x": ["passed", "not_none", "truthy"]}
+    assert conditions == {"training": False, "dtype": "float32", "labels": False}
     half = at(target_file, "# HALF", code="CL102", when=("dtype=float16",))
     train = at(target_file, "# TRAIN", code="CL103", when=("training",))
     plain_half = at(target_file, "# HALF", code="CL102")
@@ -221,6 +223,7 @@ def test_cli_json_carries_verdict_inputs(target_file, tmp_path):
     )
     assert proc.returncode == 1, proc.stderr  # the .item() break under --train
     (t,) = json.loads(out.read_text())["targets"]
+    assert t["conditions"].pop("entry")["qualname"] == "Conditional.forward"
     assert t["conditions"] == {"training": True, "dtype": "bfloat16", "labels": False}
     assert t["reached_by"] == "compiled-call"
     assert any(b["line"] == line("# TRAIN") and b["first_call_only"] is False for b in t["breaks"])

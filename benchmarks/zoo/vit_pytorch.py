@@ -64,6 +64,7 @@ def _classifier_loss(net, n=2):
         def __init__(self, net):
             super().__init__()
             self.net = net
+            object.__setattr__(self, "__wrapped__", net)  # the probe judges `given:` labels on net's forward
             self.register_buffer("labels", torch.arange(n) % _CLASSES)
 
         def forward(self, *args, **kwargs):

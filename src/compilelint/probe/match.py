@@ -32,6 +32,7 @@ import re
 from typing import Any, Iterable
 
 from compilelint.finding import Finding
+from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import function_spans, loop_body, statement_span
 from compilelint.registry import PROBE_CODES
@@ -212,11 +213,12 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
     traced = run.traced is None or any(ln in run.traced.get(fpath, ()) for ln in span)
     if reached and not traced:
         return _shadowed(run, fpath, f, cwd)
-    unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions)
+    unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions,
+                             in_entry=_in_entry(f, fpath, run.conditions.get("entry")))
     if unmet:
         ev = _evidence("condition-not-met", run.name, None)
         ev["unmet"] = unmet
-        ev["note"] = "the run did not meet " + ", ".join(f"`{c}` ({_HOW.get(c, 'a run that meets it')})"
+        ev["note"] = "the run did not meet " + ", ".join(f"`{c}` ({_how(c)})"
                                                           for c in unmet)
         return ev
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
@@ -227,13 +229,23 @@ _HOW = {"training": "probe with --train", "eval": "probe without --train",
         "labels": "a target that passes labels"}
 
 
-def unmet_conditions(when: Iterable[str], conditions: dict[str, Any]) -> list[str]:
+def _how(label: str) -> str:
+    if label.startswith("given:"):
+        return "a target whose call passes " + " or ".join(f"`{a}`" for a in label[len("given:"):].split("|"))
+    return _HOW.get(label, "a run that meets it")
+
+
+def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entry: bool = False) -> list[str]:
     """The labels of a conditional finding's ``when`` ("training", "eval",
-    "dtype=float16", "labels"…) that a run with ``conditions`` (its ``training``,
-    ``dtype`` and ``labels``) did not meet. A label the run cannot judge counts as met."""
+    "dtype=float16", "labels", "given:NAME"…) that a run with ``conditions`` (its
+    ``training``, ``dtype``, ``labels`` and ``entry`` arguments) did not meet. `given:`
+    labels are judged only for a finding in the function the run called (``in_entry``).
+    A label the run cannot judge counts as met."""
     out = []
     for label in when:
-        if label in ("training", "eval") and "training" in conditions:
+        if label.startswith("given:") and in_entry:
+            met = given_met(label, conditions["entry"]["params"]) is not False
+        elif label in ("training", "eval") and "training" in conditions:
             met = bool(conditions["training"]) == (label == "training")
         elif label.startswith("dtype=") and conditions.get("dtype"):
             met = conditions["dtype"] == label[len("dtype="):]
@@ -244,6 +256,12 @@ def unmet_conditions(when: Iterable[str], conditions: dict[str, Any]) -> list[st
         if not met:
             out.append(label)
     return out
+
+
+def _in_entry(f: Finding, fpath: str, entry: dict[str, Any] | None) -> bool:
+    """The finding sits in the function the run called first (its `given:` labels are
+    about that call's arguments)."""
+    return bool(entry) and f.scope == entry.get("qualname") and _abs(entry.get("file") or "", "/") == fpath
 
 
 def _shadowed(run: _Run, fpath: str, f: Finding, cwd: str) -> dict[str, Any]:

@@ -1,0 +1,95 @@
+"""What a run passed to the function it called first: the facts that judge `given:` labels.
+
+A finding in the target's own forward that holds only when the caller passes an argument
+(`when: given:adaptive_exit`, semantic.facts) is not tested by a run that never passed
+it: its verdict is ``condition-not-met``, not ``not-reproduced``. Findings in other
+functions keep their labels unjudged: the run does not see what their callers passed.
+
+:func:`entry_arguments` runs in the worker (it binds the real calls to the signature);
+:func:`given_met` is pure and runs in the matcher.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Sequence
+
+
+def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
+    """``{"file", "line", "qualname", "params": {name: facts}}`` for the function ``fn``
+    runs first (a module's ``forward``), over every call; None when it cannot be bound.
+
+    Per parameter, the facts any call gave it: ``"passed"`` (bound at all), ``"not_none"``,
+    ``"truthy"``; for ``*args`` ``"nonempty"``; for ``**kwargs`` the keys passed.
+
+    A wrapper whose forward takes only ``(*args, **kwargs)`` and names what it passes
+    them to in ``__wrapped__`` (the functools convention) is looked through."""
+    target = getattr(fn, "forward", fn)
+    while _passes_through(target) and getattr(fn, "__wrapped__", None) is not None:
+        fn = fn.__wrapped__
+        target = getattr(fn, "forward", fn)
+    try:
+        sig = inspect.signature(target)
+        code = inspect.unwrap(target).__code__
+    except (TypeError, ValueError, AttributeError):
+        return None
+    params: dict[str, list[str]] = {p: [] for p in sig.parameters}
+    for args, kwargs in calls:
+        try:
+            bound = sig.bind_partial(*args, **kwargs)
+        except TypeError:
+            return None
+        for name, value in bound.arguments.items():
+            kind = sig.parameters[name].kind
+            facts = params[name]
+            if kind is inspect.Parameter.VAR_KEYWORD:
+                facts.extend(k for k in value if k not in facts)
+                continue
+            new = ["passed"]
+            if kind is inspect.Parameter.VAR_POSITIONAL:
+                new += ["nonempty"] if value else []
+            else:
+                new += ["not_none"] if value is not None else []
+                new += ["truthy"] if _truthy(value) else []
+            facts.extend(f for f in new if f not in facts)
+    qualname = getattr(inspect.unwrap(target), "__qualname__", None)
+    return {"file": code.co_filename, "line": code.co_firstlineno, "qualname": qualname, "params": params}
+
+
+def _passes_through(target: Callable) -> bool:
+    try:
+        kinds = [p.kind for p in inspect.signature(target).parameters.values()]
+    except (TypeError, ValueError):
+        return False
+    return kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]
+
+
+def _truthy(value: Any) -> bool:
+    try:
+        return bool(value)
+    except Exception:  # a tensor of many values: a caller passing it means "given"
+        return True
+
+
+def given_met(label: str, params: dict[str, list[str]]) -> bool | None:
+    """Whether the run met a `given:` label (alternatives joined by ``|``); None when it
+    names something the run does not decide (`given:self.ATTR`, an unknown parameter)."""
+    verdicts = [_alternative_met(alt, params) for alt in label[len("given:"):].split("|")]
+    if any(v is True for v in verdicts):
+        return True
+    return None if any(v is None for v in verdicts) else False
+
+
+def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
+    if alt.startswith("self."):
+        return None
+    if alt.startswith("**"):
+        name, _, key = alt[2:].partition("[")
+        return key.rstrip("]") in params[name] if name in params else None
+    if alt.startswith("*"):
+        name = alt[1:]
+        return "nonempty" in params[name] if name in params else None
+    name, _, rest = alt.partition("!=")
+    if name not in params:
+        return None
+    return ("not_none" if rest == "None" else "truthy") in params[name]
