@@ -43,6 +43,7 @@ class ProjectIndex:
         self._methods: dict[tuple[str, str], str | None] = {}
         self._lineages: dict[str, list[str]] = {}
         self._below: dict[str, list[str]] | None = None
+        self._children: dict[str, list[str]] | None = None  # function key -> functions nested in it
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -208,6 +209,8 @@ class ProjectIndex:
         """Every function a call edge may run: what `resolve_call` finds, and for
         `self.m()` each project subclass's own `m` (a base's forward calling the hook its
         subclasses implement runs the subclass's when the instance is one)."""
+        if call.kind == "decorator":
+            return self._wrappers(key, call.target)
         found = self.resolve_call(key, call)
         if call.kind != "self":
             wrapper = self._call_override(found) if call.kind in ("instance", "selfattr") else None
@@ -216,6 +219,37 @@ class ProjectIndex:
         overrides = tuple(f"{sub}.{call.target}" for sub in self.subclasses(owner)
                           if f"{sub}.{call.target}" in self.functions and f"{sub}.{call.target}" != found)
         return ((found,) if found else ()) + overrides
+
+    def _wrappers(self, key: str, decorator: str) -> tuple[str, ...]:
+        """The wrappers nested in a project decorator (`@functools.wraps(method) def g(...)`
+        inside `def cached(method)`, at any depth: `def factory(opts): def decorator(func):
+        @wraps(func) def wrapper(...)`), and in the project functions it returns a call of
+        (`return _cached(method, name)`): what runs when the decorated function is called.
+        The decorator's own body and its other helpers (a docstring builder) run once, at
+        definition: they are not in the region."""
+        module = key.split(":", 1)[0]
+        found = self._lookup(decorator) if "." in decorator else self.resolve_name(module, decorator)
+        if not found or found not in self.functions:
+            return ()
+        out: list[str] = []
+        for outer in (found, *(self.resolve_call(found, c) for c in self.functions[found].calls
+                                if c.kind in ("name", "dotted"))):
+            stack = list(self._nested(outer)) if outer else []
+            while stack:
+                inner = stack.pop()
+                stack.extend(self._nested(inner))
+                if self.functions[inner].wrapper and inner not in out:
+                    out.append(inner)
+        return tuple(out)
+
+    def _nested(self, key: str) -> list[str]:
+        if self._children is None:
+            children: dict[str, list[str]] = {}
+            for k, info in self.functions.items():
+                if info.parent:
+                    children.setdefault(f"{k.split(':', 1)[0]}:{info.parent}", []).append(k)
+            self._children = children
+        return self._children.get(key, [])
 
     def _call_override(self, forward: str | None) -> str | None:
         """The project's own `__call__` on a module's lineage: calling the module runs it

@@ -37,7 +37,9 @@ class CallEdge:
     dotted    `pkg.mod.target(...)`, `target` qualified
     ctorcall  `Helper(...).method(...)`: `target` is the qualified class and the method
     apply     `MyFunction.apply(...)`: an autograd Function's `forward` (`target`: the class)
-    local     a nested function `target` (qualified): it runs when its parent does"""
+    local     a nested function `target` (qualified): it runs when its parent does
+    decorator the function is wrapped by decorator `target` (a name or qualified): calling
+              it runs the wrappers nested in the decorator"""
 
     kind: str
     target: str
@@ -74,11 +76,12 @@ class FunctionSummary:
     bound: int = 0  # 1 when a call through an instance or class fills the first of `params`
     defaults: dict[str, str] = field(default_factory=dict)  # parameter -> "none" / "value"
     swaps_forward: bool = False  # a class decorator that replaces `cls.forward`
+    wrapper: bool = False  # decorated `@functools.wraps(f)`: what a decorator puts in f's place
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
-                      self.params, self.bound, self.defaults, self.swaps_forward), _FUNCTION)
+                      self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -90,7 +93,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, False, False)
 
 
 @dataclass(slots=True)

@@ -130,7 +130,7 @@ class CallSites:
         for alt in label[len(GIVEN):].split("|"):
             if alt.startswith("self."):
                 verdicts.append(self.attribute(callee, alt[5:]))
-            elif info is None or info.params is None or call.kind == "local":
+            elif info is None or info.params is None or call.kind in ("local", "decorator"):
                 verdicts.append("maybe")  # (a nested function may be called from anywhere its parent hands it)
             else:
                 verdicts.append(self._alternative(info, call, alt))

@@ -19,6 +19,13 @@ CREATION = frozenset({
 })
 MASK_NAME = re.compile(r"(^|_)mask$", re.IGNORECASE)
 COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
+
+
+def _numeric(node: cst.BaseExpression) -> bool:
+    """A number, or a negation (`-bound`: only numbers and arrays negate)."""
+    return isinstance(node, (cst.Integer, cst.Float)) or (
+        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus))
 
 
 def _is_bool_dtype(node: cst.BaseExpression | None) -> bool:
@@ -113,7 +120,15 @@ class M(torch.nn.Module):
     def forward(self, x):
         return x.relu()
 """,
+        """
+import torch
+class Scale(torch.nn.Module):
+    def forward(self, x, steps: int):
+        scales = [0.5, 2.0]
+        return x * scales[steps >= 2]  # a list indexed by a Python bool: `steps` is compared, not indexed
+""",
     ]
+
     INVALID = [
         """
 import torch
@@ -150,6 +165,17 @@ class Head(torch.nn.Module):
 """,
         """
 import torch
+def spline(inputs, tail_bound=5.0):  # `inputs` untyped: ordered against numbers and indexed, an array
+    inside = (inputs >= -tail_bound) & (inputs <= tail_bound)
+    out = torch.zeros_like(inputs)
+    out[~inside] = inputs[~inside]  # expect
+    return out
+class Flow(torch.nn.Module):
+    def forward(self, x):
+        return spline(x)
+""",
+        """
+import torch
 @torch.compile
 def clean(x: torch.Tensor, y: torch.Tensor):
     finite = torch.isfinite(x)
@@ -172,6 +198,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._captured = False
         self._stores: set[int] = set()
         self._bools: dict[str, dict[str, str | None]] = {}  # scope -> name -> "certain"/"likely"/None
+        # scope -> mask name -> the names it compares in order against a number (`x >= -b`)
+        self._ordered: dict[str, dict[str, frozenset[str]]] = {}
         self._arrays = NdarrayNames(walker)
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -216,6 +244,24 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                     and self.ctx.kind(node) not in (Kind.VALUE, Kind.MODULE):
                 return "likely"  # a parameter called `mask`
         return None
+
+    def _ordered_names(self, node: cst.BaseExpression) -> frozenset[str]:
+        """Names a mask compares in order against a number (`(x >= -b) & (x <= b)`, through
+        `~`, `&`, `|`, `^` and names bound to such masks). Indexed by such a mask, a name is
+        an array: a list, dict or number cannot both be ordered against a number and
+        indexed, so `x[(x > 0)]` reads a boolean mask whatever `x`'s type says."""
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+                and isinstance(node.comparisons[0].operator, ORDERING):
+            sides = (node.left, node.comparisons[0].comparator)
+            return frozenset(a.value for a, b in (sides, sides[::-1]) if isinstance(a, cst.Name) and _numeric(b))
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            return self._ordered_names(node.expression)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+            return self._ordered_names(node.left) | self._ordered_names(node.right)
+        if isinstance(node, cst.Name):
+            scope = self.ctx.function.qualname if self.ctx.function else "<module>"
+            return self._ordered.get(scope, {}).get(node.value, frozenset())
+        return frozenset()
 
     def _bool_call(self, node: cst.Call) -> str | None:
         qualified = (self.ctx.qualify(node.func) or "") if not isinstance(node.func, cst.Attribute) \
@@ -269,6 +315,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             self._mark_stores(target.target)
             if isinstance(target.target, cst.Name):
                 self._scope_table()[target.target.value] = verdict
+                scope = self.ctx.function.qualname if self.ctx.function else "<module>"
+                self._ordered.setdefault(scope, {})[target.target.value] = self._ordered_names(node.value)
 
     def _mark_stores(self, target: cst.BaseExpression) -> None:
         """`x[m] = v` and `a[m], b[m] = f()`: masked assignment, not a read."""
@@ -299,6 +347,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         # setter) starts afresh, and what is kept between statements stays what later ones read.
         if self.ctx.function is not None:
             self._bools.pop(self.ctx.function.qualname, None)
+            self._ordered.pop(self.ctx.function.qualname, None)
 
     # ---- the index ---------------------------------------------------------------------
 
@@ -314,6 +363,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             verdict = self._boolish(element.slice.value)
             if verdict is None:
                 continue
+            if verdict == "maybe" and isinstance(node.value, cst.Name) \
+                    and node.value.value in self._ordered_names(element.slice.value):
+                verdict = "likely"  # `x[x > 0]`: x is an array
             # a list or tuple indexed by a Python bool is not this; base must be tensor-like
             if verdict == "maybe" and not base.tensorish:
                 continue

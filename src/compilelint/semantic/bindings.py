@@ -205,6 +205,10 @@ class Bindings:
             info.bound = 1 if (method and not static and info.params) else 0
             info.defaults = defaults
         self.functions[qualname] = info
+        if not (compiled or disabled):
+            info.calls.extend(self.decorator_edges(node))
+        info.wrapper = any((self.qualify(d.decorator.func) or dotted(d.decorator.func) or "").endswith("wraps")
+                           for d in node.decorators if isinstance(d.decorator, cst.Call))
         if compiled:
             self.compile_targets.append(CompileTarget("func", qualname))
 
@@ -397,6 +401,8 @@ class Bindings:
                 Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
             scope.var_class.pop(name, None)
             scope.open.pop(name, None)
+        if target is not node.target and isinstance(node.target.elements[0].value, cst.Name):
+            scope.env[node.target.elements[0].value.value] = Kind.VALUE  # enumerate's index: an int
         if target is not node.target and isinstance(target, cst.Name):
             # `for i, row in enumerate(t)`: rows of a tensor are tensors
             row = infer(iterable, self)
@@ -468,7 +474,8 @@ class Bindings:
         return self.scopes[-1].ndarrays if self.scopes else frozenset()
 
 
-TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                            "torch.nn.parameter.Buffer"})
 
 
 def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> bool:

@@ -72,6 +72,22 @@ class CallGraph:
             return CallEdge("dotted", qualified_name)
         return None
 
+    def decorator_edges(self, node: cst.FunctionDef) -> list[CallEdge]:
+        """Calling a function a project decorator wraps runs the decorator's wrapper
+        (gpytorch's `@cached`: its `g` pickles the arguments): one edge per decorator,
+        resolved by the project to the functions nested in the decorator."""
+        edges = []
+        for deco in node.decorators:
+            target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+            qualified = self.qualify(target) or ""
+            if qualified.startswith(("builtins.", "torch.", "functools.", "typing.", "abc.", "contextlib.")):
+                continue
+            if isinstance(target, cst.Name) and not self.locally_bound(target.value):
+                edges.append(CallEdge("decorator", target.value))
+            elif isinstance(target, cst.Attribute) and qualified:
+                edges.append(CallEdge("decorator", qualified))
+        return edges
+
     def _class_name(self, node: cst.BaseExpression) -> str | None:
         """The qualified name of what looks like a class (`Name`, `pkg.Name`) outside builtins and torch."""
         if not isinstance(node, (cst.Name, cst.Attribute)):

@@ -24,7 +24,7 @@ EXPORTING_FOLDED_FROM = (2, 12)
 # isinstance() targets that are never tensors, and those that are.
 PLAIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
                          "Number", "Integral", "Real", "Sequence"})
-TENSOR_TYPES = frozenset({"Tensor", "Parameter"})
+TENSOR_TYPES = frozenset({"Tensor", "Parameter", "Buffer"})
 HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 
 

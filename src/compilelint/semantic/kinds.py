@@ -158,7 +158,7 @@ def torch_call_kind(qualified: str) -> Kind | None:
     last = qualified.rsplit(".", 1)[-1]
     if qualified.startswith("torch.nn.") and not qualified.startswith(("torch.nn.functional.", "torch.nn.init.")):
         if last[:1].isupper():
-            return Kind.TENSOR if last == "Parameter" else Kind.MODULE
+            return Kind.TENSOR if last in ("Parameter", "Buffer") else Kind.MODULE
         return Kind.UNKNOWN
     if qualified.startswith(NON_TENSOR_NAMESPACES):
         return Kind.UNKNOWN

@@ -31,8 +31,8 @@ class KindSolver:
         self.callers: dict[str, list[tuple[str, int]]] = {}
         for key in region:
             for i, call in enumerate(index.functions[key].calls):
-                if call.kind == "local":
-                    continue
+                if call.kind in ("local", "decorator"):
+                    continue  # (a wrapper's `*args` are not this edge's arguments)
                 for callee in index.callees(key, call):
                     if callee in region:
                         self.callers.setdefault(callee, []).append((key, i))
