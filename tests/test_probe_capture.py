@@ -269,3 +269,35 @@ def test_a_break_in_an_inlined_call_is_reported_once_at_its_own_line():
     res = capture(_Outer(), (torch.randn(2, 4),), backend="eager")
     lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}
     assert lines == {("_drop_if_any", line_of(_drop_if_any, "# BREAK"))}
+
+
+class _OtherBlocks(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([torch.nn.Linear(4, 4) for _ in range(2)])
+
+    def forward(self, x):
+        kept = _drop_if_any(self.layers, 0.2)  # CALL (second caller: echo only)
+        for layer in kept:
+            x = layer(x)
+        return x
+
+
+class _TwoCallers(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = _Blocks()
+        self.second = _OtherBlocks()
+
+    def forward(self, x):
+        return self.second(self.first(x))
+
+
+def test_a_helper_breaking_under_a_second_caller_is_not_a_new_break():
+    """Dynamo logs a break at one place once: when the helper breaks again under another
+    caller (XCiT's two transformers sharing `dropout_layers`), only that caller's echo is
+    logged, with no inner record naming its line. It is the same break."""
+    res = capture(_TwoCallers(), (torch.randn(2, 4),), backend="eager")
+    lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}
+    assert ("_drop_if_any", line_of(_drop_if_any, "# BREAK")) in lines
+    assert not any(function == "forward" and line == line_of(_OtherBlocks.forward, "# CALL") for function, line in lines)

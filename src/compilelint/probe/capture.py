@@ -136,11 +136,20 @@ _CALL_RE = re.compile(r"([A-Za-z_][\w.]*)\s*\(")
 def _calls_into(path: str | None, line: int | None, function: str | None) -> bool:
     """Whether source line `line` calls `function` by name, or (for a module's `forward` /
     `__call__`, reached as `self.block(x)`) calls anything but a builtin."""
-    text = linecache.getline(path, line) if path and line else ""
-    called = [name.rsplit(".", 1)[-1] for name in _CALL_RE.findall(text)]
+    called = _called_names(path, line)
     if function and function in called:
         return True
     return function in ("forward", "__call__") and any(name not in _NOT_CALLS for name in called)
+
+
+def _calls_by_name(path: str | None, line: int | None, function: str | None) -> bool:
+    """Whether source line `line` calls `function` by its own name (not a `forward`)."""
+    return bool(function) and function not in ("forward", "__call__") and function in _called_names(path, line)
+
+
+def _called_names(path: str | None, line: int | None) -> list[str]:
+    text = linecache.getline(path, line) if path and line else ""
+    return [name.rsplit(".", 1)[-1] for name in _CALL_RE.findall(text)]
 
 
 # the compile reason Dynamo gives when it compiles up to the last resumable point
@@ -170,15 +179,22 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     for r in breaks:
         for f, ln in r.stack[:-1]:
             calling.setdefault((f, ln, r.gb_id, r.reason), []).append(r)
+    # Dynamo logs a break at one place once: when the same helper breaks again under another
+    # caller, only that caller's echo is logged, with no inner record naming its line.
+    earlier: dict[tuple, list[BreakRecord]] = {}
     echoes = set()
     for r in breaks:
         # a resume frame can list a line of the break's own function, or a break of the
         # caller's own that shares the reason (two `print`s): the line must call the inner one
-        if r.reason != _STEP_UNSUPPORTED and any(
+        if r.reason != _STEP_UNSUPPORTED and (any(
                 enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
                 and _calls_into(r.file, r.line, inner.function)
-                for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())):
+                for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())) or any(
+                enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
+                and _calls_by_name(r.file, r.line, inner.function)
+                for inner in earlier.get((r.gb_id, r.reason), ()))):
             echoes.add(id(r))
+        earlier.setdefault((r.gb_id, r.reason), []).append(r)
 
     def echo(r: BreakRecord) -> bool:
         if r.kind != "graph_break":
