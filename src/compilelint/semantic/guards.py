@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.finding import ON_ERROR
+from compilelint.semantic.compile_values import compile_constant, empty_names, membership_in_empty
 from compilelint.semantic.facts import LABEL_NAMES, CallerFacts
 from compilelint.semantic.kinds import dotted
 
@@ -28,13 +29,17 @@ TENSOR_TYPES = frozenset({"Tensor", "Parameter", "Buffer"})
 HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 
 
-def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTING_FOLDED_FROM) -> bool | None:
+def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTING_FOLDED_FROM,
+                    constants: dict[str, bool] | None = None, empties: frozenset[str] = frozenset()) -> bool | None:
     """True for a test that holds under torch.compile (`is_compiling()`, `not
     torch.jit.is_tracing()`), False for one that does not (`not is_compiling()`,
     `torch.jit.is_scripting()`; also as one operand of `and`: the body then runs only
-    eagerly; as one operand of `or`, True), None otherwise. `release`: the target torch."""
+    eagerly; as one operand of `or`, True), None otherwise. `release`: the target torch;
+    `constants`: same-file helpers' values under compile, `empties`: names that are empty
+    containers under compile (semantic.compile_values)."""
     if isinstance(test, cst.BooleanOperation):
-        sides = (compiling_guard(test.left, release), compiling_guard(test.right, release))
+        sides = (compiling_guard(test.left, release, constants, empties),
+                 compiling_guard(test.right, release, constants, empties))
         if isinstance(test.operator, cst.And):
             return False if False in sides else (True if sides == (True, True) else None)
         return True if True in sides else (False if sides == (False, False) else None)
@@ -42,7 +47,12 @@ def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTI
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         negated = not negated
         test = test.expression
+    member = membership_in_empty(test, empties)
+    if member is not None:
+        return member != negated
     if isinstance(test, cst.Call):
+        if constants and isinstance(test.func, cst.Name) and test.func.value in constants:
+            return constants[test.func.value] != negated
         name = dotted(test.func)
         last = name.split(".")[-1] if name else ""
         if last == "is_exporting":
@@ -122,13 +132,31 @@ class GuardTracking:
     """Walker part: branches that only run eagerly, and the `when` of each branch."""
 
     _release: tuple[int, int] | None = None
+    _constants: dict[str, bool] = {}  # same-file helpers' values under compile (set per module)
+    _empties: dict[int, frozenset[str]] = {}  # id(FunctionDef) -> names empty under compile
 
-    def compiling_guard(self, test: cst.BaseExpression) -> bool | None:
+    def compiling_guard(self, test: cst.BaseExpression, empties: frozenset[str] | None = None) -> bool | None:
         if self._release is None:
             from compilelint.config import torch_version
 
             self._release = torch_version(self.settings)
-        return compiling_guard(test, self._release)
+        if empties is None:
+            empties = self._empties.get(id(self.scopes[-1].node), frozenset()) if self.scopes else frozenset()
+        return compiling_guard(test, self._release, self._constants, empties)
+
+    def enter_Module(self, node: cst.Module) -> None:
+        self._constants, self._empties = {}, {}
+        helpers = [s for s in node.body if isinstance(s, cst.FunctionDef)]
+        for _ in range(2):  # a helper may lean on one defined after it
+            for fn in helpers:
+                value = compile_constant(fn, lambda t: self.compiling_guard(t, frozenset()))
+                if value is not None:
+                    self._constants[fn.name.value] = value
+
+    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
+        empties = empty_names(node, lambda t: self.compiling_guard(t, frozenset()))
+        if empties:
+            self._empties[id(node)] = empties
 
     def enter_If(self, node: cst.If) -> None:
         guard = self.compiling_guard(node.test)
@@ -157,6 +185,10 @@ class GuardTracking:
             self.branch_when[id(node.exc)] = (ON_ERROR,)
 
     def enter_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        # `i in checks and not bool(m.any())` with `checks` empty under compile: b never runs
+        held = self.compiling_guard(node.left) if self.scopes else None
+        if held is not None and held == isinstance(node.operator, cst.Or):
+            self.escaped_nodes.add(id(node.right))
         # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`)
         if self.scopes and isinstance(node.operator, cst.And):
             when = conditions(node.left) + self.caller_conditions(node.left)
