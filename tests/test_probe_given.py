@@ -1,7 +1,8 @@
-"""`given:` labels against what a probe run passed (probe.entry_args): a finding that holds
-only when the caller passes an argument is `condition-not-met` on a target that never
-passed it, and confirmed by Dynamo on one that did. Real static pass, real probe runs,
-through the CLI as a user runs `check --probe`."""
+"""Conditional findings against what a probe run passed and built: a finding that holds
+only when the caller passes an argument (`given:`, probe.entry_args) or only when an
+attribute was built as a tensor (`isinstance:self.X`, probe.attr_facts) is
+`condition-not-met` on a target that did not, and confirmed by Dynamo on one that did.
+Real static pass, real probe runs, through the CLI as a user runs `check --probe`."""
 
 from __future__ import annotations
 
@@ -15,23 +16,24 @@ import pytest
 
 pytest.importorskip("torch")
 
+from compilelint.probe.attr_facts import attribute_facts, attribute_met  # noqa: E402
 from compilelint.probe.entry_args import entry_arguments, given_met  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probe" / "given_targets.py"
 
 
-def check_probe(tmp_path: Path, targets: list[str]) -> list[dict]:
+def check_probe(tmp_path: Path, targets: list[str], codes=("CL150", "CL102")) -> list[dict]:
     shutil.copy(FIXTURE, tmp_path / "given_targets.py")
     listed = ", ".join(f'"given_targets.py:{t}"' for t in targets)
     (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
     out = subprocess.run([sys.executable, "-m", "compilelint", "check", "given_targets.py", "--probe",
                           "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode in (0, 1), out.stderr[-2000:]
-    return [f for f in json.loads(out.stdout)["findings"] if f["code"] in ("CL150", "CL102")]
+    return [f for f in json.loads(out.stdout)["findings"] if f["code"] in codes]
 
 
 def test_unpassed_argument_leaves_the_finding_unjudged(tmp_path):
-    found = check_probe(tmp_path, ["plain", "wrapped"])
+    found = [f for f in check_probe(tmp_path, ["plain", "wrapped"]) if f["scope"] == "Looped.forward"]
     assert {f["code"] for f in found} == {"CL150", "CL102"}
     for f in found:
         assert f["when"] == ["given:early_exit"]
@@ -40,7 +42,7 @@ def test_unpassed_argument_leaves_the_finding_unjudged(tmp_path):
 
 
 def test_a_target_that_passes_it_confirms_the_finding(tmp_path):
-    found = check_probe(tmp_path, ["plain", "exits"])
+    found = [f for f in check_probe(tmp_path, ["plain", "exits"]) if f["scope"] == "Looped.forward"]
     assert found and all(f["evidence"]["status"] == "confirmed" for f in found), found
 
 
@@ -61,3 +63,34 @@ def test_entry_arguments_bind_the_real_calls():
     assert entry_arguments(wrapped, [(args, {"early_exit": True})])["params"]["early_exit"] == \
         ["passed", "not_none", "truthy"]
     assert entry_arguments(torch.nn.Linear(2, 2), [((1, 2, 3), {})]) is None  # cannot bind: no facts
+
+
+def crop_finding(tmp_path: Path, targets: list[str]) -> dict:
+    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL102",)) if f["scope"] == "Crop.forward"]
+    assert found["when"] == ["isinstance:self.ratio"] and "`self.ratio` is a tensor" in found["message"]
+    return found
+
+
+def test_an_attribute_built_otherwise_leaves_the_finding_unjudged(tmp_path):
+    found = crop_finding(tmp_path, ["crop_tuple"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+
+
+def test_an_attribute_built_as_a_tensor_confirms_it(tmp_path):
+    found = crop_finding(tmp_path, ["crop_tuple", "crop_tensor"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def test_attribute_facts_follow_the_class_lineage():
+    sys.path.insert(0, str(FIXTURE.parent))
+    import given_targets
+
+    model, _ = given_targets.crop_tuple()
+    facts = attribute_facts(given_targets.PassThrough(model))
+    crop = facts[f"{FIXTURE}:Crop"]
+    assert crop["ratio"] == ["truthy"] and crop["training"] == ["truthy"]
+    assert facts[f"{FIXTURE}:PassThrough"]["net"] == ["truthy"]  # a submodule is set
+    assert attribute_met("isinstance:self.ratio", crop) is False
+    assert attribute_met("given:self.ratio", crop) is True
+    assert attribute_met("given:self.missing", crop) is None  # the run does not say
+    assert attribute_met("training", crop) is None

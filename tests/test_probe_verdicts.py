@@ -171,6 +171,7 @@ def test_conditional_findings_say_which_condition_the_run_did_not_meet(plain, ta
     cond = [r for r in plain if r.name.endswith(":conditional")]
     conditions = dict(cond[0].conditions)
     assert conditions.pop("entry")["params"] == {"x": ["passed", "not_none", "truthy"]}
+    assert conditions.pop("attrs") == {f"{target_file}:Conditional": {"lin": ["truthy"], "training": ["falsy"]}}
     assert conditions == {"training": False, "dtype": "float32", "labels": False}
     half = at(target_file, "# HALF", code="CL102", when=("dtype=float16",))
     train = at(target_file, "# TRAIN", code="CL103", when=("training",))
@@ -224,6 +225,7 @@ def test_cli_json_carries_verdict_inputs(target_file, tmp_path):
     assert proc.returncode == 1, proc.stderr  # the .item() break under --train
     (t,) = json.loads(out.read_text())["targets"]
     assert t["conditions"].pop("entry")["qualname"] == "Conditional.forward"
+    assert t["conditions"].pop("attrs")[f"{target_file}:Conditional"]["training"] == ["truthy"]
     assert t["conditions"] == {"training": True, "dtype": "bfloat16", "labels": False}
     assert t["reached_by"] == "compiled-call"
     assert any(b["line"] == line("# TRAIN") and b["first_call_only"] is False for b in t["breaks"])

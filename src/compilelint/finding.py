@@ -88,6 +88,8 @@ def when_text(when: tuple[str, ...]) -> str:
 def _when_word(label: str) -> str:
     if label.startswith("dtype="):
         return f"in {label[6:]}"
+    if label.startswith("isinstance:"):  # isinstance:self.ratio (semantic.guards.conditions)
+        return f"when `{label[len('isinstance:'):]}` is a tensor"
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
         names, attrs = [], []
         for alt in label[6:].split("|"):

@@ -32,6 +32,7 @@ import re
 from typing import Any, Iterable
 
 from compilelint.finding import Finding
+from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import function_spans, loop_body, statement_span
@@ -121,6 +122,11 @@ class _Run:
             for f, lines in traced.items():
                 self.traced.setdefault(_abs(f, cwd), set()).update(lines)
         self.conditions = dict(getattr(res, "conditions", None) or {})
+        # (file, class qualname) -> what the run's instances of the class held (probe.attr_facts)
+        self.attrs: dict[tuple[str, str], dict[str, list[str]]] = {}
+        for key, facts in (self.conditions.get("attrs") or {}).items():
+            path, _, qualname = key.rpartition(":")
+            self.attrs[(_abs(path, cwd), qualname)] = facts
         self.observed: list[_Observed] = []
 
 
@@ -214,7 +220,8 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
     if reached and not traced:
         return _shadowed(run, fpath, f, cwd)
     unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions,
-                             in_entry=_in_entry(f, fpath, run.conditions.get("entry")))
+                             in_entry=_in_entry(f, fpath, run.conditions.get("entry")),
+                             attrs=run.attrs.get((fpath, f.scope.rsplit(".", 1)[0])) if f.scope else None)
     if unmet:
         ev = _evidence("condition-not-met", run.name, None)
         ev["unmet"] = unmet
@@ -235,15 +242,20 @@ def _how(label: str) -> str:
     return _HOW.get(label, "a run that meets it")
 
 
-def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entry: bool = False) -> list[str]:
+def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entry: bool = False,
+                     attrs: dict[str, list[str]] | None = None) -> list[str]:
     """The labels of a conditional finding's ``when`` ("training", "eval",
     "dtype=float16", "labels", "given:NAME"…) that a run with ``conditions`` (its
     ``training``, ``dtype``, ``labels`` and ``entry`` arguments) did not meet. `given:`
-    labels are judged only for a finding in the function the run called (``in_entry``).
+    labels are judged only for a finding in the function the run called (``in_entry``);
+    `self.` labels against what the run's instances of the finding's class held (``attrs``).
     A label the run cannot judge counts as met."""
     out = []
     for label in when:
-        if label.startswith("given:") and in_entry:
+        attr = attribute_met(label, attrs) if attrs is not None else None
+        if attr is not None:
+            met = attr
+        elif label.startswith("given:") and in_entry:
             met = given_met(label, conditions["entry"]["params"]) is not False
         elif label in ("training", "eval") and "training" in conditions:
             met = bool(conditions["training"]) == (label == "training")

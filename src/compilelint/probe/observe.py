@@ -55,14 +55,16 @@ class Observation:
 def run_conditions(fn: Any, calls: Sequence[tuple[tuple, dict]], *, train: bool) -> dict[str, Any]:
     """The conditions a run meets: ``training``, ``dtype`` (of the module's first
     floating-point parameter, else of the first floating-point input) and ``labels``
-    (a call passed a labels/targets keyword that is not None) and ``entry``: what the
-    calls passed to the function they call (its `given:` facts, probe.entry_args)."""
+    (a call passed a labels/targets keyword that is not None), ``entry``: what the
+    calls passed to the function they call (its `given:` facts, probe.entry_args), and
+    ``attrs``: what the modules hold (`self.` labels' facts, probe.attr_facts)."""
+    from compilelint.probe.attr_facts import attribute_facts
     from compilelint.probe.entry_args import entry_arguments
     from compilelint.probe.tensors import floating_dtype
 
     labels = any(k.get(name) is not None for _, k in calls for name in LABEL_KWARGS)
     return {"training": bool(train), "dtype": floating_dtype(fn, calls), "labels": labels,
-            "entry": entry_arguments(fn, calls)}
+            "entry": entry_arguments(fn, calls), "attrs": attribute_facts(fn)}
 
 
 def observe(

@@ -99,6 +99,14 @@ def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ..
         return conditions(test.expression, not negated)
     if isinstance(test, cst.Attribute) and test.attr.value == "training":
         return ("eval",) if negated else ("training",)
+    if not negated and isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
+        # `isinstance(self.ratio, Tensor)` on an attribute built as a tensor or a tuple:
+        # decided by how the object was built (a probe run judges it)
+        subject, spec = test.args[0].value, test.args[1].value
+        names = [dotted(e.value) or "" for e in spec.elements] if isinstance(spec, cst.Tuple) else [dotted(spec) or ""]
+        if isinstance(subject, cst.Attribute) and dotted(subject.value) == "self" \
+                and all(n.split(".")[-1] in TENSOR_TYPES for n in names):
+            return (f"isinstance:self.{subject.attr.value}",)
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         op, right = test.comparisons[0].operator, test.comparisons[0].comparator
         left = test.left
@@ -220,6 +228,10 @@ class GuardTracking:
             self.escaped_nodes.add(id(node.orelse))
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
+        if self.scopes:
+            when = conditions(node.test)
+            if when:
+                self.branch_when[id(node.body)] = when
 
     @property
     def when(self) -> tuple[str, ...]:

@@ -1,0 +1,86 @@
+"""What the run's modules hold in their attributes: the facts that judge `self.` labels.
+
+A finding that holds only when an attribute fixed at construction is a tensor
+(`when: isinstance:self.ratio`, semantic.guards) or is set (`given:self.norm`,
+semantic.facts) is not tested by a run whose modules were built otherwise: its verdict
+is ``condition-not-met``, not ``not-reproduced``.
+
+:func:`attribute_facts` runs in the worker, over every module the target holds;
+:func:`attribute_met` is pure and runs in the matcher.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+# Python's own and torch's classes say nothing about the project's code.
+_SKIP_MODULES = ("builtins", "torch.")
+
+
+def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
+    """``{"<file>:<class qualname>": {attr: facts}}`` over the modules ``fn`` holds (every
+    class on each instance's MRO): ``"tensor"``, ``"none"``, ``"truthy"``, ``"falsy"``
+    for each value an instance's plain attribute, parameter or buffer holds."""
+    modules = getattr(fn, "modules", None)
+    if not callable(modules):
+        return {}
+    import torch
+
+    out: dict[str, dict[str, list[str]]] = {}
+    keys: dict[type, list[str]] = {}
+    try:
+        instances = list(modules())
+    except Exception:
+        return {}
+    for module in instances:
+        values = {k: v for k, v in vars(module).items() if not k.startswith("_")}
+        for table in ("_parameters", "_buffers", "_modules"):
+            values.update(getattr(module, table, None) or {})
+        facts = {name: _fact(value, torch) for name, value in values.items()}
+        if type(module) not in keys:
+            keys[type(module)] = _class_keys(type(module))
+        for key in keys[type(module)]:
+            table = out.setdefault(key, {})
+            for name, fact in facts.items():
+                if fact not in table.setdefault(name, []):
+                    table[name].append(fact)
+    return out
+
+
+def _class_keys(cls: type) -> list[str]:
+    """`<file>:<qualname>` of each project class on `cls`'s MRO (a method a base defines
+    runs on its subclasses' instances)."""
+    out = []
+    for base in cls.__mro__:
+        if base.__module__.startswith(_SKIP_MODULES):
+            continue
+        try:
+            out.append(f"{inspect.getsourcefile(base)}:{base.__qualname__}")
+        except (TypeError, OSError):
+            continue
+    return out
+
+
+def _fact(value: Any, torch: Any) -> str:
+    if isinstance(value, torch.Tensor):
+        return "tensor"
+    if value is None:
+        return "none"
+    if isinstance(value, (bool, int, float, str, tuple, list, dict, set, frozenset)):
+        return "truthy" if value else "falsy"
+    return "truthy"  # an object, a submodule: set
+
+
+def attribute_met(label: str, facts: dict[str, list[str]]) -> bool | None:
+    """Whether every instance the run built met a `self.` label: `isinstance:self.X` (X a
+    tensor in some instance) or `given:self.X` (X not None); None when the run does not say."""
+    if label.startswith("isinstance:self."):
+        seen = facts.get(label[len("isinstance:self."):])
+        return None if not seen else "tensor" in seen
+    if label.startswith("given:") and all(a.startswith("self.") for a in label[len("given:"):].split("|")):
+        seen = [facts.get(a[len("self."):]) for a in label[len("given:"):].split("|")]
+        if any(s is None for s in seen):
+            return None
+        return any(f != "none" for s in seen for f in s)
+    return None
