@@ -90,6 +90,9 @@ def _when_word(label: str) -> str:
         return f"in {label[6:]}"
     if label.startswith("isinstance:"):  # isinstance:self.ratio (semantic.guards.conditions)
         return f"when `{label[len('isinstance:'):]}` is a tensor"
+    if label.startswith(("set:", "unset:")):  # set:self.dropout (semantic.guards.conditions)
+        name, _, attr = label.partition(":")
+        return f"when `{attr}` is {'set' if name == 'set' else 'not set'}"
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
         names, attrs = [], []
         for alt in label[6:].split("|"):

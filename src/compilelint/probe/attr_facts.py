@@ -73,11 +73,18 @@ def _fact(value: Any, torch: Any) -> str:
 
 
 def attribute_met(label: str, facts: dict[str, list[str]]) -> bool | None:
-    """Whether every instance the run built met a `self.` label: `isinstance:self.X` (X a
-    tensor in some instance) or `given:self.X` (X not None); None when the run does not say."""
+    """Whether the instances the run built met a `self.` label: `isinstance:self.X` (X a
+    tensor in some instance), `set:self.X` / `unset:self.X` (X truthy / falsy in some
+    instance) or `given:self.X` (X not None); None when the run does not say."""
     if label.startswith("isinstance:self."):
         seen = facts.get(label[len("isinstance:self."):])
         return None if not seen else "tensor" in seen
+    if label.startswith(("set:self.", "unset:self.")):
+        name, _, attr = label.partition(":self.")
+        seen = facts.get(attr)
+        if not seen:
+            return None
+        return any(f in (("truthy", "tensor") if name == "set" else ("falsy", "none")) for f in seen)
     if label.startswith("given:") and all(a.startswith("self.") for a in label[len("given:"):].split("|")):
         seen = [facts.get(a[len("self."):]) for a in label[len("given:"):].split("|")]
         if any(s is None for s in seen):

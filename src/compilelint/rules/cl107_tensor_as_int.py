@@ -8,6 +8,11 @@ SIZE_FACTORIES = frozenset({
     "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
     "torch.full",
 })
+# Functions whose `size` (second positional) is an output size of Python ints.
+RESIZE_FUNCS = frozenset({
+    "torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.adaptive_avg_pool2d",
+    "torch.nn.functional.adaptive_max_pool2d", "torch.nn.functional.adaptive_avg_pool1d",
+})
 # Tensor methods whose positional arguments are sizes, dims or lengths.
 SIZE_METHODS = frozenset({
     "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full",
@@ -17,7 +22,8 @@ SIZE_METHODS = frozenset({
 class TensorAsInt(Rule):
     code = "CL107"
     name = "tensor-as-int"
-    summary = "a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`…"
+    summary = ("a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, "
+               "`F.interpolate(size=...)`…")
     message = ("a tensor used as {what}: Python needs its value as an int, so Dynamo reads it "
                "(`.item()`) and breaks the graph")
     severity = "error"
@@ -96,6 +102,14 @@ def f(x: torch.Tensor):
     n = x.shape[0]
     return x[: torch.floor_divide(n, 2)]  # expect
 """,
+        """
+import torch
+import torch.nn.functional as F
+@torch.compile
+def f(x: torch.Tensor, pos: torch.Tensor):
+    heights = (x > 0).sum(dim=-1)
+    return [F.interpolate(pos, size=(h, h)) for h in heights]  # expect
+""",
     ]
 
     def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
@@ -137,6 +151,10 @@ def f(x: torch.Tensor):
         elif qualified in SIZE_FACTORIES:
             self._check(positional[:1] if qualified == "torch.full" else positional,
                         f"a size of `{qualified}()`", sizes=True)
+        elif qualified in RESIZE_FUNCS:
+            size = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"),
+                        positional[1] if len(positional) > 1 else None)
+            self._check([size], f"an output size of `{qualified.rsplit('.', 1)[-1]}()`", sizes=True)
         elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
                 and self.ctx.kind(node.func.value).tensorish:
             method = node.func.attr.value

@@ -90,15 +90,20 @@ def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
 def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
     """The modes an `if` test requires (`when` labels): "training" / "eval" for
     `self.training`, "dtype=float16" for `x.dtype == torch.float16`, "labels" for
-    `labels is not None`. Only conjunctions: under `or` nothing is required."""
+    `labels is not None`, "set:self.X" / "unset:self.X" for `self.X` (`self.X > 0`), an
+    attribute fixed at construction (a probe run judges it). Only conjunctions: under `or`
+    nothing is required (under `not (a or b)`, what `not a` and `not b` do)."""
     if isinstance(test, cst.BooleanOperation):
-        if isinstance(test.operator, cst.And) and not negated:
-            return conditions(test.left) + conditions(test.right)
+        if isinstance(test.operator, cst.And) != negated:
+            return conditions(test.left, negated) + conditions(test.right, negated)
         return ()
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return conditions(test.expression, not negated)
     if isinstance(test, cst.Attribute) and test.attr.value == "training":
         return ("eval",) if negated else ("training",)
+    attr = _self_flag(test)
+    if attr:
+        return (f"unset:self.{attr}",) if negated else (f"set:self.{attr}",)
     if not negated and isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
         # `isinstance(self.ratio, Tensor)` on an attribute built as a tensor or a tuple:
         # decided by how the object was built (a probe run judges it)
@@ -119,6 +124,19 @@ def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ..
                 and isinstance(left, cst.Name) and left.value in LABEL_NAMES:
             return ("labels",)
     return ()
+
+
+def _self_flag(test: cst.BaseExpression) -> str | None:
+    """X of a test that holds when `self.X` is truthy: `self.X`, `self.X > 0`, `self.X != 0`."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if not (isinstance(op, (cst.GreaterThan, cst.NotEqual)) and isinstance(right, (cst.Integer, cst.Float))
+                and right.evaluated_value == 0):
+            return None
+        test = test.left
+    if isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self":
+        return test.attr.value
+    return None
 
 
 def dropped_by(when: tuple[str, ...], assume: dict) -> bool:
@@ -197,9 +215,14 @@ class GuardTracking:
         held = self.compiling_guard(node.left) if self.scopes else None
         if held is not None and held == isinstance(node.operator, cst.Or):
             self.escaped_nodes.add(id(node.right))
-        # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`)
+        # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`);
+        # `a or b` only when a does not (`self.interpolation_mode or torch.equal(x, grid)`)
         if self.scopes and isinstance(node.operator, cst.And):
             when = conditions(node.left) + self.caller_conditions(node.left)
+            if when:
+                self.branch_when[id(node.right)] = when
+        elif self.scopes:
+            when = conditions(node.left, negated=True)
             if when:
                 self.branch_when[id(node.right)] = when
 

@@ -17,11 +17,13 @@ from compilelint.semantic.classes import ClassTracking
 from compilelint.semantic.compiled import CompileTracking
 from compilelint.semantic.guards import GuardTracking
 from compilelint.semantic.imports import ImportTracking
+from compilelint.semantic.iteration import IterationBindings
 from compilelint.semantic.loops import LoopTracking
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, CompileTracking, CallGraph)
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, IterationBindings, CompileTracking,
+         CallGraph)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,91 @@
+"""Names a loop or a comprehension binds: rows of what it iterates (`for i, row in
+enumerate(t)`, `for s, e in zip(starts, ends)`, `[f(h) for h in heights]`), `enumerate`'s
+int index, `range()`'s ints, and the project class of `for layer in self.layers`."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.bindings import target_names
+from compilelint.semantic.infer import infer
+from compilelint.semantic.kinds import Kind
+
+
+class IterationBindings:
+    """Walker part (after Bindings): what loop and comprehension targets hold."""
+
+    def enter_For(self, node: cst.For) -> None:
+        if not self.scopes:
+            return
+        scope = self.scopes[-1]
+        iterable, target = node.iter, node.target
+        if isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.enumerate" \
+                and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            iterable, target = iterable.args[0].value, target.elements[1].value
+        element = self.element_class(iterable)
+        iter_kind = infer(node.iter, self)
+        for name in target_names(node.target):
+            scope.env[name] = iter_kind if iter_kind.tensorish else (
+                Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
+            scope.var_class.pop(name, None)
+            scope.open.pop(name, None)
+        if target is not node.target and isinstance(node.target.elements[0].value, cst.Name):
+            scope.env[node.target.elements[0].value.value] = Kind.VALUE  # enumerate's index: an int
+        if target is not node.target and isinstance(target, cst.Name):
+            # `for i, row in enumerate(t)`: rows of a tensor are tensors
+            row = infer(iterable, self)
+            if row.tensorish:
+                scope.env[target.value] = row
+        self._bind_zip(iterable, target)
+        if isinstance(target, cst.Name) and scope.env.get(target.value) == Kind.UNKNOWN:
+            self._set_open(target.value, iterable)  # iterating what the project types
+        if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
+            scope.env[target.value] = Kind.MODULE
+            scope.var_class[target.value] = element
+            scope.open.pop(target.value, None)
+
+    def enter_ListComp(self, node) -> None:
+        self._bind_comprehension(node.for_in)  # the element is walked before its `for`
+
+    enter_SetComp = enter_GeneratorExp = enter_DictComp = enter_ListComp
+
+    def _bind_comprehension(self, node: cst.CompFor | None) -> None:
+        while node is not None:
+            self.enter_CompFor(node)
+            node = node.inner_for_in
+
+    def enter_CompFor(self, node: cst.CompFor) -> None:
+        """`[l for l, drop in zip(layers, to_drop) if not drop]`: a comprehension's names hold
+        rows of what they iterate, as a `for` statement's do (only names the function does
+        not bind itself: the comprehension's own scope ends with it)."""
+        if not self.scopes:
+            return
+        env = self.scopes[-1].env
+        names = target_names(node.target)
+        if any(name in env for name in names):
+            return
+        if isinstance(node.target, cst.Name):
+            row = infer(node.iter, self)
+            if row.tensorish:
+                env[node.target.value] = row
+        self._bind_zip(node.iter, node.target)
+
+    def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression) -> None:
+        """`for s, e in zip(starts, ends)`: each name holds a row of its own argument, a
+        tensor where that argument is one."""
+        if not (isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.zip"
+                and isinstance(target, (cst.Tuple, cst.List))
+                and len(target.elements) == len(iterable.args)
+                and all(a.keyword is None and not a.star for a in iterable.args)):
+            return
+        scope = self.scopes[-1]
+        for element, arg in zip(target.elements, iterable.args):
+            if isinstance(element.value, cst.Name):
+                row = infer(arg.value, self)
+                if row.tensorish:
+                    scope.env[element.value.value] = row
+                    scope.open.pop(element.value.value, None)
+
+
+def _is_range_call(node: cst.BaseExpression, walker) -> bool:
+    return isinstance(node, cst.Call) and walker.qualify(node.func) == "builtins.range"
