@@ -94,3 +94,19 @@ def test_attribute_facts_follow_the_class_lineage():
     assert attribute_met("given:self.ratio", crop) is True
     assert attribute_met("given:self.missing", crop) is None  # the run does not say
     assert attribute_met("training", crop) is None
+
+
+def adapter_finding(tmp_path: Path, targets: list[str]) -> dict:
+    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL132",)) if f["scope"] == "Adapted.forward"]
+    assert found["when"] == ["set:self.adapters"], found
+    return found
+
+
+def test_a_loop_over_a_container_built_empty_leaves_its_finding_unjudged(tmp_path):
+    found = adapter_finding(tmp_path, ["adapted_none"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+
+
+def test_a_loop_over_a_filled_container_confirms_it(tmp_path):
+    found = adapter_finding(tmp_path, ["adapted_none", "adapted"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]

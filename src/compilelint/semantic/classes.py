@@ -26,6 +26,7 @@ class ClassInfo:
     none_attrs: set[str] = field(default_factory=set)  # self.x = None somewhere in the class
     set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
     param_attrs: set[str] = field(default_factory=set)  # self.x = <a constructor parameter>, untyped
+    empty_attrs: set[str] = field(default_factory=set)  # self.x = {} / [] / dict(): may stay empty
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
@@ -99,6 +100,9 @@ def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
         info.none_attrs.add(attr)
     else:
         info.set_attrs.add(attr)
+    if (isinstance(value, (cst.Dict, cst.List)) and not value.elements) or (
+            isinstance(value, cst.Call) and not value.args and dotted(value.func) in ("dict", "list", "set")):
+        info.empty_attrs.add(attr)
 
 
 class ClassTracking:

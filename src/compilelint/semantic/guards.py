@@ -201,6 +201,22 @@ class GuardTracking:
             if _ends_in_raise(node.body):
                 self.branch_when[id(node.body)] = self.branch_when.get(id(node.body), ()) + (ON_ERROR,)
 
+    def enter_For(self, node: cst.For) -> None:
+        # `for w in self.wrappers.values():` over a container the class may leave empty
+        # (`self.wrappers = dict()`, filled only for some configurations): the body runs
+        # only when it is not (a probe run judges it)
+        if not self.scopes or self.scopes[-1].class_name is None:
+            return
+        iterable = node.iter
+        if isinstance(iterable, cst.Call) and not iterable.args and isinstance(iterable.func, cst.Attribute) \
+                and iterable.func.attr.value in ("values", "items", "keys"):
+            iterable = iterable.func.value
+        info = self.class_table.get(self.scopes[-1].class_name)
+        if isinstance(iterable, cst.Attribute) and dotted(iterable.value) == "self" and info is not None \
+                and iterable.attr.value in info.empty_attrs:
+            label = f"set:self.{iterable.attr.value}"
+            self.branch_when[id(node.body)] = self.branch_when.get(id(node.body), ()) + (label,)
+
     def enter_Try(self, node: cst.Try) -> None:
         if self.scopes:
             for handler in node.handlers:
