@@ -201,6 +201,10 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         # scope -> mask name -> the names it compares in order against a number (`x >= -b`)
         self._ordered: dict[str, dict[str, frozenset[str]]] = {}
         self._arrays = NdarrayNames(walker)
+        # module-level function -> its returns' verdicts, and the functions whose every
+        # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
+        self._returns: dict[str, list[str | None]] = {}
+        self._mask_functions: dict[str, str] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         self._captured = captures_dynamic_output_shapes(node)
@@ -233,6 +237,13 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 if verdict in sides:
                     return verdict
             return None
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+            # `mask * (p == True)`: a product of two boolean tensors is one (of a mask and a
+            # float tensor, a float tensor)
+            sides = [self._boolish(node.left), self._boolish(node.right)]
+            if None in sides:
+                return None
+            return "maybe" if "maybe" in sides else ("likely" if "likely" in sides else "certain")
         if isinstance(node, cst.Call):
             return self._bool_call(node)
         if isinstance(node, cst.Name):
@@ -263,7 +274,14 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return self._ordered.get(scope, {}).get(node.value, frozenset())
         return frozenset()
 
+    def visit_Return(self, node: cst.Return) -> None:
+        scope = self.ctx.function
+        if scope is not None and "." not in scope.qualname and node.value is not None:
+            self._returns.setdefault(scope.qualname, []).append(self._boolish(node.value))
+
     def _bool_call(self, node: cst.Call) -> str | None:
+        if isinstance(node.func, cst.Name) and node.func.value in self._mask_functions:
+            return "likely"  # a same-file helper that returns a mask
         qualified = (self.ctx.qualify(node.func) or "") if not isinstance(node.func, cst.Attribute) \
             or not isinstance(node.func.value, (cst.Call, cst.Subscript)) else ""
         if qualified.startswith("torch."):
@@ -346,8 +364,12 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         # A function's names are its own: a later function of the same name (a property's
         # setter) starts afresh, and what is kept between statements stays what later ones read.
         if self.ctx.function is not None:
-            self._bools.pop(self.ctx.function.qualname, None)
-            self._ordered.pop(self.ctx.function.qualname, None)
+            qualname = self.ctx.function.qualname
+            self._bools.pop(qualname, None)
+            self._ordered.pop(qualname, None)
+            returns = self._returns.pop(qualname, None)
+            if returns and all(v in ("certain", "likely") for v in returns):
+                self._mask_functions[qualname] = "likely"
 
     # ---- the index ---------------------------------------------------------------------
 
