@@ -151,6 +151,12 @@ def dotted(node: cst.CSTNode) -> str | None:
     return None
 
 
+LEGACY_TENSOR_TYPES = frozenset({
+    "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "IntTensor", "LongTensor", "ShortTensor",
+    "ByteTensor", "CharTensor", "BoolTensor",
+})
+
+
 def torch_call_kind(qualified: str) -> Kind | None:
     """Kind of the result of calling a torch callable by qualified name, None if not torch."""
     if not qualified.startswith("torch."):
@@ -165,6 +171,8 @@ def torch_call_kind(qualified: str) -> Kind | None:
     # predicates and state accessors, private ones too: `torch._C._are_functorch_transforms_active()`
     if last in TORCH_VALUE_FUNCS or last.lstrip("_").startswith(VALUE_PREFIXES):
         return Kind.VALUE
+    if last in LEGACY_TENSOR_TYPES:
+        return Kind.TENSOR  # `torch.IntTensor([n])`: the legacy constructors build tensors
     if last[:1].isupper() and last not in ("Tensor",):
         return Kind.UNKNOWN  # classes: torch.Generator, torch.Size handled above
     if qualified.startswith(TENSOR_NAMESPACES):
