@@ -129,13 +129,15 @@ def test_calibrate_end_to_end_on_a_mini_package(tmp_path):
     assert {line: seen.get(line, set()) for line in expected} == expected
 
     # the findings the linter has always made: the tensor branch (confirmed in every
-    # setting) and the print it never reaches
+    # setting) and the print it never reaches: behind `if self.rare:`, which every run's
+    # model held False, so the run says why (probe.attr_facts), not only that it was not reached
     findings = {(f["line"], f["code"]): f for f in doc["findings"]}
     branch = next(line for line, label in labels.items() if label == "BREAK eval train padded")
     never = next(line for line, label in labels.items() if label == "NOT-RUN")
     assert findings[(branch, "CL102")]["verdict"] == "confirmed"
     assert set(findings[(branch, "CL102")]["runs"]["confirmed"]) == {"gate[eval]", "gate[train]", "gate[padded]"}
-    assert findings[(never, "CL110")]["verdict"] == "not-reached"
+    assert findings[(never, "CL110")]["when"] == ["set:self.rare"]
+    assert findings[(never, "CL110")]["verdict"] == "condition-not-met"
     # every verdict agrees with the labels: a finding on a breaking line is confirmed;
     # elsewhere it is not
     for (line, code), f in findings.items():
