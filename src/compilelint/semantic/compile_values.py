@@ -37,7 +37,7 @@ def compile_constant(fn: cst.FunctionDef, guard: Guard) -> bool | None:
 
 def _first_return(statements, guard: Guard) -> bool | None:
     for statement in statements:
-        if isinstance(statement, cst.SimpleStatementLine):
+        if isinstance(statement, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in statement.body:
                 if isinstance(small, cst.Return):
                     value = small.value
@@ -48,7 +48,8 @@ def _first_return(statements, guard: Guard) -> bool | None:
         if isinstance(statement, cst.If):
             held = guard(statement.test)
             if held is True:
-                return _first_return(statement.body.body, guard)
+                return _first_return([statement.body] if isinstance(statement.body, cst.SimpleStatementSuite)
+                                     else statement.body.body, guard)
             if held is False:
                 if statement.orelse is not None:
                     return None
