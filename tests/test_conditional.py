@@ -195,3 +195,55 @@ def test_error_path_breaks_say_so_and_break_no_loop(tmp_path):
     (tmp_path / "m.py").write_text(ERROR_PATH.replace("if x.numel() == 0:", "if x.sum() > 0:"))
     codes = {(f.code, f.when) for f in check([str(tmp_path / "m.py")], settings).findings}
     assert ("CL150", ()) in codes and ("CL102", ()) in codes  # the test runs on every call: it breaks the loop
+
+
+ATTRIBUTES = textwrap.dedent("""
+    import torch
+    def log_shape(x):
+        print(x.shape)
+    class Inner(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.debug = False
+            self.hooks = dict()
+        def forward(self, x):
+            if self.debug:
+                log_shape(x)
+                self.dump(x)
+            if self.verbose():
+                x = x * 2
+            for name, hook in self.hooks.items():
+                print(name)
+            return x
+        def verbose(self):
+            print("verbose")
+            return False
+        def dump(self, x):
+            print(x.sum())
+    class Outer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = torch.nn.ModuleList([Inner() for _ in range(2)])
+            self.check = False
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            if self.check or x.sum() > 0:
+                x = x + 1
+            return x
+""")
+
+
+def test_attribute_conditions_stay_with_their_object(tmp_path):
+    """`set:self.X` names the attributes of the function's own object: a helper it calls
+    (another object, or none) and a loop in another class that calls it do not inherit it;
+    `self.m()` on the same object does."""
+    (tmp_path / "m.py").write_text(ATTRIBUTES)
+    found = {(f.line, f.code): f for f in check([str(tmp_path / "m.py")], config_mod.load(start=str(tmp_path))).findings}
+    assert found[(4, "CL110")].when == ()  # log_shape has no `self`
+    assert found[(17, "CL110")].when == ("set:self.hooks",)  # a loop over a dict built empty
+    assert found[(17, "CL110")].message.endswith("(only when `self.hooks` is set)")
+    assert found[(20, "CL110")].when == ()  # `self.verbose()` is called unconditionally
+    assert found[(23, "CL110")].when == ("set:self.debug",)  # `self.dump(x)` under `if self.debug:`
+    assert found[(30, "CL150")].when == ()  # Outer's loop: Inner's `self.hooks` is not Outer's
+    assert found[(32, "CL102")].when == ("unset:self.check",)  # the right side of `self.check or ...`

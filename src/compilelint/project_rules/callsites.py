@@ -60,7 +60,9 @@ class CallSites:
         callees: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for callee, sites in self.callers.items():
             for caller, call in sites:
-                callees.setdefault(caller, []).append((callee, tuple(label for label in call.when if not is_given(label))))
+                same_self = call.kind in ("self", "super")  # `self.X` labels name the caller's object
+                callees.setdefault(caller, []).append((callee, tuple(
+                    label for label in call.when if not is_given(label) and (same_self or not _on_self(label)))))
         while queue:  # labels only ever shrink (an intersection over callers): the queue empties
             caller = queue.pop()
             for callee, site in callees.get(caller, ()):
@@ -97,14 +99,19 @@ class CallSites:
     def through(self, callee: str, call, when: tuple[str, ...]) -> tuple[str, ...] | None:
         """`when` of a break in `callee` as seen from one call site: None when this site
         never reaches it; otherwise the labels that still apply (a `given:` one the site
-        decides is gone: it named the callee's parameters, which mean nothing to the caller)."""
-        if not any(is_given(label) for label in when):
+        decides is gone: it named the callee's parameters, which mean nothing to the caller;
+        so is a label on the callee's own attributes, `set:self.debug`, unless the call is
+        `self.m()` on the same object)."""
+        same_self = call is not None and call.kind in ("self", "super")
+        if not any(is_given(label) or (_on_self(label) and not same_self) for label in when):
             return when
         out = []
         for label in when:
             if is_given(label):
                 if self.at_site(callee, call, label) == "no":
                     return None
+                continue
+            if _on_self(label) and not same_self:
                 continue
             out.append(label)
         return tuple(out)
@@ -207,3 +214,8 @@ def _value(spec, truthy: bool) -> str:
 
 def _only_attributes(label: str) -> bool:
     return all(alt.startswith("self.") for alt in label[len(GIVEN):].split("|"))
+
+
+def _on_self(label: str) -> bool:
+    """A label on the attributes of the function's own object (semantic.guards.conditions)."""
+    return label.startswith(("set:self.", "unset:self.", "isinstance:self."))

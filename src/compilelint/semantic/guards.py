@@ -158,8 +158,10 @@ class GuardTracking:
     """Walker part: branches that only run eagerly, and the `when` of each branch."""
 
     _release: tuple[int, int] | None = None
-    _constants: dict[str, bool] = {}  # same-file helpers' values under compile (set per module)
-    _empties: dict[int, frozenset[str]] = {}  # id(FunctionDef) -> names empty under compile
+    # `_constants`: same-file helpers' values under compile; `_empties`: id(FunctionDef) ->
+    # names empty under compile. Both start in Walker.__init__, per file.
+    _constants: dict[str, bool]
+    _empties: dict[int, frozenset[str]]
 
     def compiling_guard(self, test: cst.BaseExpression, empties: frozenset[str] | None = None) -> bool | None:
         if self._release is None:
@@ -171,7 +173,6 @@ class GuardTracking:
         return compiling_guard(test, self._release, self._constants, empties)
 
     def enter_Module(self, node: cst.Module) -> None:
-        self._constants, self._empties = {}, {}
         helpers = [s for s in node.body if isinstance(s, cst.FunctionDef)]
         for _ in range(2):  # a helper may lean on one defined after it
             for fn in helpers:

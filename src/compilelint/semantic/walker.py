@@ -79,6 +79,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.functions: dict[str, FunctionSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.escaped_nodes: set[int] = set()
+        self._constants: dict[str, bool] = {}  # semantic.guards: same-file helpers under compile
+        self._empties: dict[int, frozenset[str]] = {}  # semantic.guards: names empty under compile
         self.escaped = 0
         # Decorators, defaults and annotations run where the function is defined, not in it.
         self.header_nodes: set[int] = set()
