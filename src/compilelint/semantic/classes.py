@@ -290,7 +290,16 @@ class ClassTracking:
             return Kind.UNKNOWN
         if attr in ("training",):
             return Kind.VALUE
-        info = self.class_table.get(scope.class_name)
+        return self._class_attr_kind(self.class_table.get(scope.class_name), attr)
+
+    def object_attr_kind(self, name: str, attr: str) -> Kind:
+        """What `name.attr` holds when `name` holds an instance of a class of this file
+        (`index = IndexMap(...)`, `flat = flatten(index)` with `flatten` returning one)."""
+        scope = self.scopes[-1] if self.scopes else None
+        ref = (scope.var_class if scope else self.module_var_class).get(name)
+        return self._class_attr_kind(self.class_table.get(self.local_class(ref)), attr) if ref else Kind.UNKNOWN
+
+    def _class_attr_kind(self, info: ClassInfo | None, attr: str) -> Kind:
         seen = set()
         while info is not None and info.qualname not in seen:
             seen.add(info.qualname)
@@ -300,6 +309,17 @@ class ClassTracking:
             info = next((self.class_table[local] for local in map(self.local_class, info.bases) if local), None)
         return Kind.UNKNOWN
 
+    def enter_Module(self, node: cst.Module) -> None:
+        """Module-level functions every `return` of which builds one class of this file
+        (`def flatten(index): return IndexMap(...)`): a name bound to a call holds one."""
+        classes = {s.name.value for s in node.body if isinstance(s, cst.ClassDef)}
+        for fn in (s for s in node.body if isinstance(s, cst.FunctionDef)):
+            finder = _Returns()
+            fn.body.visit(finder)
+            built = {dotted(v.func) if isinstance(v, cst.Call) else None for v in finder.values}
+            if len(built) == 1 and (cls := built.pop()) in classes:
+                self.return_classes[fn.name.value] = cls
+
     def local_class(self, ref: str | None) -> str | None:
         """The class-table name of a class of this file, from the qualified name imports
         give it (`pkg.mod.Name` -> `Name`); None for a class defined elsewhere."""
@@ -307,3 +327,19 @@ class ClassTracking:
             return None
         local = ref.removeprefix(f"{self.module}.")
         return local if local in self.class_table else None
+
+
+class _Returns(cst.CSTVisitor):
+    """The values a function's own `return`s give (None for a bare `return`)."""
+
+    def __init__(self) -> None:
+        self.values: list[cst.BaseExpression | None] = []
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.values.append(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False

@@ -32,6 +32,10 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             return env.self_attr_kind(attr)
         if attr in VALUE_ATTRS:
             return Kind.VALUE
+        if isinstance(node.value, cst.Name):
+            held = env.object_attr_kind(node.value.value, attr)  # `flat.num_segments`, flat an IndexMap
+            if held != Kind.UNKNOWN:
+                return held
         base = infer(node.value, env)
         if attr in TENSOR_ATTRS and base.tensorish:
             return base

@@ -79,6 +79,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.functions: dict[str, FunctionSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.escaped_nodes: set[int] = set()
+        self.return_classes: dict[str, str] = {}  # semantic.classes: function -> the class it returns
         self._constants: dict[str, bool] = {}  # semantic.guards: same-file helpers under compile
         self._empties: dict[int, frozenset[str]] = {}  # semantic.guards: names empty under compile
         self.escaped = 0
