@@ -289,9 +289,9 @@ class Bindings:
                 ref = self.qualify(value.func) or dotted(value.func)
                 if ref and ref.split(".")[-1][:1].isupper() and not ref.startswith("builtins."):
                     var_class[target.value] = ref
-                elif isinstance(value.func, cst.Name) and value.func.value in self.return_classes \
-                        and not self.locally_bound(value.func.value):
-                    var_class[target.value] = self.return_classes[value.func.value]
+                elif isinstance(value.func, cst.Name) and not self.locally_bound(value.func.value) \
+                        and (built := self.return_class(value.func.value)):
+                    var_class[target.value] = built
                 elif ref in COMPILE_NAMES and value.args and isinstance(value.args[0].value, cst.Name):
                     source = var_class.get(value.args[0].value.value)
                     if source:

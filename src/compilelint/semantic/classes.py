@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint import traverse
+from compilelint.semantic.compile_values import nested_scope
+from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
 )
@@ -310,15 +312,18 @@ class ClassTracking:
         return Kind.UNKNOWN
 
     def enter_Module(self, node: cst.Module) -> None:
-        """Module-level functions every `return` of which builds one class of this file
-        (`def flatten(index): return IndexMap(...)`): a name bound to a call holds one."""
-        classes = {s.name.value for s in node.body if isinstance(s, cst.ClassDef)}
-        for fn in (s for s in node.body if isinstance(s, cst.FunctionDef)):
-            finder = _Returns()
-            fn.body.visit(finder)
-            built = {dotted(v.func) if isinstance(v, cst.Call) else None for v in finder.values}
-            if len(built) == 1 and (cls := built.pop()) in classes:
-                self.return_classes[fn.name.value] = cls
+        self.module_functions = {s.name.value: s for s in node.body if isinstance(s, cst.FunctionDef)}
+
+    def return_class(self, name: str) -> str | None:
+        """The class of this file a module-level function builds in every `return`
+        (`def flatten(index): return IndexMap(...)`): a name bound to its call holds one."""
+        if name not in self.return_classes:
+            fn = self.module_functions.get(name)
+            built = {dotted(n.value.func) if isinstance(n.value, cst.Call) else None
+                     for n in iter_nodes(fn.body, prune=nested_scope) if type(n) is cst.Return} if fn else set()
+            cls = built.pop() if len(built) == 1 else None
+            self.return_classes[name] = cls if cls in self.class_table else None
+        return self.return_classes[name]
 
     def local_class(self, ref: str | None) -> str | None:
         """The class-table name of a class of this file, from the qualified name imports
@@ -327,19 +332,3 @@ class ClassTracking:
             return None
         local = ref.removeprefix(f"{self.module}.")
         return local if local in self.class_table else None
-
-
-class _Returns(cst.CSTVisitor):
-    """The values a function's own `return`s give (None for a bare `return`)."""
-
-    def __init__(self) -> None:
-        self.values: list[cst.BaseExpression | None] = []
-
-    def visit_Return(self, node: cst.Return) -> None:
-        self.values.append(node.value)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False

@@ -24,6 +24,7 @@ from typing import Callable
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
+from compilelint.traverse import iter_nodes
 
 Guard = Callable[[cst.BaseExpression], "bool | None"]
 _LITERALS = {"True": True, "False": False}
@@ -64,26 +65,12 @@ def _first_return(statements, guard: Guard) -> bool | None:
 
 def _returns(node: cst.CSTNode) -> bool:
     """Whether a compound statement holds a `return` or `raise` of its own (not in a nested def)."""
-    finder = _ReturnFinder()
-    node.visit(finder)
-    return finder.found
+    return any(type(n) in (cst.Return, cst.Raise) for n in iter_nodes(node, prune=nested_scope))
 
 
-class _ReturnFinder(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Return(self, node: cst.Return) -> None:
-        self.found = True
-
-    def visit_Raise(self, node: cst.Raise) -> None:
-        self.found = True
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
+def nested_scope(node: cst.CSTNode) -> bool:
+    """A function, lambda or class inside the node being scanned: its returns are its own."""
+    return type(node) in (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
 def empty_names(fn: cst.FunctionDef, guard: Guard) -> frozenset[str]:

@@ -3,6 +3,8 @@ condition a line runs (training only, fp16 only, with labels): a finding's `when
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from compilelint.finding import ON_ERROR
@@ -30,13 +32,14 @@ HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 
 
 def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTING_FOLDED_FROM,
-                    constants: dict[str, bool] | None = None, empties: frozenset[str] = frozenset()) -> bool | None:
+                    constants: Callable[[str], bool | None] | None = None,
+                    empties: frozenset[str] = frozenset()) -> bool | None:
     """True for a test that holds under torch.compile (`is_compiling()`, `not
     torch.jit.is_tracing()`), False for one that does not (`not is_compiling()`,
     `torch.jit.is_scripting()`; also as one operand of `and`: the body then runs only
     eagerly; as one operand of `or`, True), None otherwise. `release`: the target torch;
-    `constants`: same-file helpers' values under compile, `empties`: names that are empty
-    containers under compile (semantic.compile_values)."""
+    `constants`: a same-file helper's value under compile, by name; `empties`: names that
+    are empty containers under compile (semantic.compile_values)."""
     if isinstance(test, cst.BooleanOperation):
         sides = (compiling_guard(test.left, release, constants, empties),
                  compiling_guard(test.right, release, constants, empties))
@@ -51,8 +54,9 @@ def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTI
     if member is not None:
         return member != negated
     if isinstance(test, cst.Call):
-        if constants and isinstance(test.func, cst.Name) and test.func.value in constants:
-            return constants[test.func.value] != negated
+        value = constants(test.func.value) if constants and isinstance(test.func, cst.Name) else None
+        if value is not None:
+            return value != negated
         name = dotted(test.func)
         last = name.split(".")[-1] if name else ""
         if last == "is_exporting":
@@ -139,6 +143,17 @@ def _self_flag(test: cst.BaseExpression) -> str | None:
     return None
 
 
+def _tests_membership(test: cst.BaseExpression) -> bool:
+    """Whether a test holds `x in name` (through `not`, `and`, `or`): only then does the
+    function's empty-under-compile table matter."""
+    if isinstance(test, cst.BooleanOperation):
+        return _tests_membership(test.left) or _tests_membership(test.right)
+    if isinstance(test, cst.UnaryOperation):
+        return _tests_membership(test.expression)
+    return isinstance(test, cst.Comparison) and any(
+        isinstance(c.operator, (cst.In, cst.NotIn)) and isinstance(c.comparator, cst.Name) for c in test.comparisons)
+
+
 def dropped_by(when: tuple[str, ...], assume: dict) -> bool:
     """Whether `assume` (`[tool.compilelint] assume`) rules out every run that reaches a
     finding only reachable `when`."""
@@ -158,10 +173,6 @@ class GuardTracking:
     """Walker part: branches that only run eagerly, and the `when` of each branch."""
 
     _release: tuple[int, int] | None = None
-    # `_constants`: same-file helpers' values under compile; `_empties`: id(FunctionDef) ->
-    # names empty under compile. Both start in Walker.__init__, per file.
-    _constants: dict[str, bool]
-    _empties: dict[int, frozenset[str]]
 
     def compiling_guard(self, test: cst.BaseExpression, empties: frozenset[str] | None = None) -> bool | None:
         if self._release is None:
@@ -169,21 +180,28 @@ class GuardTracking:
 
             self._release = torch_version(self.settings)
         if empties is None:
-            empties = self._empties.get(id(self.scopes[-1].node), frozenset()) if self.scopes else frozenset()
-        return compiling_guard(test, self._release, self._constants, empties)
+            empties = self._function_empties() if _tests_membership(test) else frozenset()
+        return compiling_guard(test, self._release, self._helper_constant, empties)
 
-    def enter_Module(self, node: cst.Module) -> None:
-        helpers = [s for s in node.body if isinstance(s, cst.FunctionDef)]
-        for _ in range(2):  # a helper may lean on one defined after it
-            for fn in helpers:
-                value = compile_constant(fn, lambda t: self.compiling_guard(t, frozenset()))
-                if value is not None:
-                    self._constants[fn.name.value] = value
+    def _helper_constant(self, name: str) -> bool | None:
+        """What the same-file helper `name` returns under compile (semantic.compile_values),
+        worked out the first time a guard calls it."""
+        if name not in self._constants:
+            fn = self.module_functions.get(name)
+            self._constants[name] = None  # (a helper that calls itself: not known)
+            if fn is not None:
+                self._constants[name] = compile_constant(fn, lambda t: self.compiling_guard(t, frozenset()))
+        return self._constants[name]
 
-    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
-        empties = empty_names(node, lambda t: self.compiling_guard(t, frozenset()))
-        if empties:
-            self._empties[id(node)] = empties
+    def _function_empties(self) -> frozenset[str]:
+        """Names the current function binds only to an empty container under compile,
+        worked out the first time one of its guards tests membership."""
+        if not self.scopes or not isinstance(self.scopes[-1].node, cst.FunctionDef):
+            return frozenset()
+        node = self.scopes[-1].node
+        if id(node) not in self._empties:
+            self._empties[id(node)] = empty_names(node, lambda t: self.compiling_guard(t, frozenset()))
+        return self._empties[id(node)]
 
     def enter_If(self, node: cst.If) -> None:
         guard = self.compiling_guard(node.test)

@@ -79,9 +79,12 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.functions: dict[str, FunctionSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.escaped_nodes: set[int] = set()
-        self.return_classes: dict[str, str] = {}  # semantic.classes: function -> the class it returns
-        self._constants: dict[str, bool] = {}  # semantic.guards: same-file helpers under compile
-        self._empties: dict[int, frozenset[str]] = {}  # semantic.guards: names empty under compile
+        self.module_functions: dict[str, cst.FunctionDef] = {}  # module-level defs by name
+        # on demand, per file: semantic.classes.return_class, semantic.guards' helper values
+        # and names empty under compile
+        self.return_classes: dict[str, str | None] = {}
+        self._constants: dict[str, bool | None] = {}
+        self._empties: dict[int, frozenset[str]] = {}
         self.escaped = 0
         # Decorators, defaults and annotations run where the function is defined, not in it.
         self.header_nodes: set[int] = set()
