@@ -64,6 +64,13 @@ def test_entry_arguments_bind_the_real_calls():
         ["passed", "not_none", "truthy"]
     assert entry_arguments(torch.nn.Linear(2, 2), [((1, 2, 3), {})]) is None  # cannot bind: no facts
 
+    class Loud:
+        def __bool__(self):
+            raise AssertionError("the probe must not run the user's __bool__")
+
+    facts = entry_arguments(model, [(args, {"early_exit": Loud()}), (args, {"early_exit": torch.zeros(1)})])
+    assert facts["params"]["early_exit"] == ["passed", "not_none", "truthy"]  # given, never evaluated
+
 
 def crop_finding(tmp_path: Path, targets: list[str]) -> dict:
     (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL102",)) if f["scope"] == "Crop.forward"]

@@ -65,10 +65,11 @@ def _passes_through(target: Callable) -> bool:
 
 
 def _truthy(value: Any) -> bool:
-    try:
+    """Python's truth for plain values; any other object (a tensor, the user's own class)
+    counts as given, without calling its `__bool__` (no device sync, no user code run)."""
+    if isinstance(value, (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)):
         return bool(value)
-    except Exception:  # a tensor of many values: a caller passing it means "given"
-        return True
+    return True
 
 
 def given_met(label: str, params: dict[str, list[str]]) -> bool | None:
