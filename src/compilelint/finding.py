@@ -74,6 +74,15 @@ class Finding:
 # a `raise`'s argument, an `if` body that ends in `raise`): Dynamo traces it only when the
 # code before raises, so a break there is off the normal path and no loop's CL150 holds it.
 ON_ERROR = "error"
+# `when` labels on the attributes of the function's own object (semantic.guards makes them,
+# a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
+SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")
+
+
+def on_self(label: str) -> bool:
+    return label.startswith(SELF_LABELS)
+
+
 _WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels",
                ON_ERROR: "once an exception was raised"}
 

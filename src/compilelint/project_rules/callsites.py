@@ -16,6 +16,7 @@ pass anything. So a label is
 
 from __future__ import annotations
 
+from compilelint.finding import on_self
 from compilelint.semantic.project import first_argument
 
 GIVEN = "given:"
@@ -62,7 +63,7 @@ class CallSites:
             for caller, call in sites:
                 same_self = call.kind in ("self", "super")  # `self.X` labels name the caller's object
                 callees.setdefault(caller, []).append((callee, tuple(
-                    label for label in call.when if not is_given(label) and (same_self or not _on_self(label)))))
+                    label for label in call.when if not is_given(label) and (same_self or not on_self(label)))))
         while queue:  # labels only ever shrink (an intersection over callers): the queue empties
             caller = queue.pop()
             for callee, site in callees.get(caller, ()):
@@ -103,7 +104,7 @@ class CallSites:
         so is a label on the callee's own attributes, `set:self.debug`, unless the call is
         `self.m()` on the same object)."""
         same_self = call is not None and call.kind in ("self", "super")
-        if not any(is_given(label) or (_on_self(label) and not same_self) for label in when):
+        if not any(is_given(label) or (on_self(label) and not same_self) for label in when):
             return when
         out = []
         for label in when:
@@ -111,7 +112,7 @@ class CallSites:
                 if self.at_site(callee, call, label) == "no":
                     return None
                 continue
-            if _on_self(label) and not same_self:
+            if on_self(label) and not same_self:
                 continue
             out.append(label)
         return tuple(out)
@@ -214,8 +215,3 @@ def _value(spec, truthy: bool) -> str:
 
 def _only_attributes(label: str) -> bool:
     return all(alt.startswith("self.") for alt in label[len(GIVEN):].split("|"))
-
-
-def _on_self(label: str) -> bool:
-    """A label on the attributes of the function's own object (semantic.guards.conditions)."""
-    return label.startswith(("set:self.", "unset:self.", "isinstance:self."))
