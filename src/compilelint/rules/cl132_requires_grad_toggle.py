@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import Kind
 from compilelint.rules.base import Rule
 
@@ -38,7 +39,8 @@ class Tagger(nn.Module):
         h = self.emb(ids).detach()
         ok = h.requires_grad  # reading the flag is fine
         w = torch.zeros(3, requires_grad=False)
-        return h, ok, w
+        g = torch.zeros(3, requires_grad=h.requires_grad)  # a tensor's flag: not known here
+        return h, ok, w, g
 """,
         """
 import torch
@@ -63,7 +65,8 @@ class Tagger(nn.Module):
         mix = (real + fake).requires_grad_(True)  # expect
         self.out.weight.requires_grad = False  # expect
         noise = torch.zeros(3, requires_grad=True)  # expect
-        return self.out(self.emb(ids)), mix, noise
+        queries = torch.zeros_like(noise, requires_grad=self.training)  # expect
+        return self.out(self.emb(ids)), mix, noise, queries
 """,
     ]
 
@@ -86,12 +89,17 @@ class Tagger(nn.Module):
         if qualified.startswith("torch.") and qualified.count(".") == 1 \
                 and qualified.rsplit(".", 1)[-1] in FACTORIES:
             for arg in node.args:
-                if arg.keyword is not None and arg.keyword.value == "requires_grad" \
-                        and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+                if arg.keyword is None or arg.keyword.value != "requires_grad":
+                    continue
+                value = arg.value
+                literal = isinstance(value, cst.Name) and value.value == "True"
+                # `requires_grad=self.training`: Dynamo reads the flag, so it breaks only when it holds
+                when = () if literal else conditions(value)
+                if literal or when:
                     self.report(node, "a tensor created with `requires_grad=True` inside the compiled region: "
                                       "Dynamo does not support factory functions returning tensors that require "
-                                      "grad and breaks the graph (GB0225)", severity="error")
-                    return
+                                      "grad and breaks the graph (GB0225)", severity="error", when=when)
+                return
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

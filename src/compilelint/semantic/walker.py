@@ -123,14 +123,15 @@ class Walker(*PARTS, cst.CSTVisitor):
     # ---- reporting ---------------------------------------------------------------------
 
     def report(self, rule, node: cst.CSTNode, message: str, *, help: str | None,
-               severity: str, scope: str | None = None, edits: tuple = ()) -> None:
-        """`scope` overrides the function whose being compiled makes the finding count."""
+               severity: str, scope: str | None = None, edits: tuple = (), when: tuple[str, ...] = ()) -> None:
+        """`scope` overrides the function whose being compiled makes the finding count;
+        `when`: conditions the rule read off the node itself (`requires_grad=self.training`)."""
         if rule.region_only and (self.escaped or self.header or not (self.scopes or scope)):
             return
         scope = scope or (self.function.qualname if self.scopes else None)
         loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
-        when = self.when if self.scopes else ()
-        for label in self.branch_when.get(id(node), ()):  # reported from its parent (`a and b`)
+        when_extra, when = when, (self.when if self.scopes else ())
+        for label in (*self.branch_when.get(id(node), ()), *when_extra):  # (branch: reported from `a and b`)
             if label not in when:
                 when += (label,)
         self.pending.append(Pending(rule, node, message, help, severity, scope, loop, when, edits=edits))
