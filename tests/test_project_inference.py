@@ -229,13 +229,15 @@ def test_calls_on_the_eager_side_of_a_compiling_guard_are_not_compiled(tmp_path)
     assert [f.line for f in findings] == [5]
 
 
-def test_a_forward_swapped_by_a_project_decorator_is_not_compiled(tmp_path):
+def test_a_forward_swapped_by_a_project_decorator(tmp_path):
+    """Replaced outright: the class's own forward never runs. Replaced by a dispatcher that
+    keeps the original to fall back to: what breaks there is a note with that condition."""
     source = """
         import torch
         def use_impl(cls):
-            original = cls.forward
+            {keep}
             def forward(self, *args):
-                return original(self, *args)
+                return IMPLS.get(self.impl, original)(self, *args)
             {swap}
             return cls
         @use_impl
@@ -250,6 +252,13 @@ def test_a_forward_swapped_by_a_project_decorator_is_not_compiled(tmp_path):
             def forward(self, x):
                 return self.experts(x)
     """
-    swapped = lint_snippet(tmp_path, source.replace("{swap}", "cls.forward = forward"), select=["CL110"])
-    kept = lint_snippet(tmp_path, source.replace("{swap}", "cls.other = forward"), select=["CL110"])
-    assert [f.line for f in swapped] == [] and [f.line for f in kept] == [11]
+    def lint(keep, swap):
+        return lint_snippet(tmp_path, source.replace("{keep}", keep).replace("{swap}", swap), select=["CL110"])
+
+    replaced = lint("original = None", "cls.forward = forward")
+    fallback = lint("original = cls.forward", "cls.forward = forward")
+    kept = lint("original = cls.forward", "cls.other = forward")
+    assert replaced == []
+    assert [(f.line, f.severity, f.when) for f in fallback] == [(11, "note", ("fallback",))]
+    assert "falls back to this forward" in fallback[0].message
+    assert [(f.line, f.severity) for f in kept] == [(11, "error")]

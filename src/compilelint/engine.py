@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import FileAnalysis, Finding, when_text
+from compilelint.finding import FALLBACK, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -146,9 +146,12 @@ class Project:
         # (`if profile:`, every site leaving `profile=False`) takes no part in the region.
         compiled = self.index.roots("explicit")  # what torch.compile is given: called from outside
         self.sites = CallSites(self.index, self.region, compiled, self.roots)
+        skip = None
         if self.sites.dead_edges:
-            self.region = self.index.region(settings.roots, self.roots, self.sites.skips)
+            skip = self.sites.skips
+            self.region = self.index.region(settings.roots, self.roots, skip)
             self.sites = CallSites(self.index, self.region, compiled, self.roots)
+        self.fallback = self.index.fallback_region(self.region, skip)
         self._solver = None
 
     @property
@@ -175,7 +178,10 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
         for finding in analysis.candidates:
             rule = rules.get(finding.code)
             if rule is None or rule.region_only:
-                if finding.scope is None or f"{analysis.module}:{finding.scope}" not in region:
+                key = f"{analysis.module}:{finding.scope}" if finding.scope else None
+                if key in project.fallback:
+                    finding = _on_fallback(finding)
+                elif key not in region:
                     continue
             in_region.append((analysis, finding))
     in_region = _decide_open(in_region, project, settings)
@@ -192,6 +198,18 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
             out.append(finding)
     out.sort(key=Finding.sort_key)
     return out
+
+
+def _on_fallback(finding: Finding) -> Finding:
+    """A finding in code that runs only when a dispatcher falls back to a class's own
+    forward: whether it does is a run-time choice (a config), so the finding is a note
+    with that condition, not an error."""
+    when = finding.when + (FALLBACK,)
+    message = finding.message
+    suffix = when_text(finding.when)
+    if suffix and message.endswith(suffix):
+        message = message[:len(message) - len(suffix)]
+    return replace(finding, when=when, message=message + when_text(when), severity="note")
 
 
 def _decide_open(in_region, project: Project, settings: Settings):

@@ -74,6 +74,9 @@ class Finding:
 # a `raise`'s argument, an `if` body that ends in `raise`): Dynamo traces it only when the
 # code before raises, so a break there is off the normal path and no loop's CL150 holds it.
 ON_ERROR = "error"
+# code a class decorator's dispatcher runs only when it falls back to the class's own forward
+# (engine: such findings are notes)
+FALLBACK = "fallback"
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")
@@ -84,7 +87,8 @@ def on_self(label: str) -> bool:
 
 
 _WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels",
-               ON_ERROR: "once an exception was raised"}
+               ON_ERROR: "once an exception was raised",
+               FALLBACK: "when the class decorator's dispatcher falls back to this forward"}
 
 
 def when_text(when: tuple[str, ...]) -> str:

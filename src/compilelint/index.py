@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from compilelint.summary import CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 # Base classes outside the project that are nn.Modules.
 EXTERNAL_MODULE_BASES = (
@@ -44,6 +44,9 @@ class ProjectIndex:
         self._lineages: dict[str, list[str]] = {}
         self._below: dict[str, list[str]] | None = None
         self._children: dict[str, list[str]] | None = None  # function key -> functions nested in it
+        # own forwards of swapped classes that the dispatcher may fall back to: asked for by a
+        # call or a root (what `fallback_region` starts from)
+        self.fallbacks: set[str] = set()
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -119,26 +122,36 @@ class ProjectIndex:
             return self._methods[(class_key, name)]
         except KeyError:
             pass
-        if name == "forward" and self._forward_swapped(class_key):
-            self._methods[(class_key, name)] = None
-            return None
         found = None
+        swap = self._forward_swap(class_key) if name == "forward" else 0
         for owner in self._lineage(class_key):
             key = f"{owner}.{name}"
             if key in self.functions:
                 found = key
                 break
+        if swap & SWAPS:
+            if found and swap & KEEPS:
+                self.fallbacks.add(found)
+            found = None
         self._methods[(class_key, name)] = found
         return found
 
     def _forward_swapped(self, class_key: str) -> bool:
+        if not self._forward_swap(class_key):
+            return False
+        self.method(class_key, "forward")  # (notes the fallback, if the decorator keeps it)
+        return True
+
+    def _forward_swap(self, class_key: str) -> int:
+        """How a project class decorator treats the class's forward (`summary.SWAPS`,
+        `KEEPS`): 0 when none replaces it."""
         info = self.classes.get(class_key)
         module = class_key.split(":", 1)[0]
         for ref in info.decorators if info else ():
             found = self.resolve_name(module, ref) if "." not in ref else self._lookup(ref)
             if found and found in self.functions and self.functions[found].swaps_forward:
-                return True
-        return False
+                return self.functions[found].swaps_forward
+        return 0
 
     def owner(self, key: str) -> str | None:
         """The class key a function belongs to (a method, or a function nested in one)."""
@@ -420,6 +433,19 @@ class ProjectIndex:
             key = queue.popleft()
             for callee in self._callees(key, skip):
                 if callee not in seen and not self.functions[callee].disabled:
+                    seen.add(callee)
+                    queue.append(callee)
+        return seen
+
+    def fallback_region(self, region: set[str], skip=None) -> set[str]:
+        """Functions outside `region` that run only when a class decorator's dispatcher
+        falls back to the class's own forward (`self.fallbacks`): whether it does is
+        decided at run time (a config), so what breaks there is a condition, not a fact."""
+        seen = {key for key in self.fallbacks if key not in region and not self.functions[key].disabled}
+        queue = deque(seen)
+        while queue:
+            for callee in self._callees(queue.popleft(), skip):
+                if callee not in seen and callee not in region and not self.functions[callee].disabled:
                     seen.add(callee)
                     queue.append(callee)
         return seen

@@ -75,7 +75,7 @@ class FunctionSummary:
     params: tuple[str, ...] | None = None  # the positional parameters
     bound: int = 0  # 1 when a call through an instance or class fills the first of `params`
     defaults: dict[str, str] = field(default_factory=dict)  # parameter -> "none" / "value"
-    swaps_forward: bool = False  # a class decorator that replaces `cls.forward`
+    swaps_forward: int = 0  # a class decorator that replaces `cls.forward` (SWAPS), keeping the original (KEEPS)
     wrapper: bool = False  # decorated `@functools.wraps(f)`: what a decorator puts in f's place
 
     def to_json(self) -> tuple:
@@ -93,7 +93,8 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, False, False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False)
+SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 
 @dataclass(slots=True)

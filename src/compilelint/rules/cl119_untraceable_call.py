@@ -111,7 +111,7 @@ def f(x):
         """A project subclass with its own `forward`: Dynamo inlines it and refuses the module
         at its `super().forward(...)`, which is reported there (the call is not a break of its own)."""
         local = self.ctx.local_class(cls)
-        return local is not None and f"{local}.forward" in self.ctx.functions
+        return local is not None and "forward" in self.ctx.class_table[local].methods
 
     def _library_base(self, cls: str | None) -> str | None:
         """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):

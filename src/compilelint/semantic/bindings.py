@@ -15,7 +15,7 @@ from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind, strongest,
 )
-from compilelint.summary import CallEdge, CompileTarget, FunctionSummary
+from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
 # `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
 TYPE_COMMENT = re.compile(r"#\s*type:\s*\((?P<args>.*)\)\s*->")
@@ -356,6 +356,7 @@ class Bindings:
         for target in node.targets:
             self._bind(target.target, node.value, kind)
             self._note_forward_swap(target.target)
+        self._note_forward_kept(node.value)
 
     def _note_forward_swap(self, target: cst.BaseExpression) -> None:
         """`cls.forward = ...` on a parameter: this function (a class decorator) swaps the
@@ -364,7 +365,15 @@ class Bindings:
                 and isinstance(target.value, cst.Name) and self.scopes \
                 and target.value.value in self.scopes[-1].params:
             for scope in self.scopes:  # the decorator factory around it counts too
-                self.functions[scope.qualname].swaps_forward = True
+                self.functions[scope.qualname].swaps_forward |= SWAPS
+
+    def _note_forward_kept(self, value: cst.BaseExpression) -> None:
+        """`original = cls.forward` on a parameter: the decorator keeps the class's own forward,
+        for its dispatcher to fall back to (transformers' experts: `get_interface(impl, original)`)."""
+        if isinstance(value, cst.Attribute) and value.attr.value == "forward" and isinstance(value.value, cst.Name) \
+                and self.scopes and value.value.value in self.scopes[-1].params:
+            for scope in self.scopes:
+                self.functions[scope.qualname].swaps_forward |= KEEPS
 
     def exit_AnnAssign(self, node: cst.AnnAssign) -> None:
         kind = annotation_kind(node.annotation.annotation, self.qualify)

@@ -29,6 +29,7 @@ class ClassInfo:
     set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
     param_attrs: set[str] = field(default_factory=set)  # self.x = <a constructor parameter>, untyped
     empty_attrs: set[str] = field(default_factory=set)  # self.x = {} / [] / dict(): may stay empty
+    methods: set[str] = field(default_factory=set)  # the functions its body defines
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
@@ -119,6 +120,7 @@ class ClassTracking:
             if arg.keyword is None:
                 bases.append(self.qualify(arg.value) or dotted(arg.value) or "?")
         info = ClassInfo(qualname, bases)
+        info.methods = {stmt.name.value for stmt in node.body.body if isinstance(stmt, cst.FunctionDef)}
         for deco in node.decorators:
             target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
             ref = self.qualify(target) or dotted(target)
