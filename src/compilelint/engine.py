@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import FALLBACK, FileAnalysis, Finding, when_text
+from compilelint.finding import CERTAIN, FALLBACK, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -228,9 +228,12 @@ def _decide_open(in_region, project: Project, settings: Settings):
                 continue
         if finding.needs:
             solver = project.solver
-            if solver.spec_kind(analysis.module, finding.needs) not in TENSORISH:
+            certain = finding.needs[0] == CERTAIN
+            leaves = finding.needs[1:] if certain else finding.needs
+            kind = solver.spec_kind(analysis.module, leaves)
+            if kind != "tensor" if certain else kind not in TENSORISH:
                 continue
-            why = solver.explain(analysis.module, finding.needs)
+            why = solver.explain(analysis.module, leaves)
             finding = replace(finding, needs=(), message=f"{finding.message} ({why})" if why else finding.message)
         kept.append((analysis, finding))
     return kept

@@ -53,7 +53,8 @@ class Finding:
     # enclosing `if`s say so; `[tool.compilelint] assume` can rule them out.
     when: tuple[str, ...] = ()
     # Project-wide inference: the leaves ("p|fn|param", "r|fn|edge") one of which must be a
-    # tensor for the finding to hold; the engine decides and clears it (never reported).
+    # tensor for the finding to hold (after CERTAIN: a certain one); the engine decides and
+    # clears it (never reported).
     needs: tuple[str, ...] = ()
     # Filled by `probe`: {"status": "confirmed" | "not-reproduced" | "not-reached", ...}
     evidence: dict[str, Any] | None = field(default=None)
@@ -79,6 +80,8 @@ ON_ERROR = "error"
 FALLBACK = "fallback"
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
+# first of a finding's `needs` when only a certain tensor will do (Rule.needs_certain_tensor)
+CERTAIN = "!"
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")
 
 

@@ -73,6 +73,9 @@ class Rule:
     # Its handlers only read the model and report (no state of their own): the walker may
     # run one again with project-typed values taken for tensors (see Walker._run_assuming).
     infers_across_functions: ClassVar[bool] = False
+    # ... and what it reports that way holds only if the project finds a certain tensor
+    # (every compiled call site passes one), not a likely one (a forward input may be an int)
+    needs_certain_tensor: ClassVar[bool] = False
     VALID: ClassVar[list[str]] = []
     INVALID: ClassVar[list[str]] = []
     FIXED: ClassVar[dict[int, str]] = {}  # INVALID[i] after `check --fix`

@@ -28,6 +28,8 @@ class TensorAsInt(Rule):
                "(`.item()`) and breaks the graph")
     severity = "error"
     gb_id = "GB0124"
+    infers_across_functions = True
+    needs_certain_tensor = True
     help = ("Compute the bound from shapes (`x.shape[0]`, `len(lst)`), pass it in as a Python int, "
             "or keep the computation in tensors (masks instead of slices).")
     breaks_graph = True
@@ -119,10 +121,18 @@ def f(x: torch.Tensor, pos: torch.Tensor):
                 found = self._first_tensor((e.value for e in value.elements), sizes)
                 if found is not None:
                     return found
-            elif value is not None and self.ctx.kind(value) == Kind.TENSOR \
-                    and not (sizes and self._constant(value)):
+            elif value is not None and self._tensor(value) and not (sizes and self._constant(value)):
                 return value
         return None
+
+    def _tensor(self, value: cst.BaseExpression) -> bool:
+        """Certainly a tensor here, or (while the walker assumes what only the project can
+        type) a tensor only through such values: a parameter whose every compiled call site
+        passes a tensor (VITS's `@torch.jit.script` helper sliced by `num_channels`)."""
+        kind = self.ctx.kind(value)
+        if kind == Kind.TENSOR:
+            return True
+        return kind == Kind.LIKELY and self.ctx.assuming is not None and bool(self.ctx.assumed(value)[1])
 
     def _constant(self, value: cst.BaseExpression) -> bool:
         """A torch call on Python values only (`torch.div(seq_len, w, rounding_mode="trunc")`,

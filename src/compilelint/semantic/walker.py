@@ -11,6 +11,7 @@ from typing import Any
 
 import libcst as cst
 
+from compilelint.finding import CERTAIN
 from compilelint.semantic.bindings import Bindings
 from compilelint.semantic.calls import CallGraph
 from compilelint.semantic.classes import ClassTracking
@@ -179,8 +180,12 @@ class Walker(*PARTS, cst.CSTVisitor):
         extra = self.pending[start:]
         del self.pending[start:]
         for pending in extra:
-            if leaves and (id(pending.node), pending.rule.code) not in already:
-                pending.needs = leaves
+            needs = leaves
+            if rule.needs_certain_tensor:  # the reported value's own leaves, not the whole node's
+                own = tuple(sorted(self.assumed(pending.node)[1]))
+                needs = (CERTAIN, *own) if own else ()
+            if needs and (id(pending.node), pending.rule.code) not in already:
+                pending.needs = needs
                 self.pending.append(pending)
 
     def on_visit(self, node: cst.CSTNode) -> bool:
