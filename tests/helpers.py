@@ -1,5 +1,10 @@
-"""Run the static pass in-process on snippets, for the rule tests."""
+"""Run the static pass in-process on snippets, for the rule tests; and `check --probe` on a
+fixture of probe targets, as a user runs it."""
 
+import json
+import shutil
+import subprocess
+import sys
 import textwrap
 
 from compilelint import config as config_mod
@@ -18,3 +23,15 @@ def lint_snippet(tmp_path, source, *, name="snippet.py", select=None, target_tor
 def expected_lines(source):
     lines = textwrap.dedent(source).lstrip("\n").splitlines()
     return {n for n, line in enumerate(lines, start=1) if line.rstrip().endswith("# expect")}
+
+
+def check_probe(tmp_path, fixture, targets):
+    """`compilelint check FIXTURE --probe --format json` with `targets` (names of factories in
+    the fixture) in the project's config: every finding, with its verdict."""
+    shutil.copy(fixture, tmp_path / fixture.name)
+    listed = ", ".join(f'"{fixture.name}:{t}"' for t in targets)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
+    out = subprocess.run([sys.executable, "-m", "compilelint", "check", fixture.name, "--probe",
+                          "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode in (0, 1), out.stderr[-2000:]
+    return json.loads(out.stdout)["findings"]

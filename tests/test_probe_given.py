@@ -6,13 +6,11 @@ Real static pass, real probe runs, through the CLI as a user runs `check --probe
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import check_probe as probe_check
 
 pytest.importorskip("torch")
 
@@ -23,13 +21,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probe" / "given_ta
 
 
 def check_probe(tmp_path: Path, targets: list[str], codes=("CL150", "CL102")) -> list[dict]:
-    shutil.copy(FIXTURE, tmp_path / "given_targets.py")
-    listed = ", ".join(f'"given_targets.py:{t}"' for t in targets)
-    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
-    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "given_targets.py", "--probe",
-                          "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert out.returncode in (0, 1), out.stderr[-2000:]
-    return [f for f in json.loads(out.stdout)["findings"] if f["code"] in codes]
+    return [f for f in probe_check(tmp_path, FIXTURE, targets) if f["code"] in codes]
 
 
 def test_unpassed_argument_leaves_the_finding_unjudged(tmp_path):

@@ -198,8 +198,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(_names("random", "uniform", "randint", "randrange"), "rng", "CL119", "GB0170",
           "Data-dependent branching (the draw is a graph input)",
           "traced while the draw only meets tensors; an `if` on it breaks (2.11: GB0213, and the rest of the frame "
-          "runs eagerly)", ("kn_random_02", "kn_random_03"), CONFIRMED,
-          form="branch", traced=("clean_kn_random_traced_01",)),
+          "runs eagerly); so do a `random.Random`'s draws, and a name bound to one decides the same way "
+          "(vector-quantize's quantize dropout)", ("kn_random_02", "kn_random_03", "kn_random_drawn_name_01"), CONFIRMED,
+          form="branch", traced=("clean_kn_random_traced_01", "clean_kn_random_drawn_name_01")),
     Entry(("numpy.random.rand", "numpy.random.randn"), "rng", "CL119", "GB0033",
           "Data dependent operator (a Python scalar drawn through torch._numpy)",
           "with a shape (`np.random.rand(3)`) the draw is traced", ("kn_numpy_random_01",), CONFIRMED, size_at=-1,

@@ -54,6 +54,10 @@ class M(nn.Module):
         scale = np.random.rand()  # expect
         if random.uniform(0.0, 1.0) < 0.1:  # expect
             x = x.flip(-1)
+        rng = random.Random(0)
+        depth = rng.randrange(1, 4)
+        if depth > 2:  # expect
+            x = x * 2
         out, _ = self.lstm(x)  # expect
         return out * scale
 """,
@@ -75,6 +79,56 @@ def f(x):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._known = knowledge.table(self.code, torch_version(walker.settings))
+        # per function: names bound to a `random.Random(...)`, and names holding a "branch"
+        # draw (`i = rng.randrange(a, b)`) -> the draw
+        self._scopes: list[tuple[set[str], dict[str, tuple]]] = [(set(), {})]
+        self._depth = 0  # blocks entered: a rebinding in a nested block (`if m != 1: i = ...`) may not run
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.append((set(), {}))
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.pop()
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._depth += 1
+
+    def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._depth -= 1
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        rngs, draws = self._scopes[-1]
+        names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
+        value = node.value
+        rng = isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "random.Random"
+        drawn = None if rng else self._drawn(value)
+        for name in names:
+            rngs.discard(name)
+            if drawn:  # (with the modes the binding needs: the draw exists only then)
+                draws[name] = (drawn, self._depth, self.ctx.when)
+            elif name in draws and draws[name][1] >= self._depth:
+                del draws[name]  # rebound where the draw was (or outside it): no longer a draw
+            if rng:
+                rngs.add(name)
+
+    def _draw(self, call: cst.Call) -> str | None:
+        """The qualified draw a call makes when Dynamo traces it as a graph input:
+        `random.randrange(...)`, or `rng.randrange(...)` on a `random.Random`."""
+        func = call.func
+        qualified = self.ctx.qualify(func)
+        if qualified is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and func.value.value in self._scopes[-1][0]:
+            qualified = f"random.{func.attr.value}"
+        entry = self._known.get(qualified)
+        return qualified if entry is not None and entry.form == "branch" else None
+
+    def _drawn(self, expr: cst.BaseExpression) -> str | None:
+        """The draw an expression is: a draw call, or a name bound to one. (Arithmetic on a
+        draw with Python numbers breaks where it is done, GB0213: not followed.)"""
+        if isinstance(expr, cst.Call):
+            return self._draw(expr)
+        drawn = self._scopes[-1][1].get(expr.value) if isinstance(expr, cst.Name) else None
+        return drawn[0] if drawn else None
 
     # a "branch" draw is traced; the test that decides on it breaks (GB0170)
     def visit_If(self, node: cst.If) -> None:
@@ -87,11 +141,18 @@ def f(x):
         self._branch_draws(node.test)
 
     def _branch_draws(self, test: cst.BaseExpression) -> None:
-        for call in m.findall(test, m.Call()):
-            qualified = self.ctx.qualify(call.func)
-            entry = self._known.get(qualified)
-            if entry is not None and entry.form == "branch":
-                self.report(call, self.message.format(what=f"A branch on `{qualified}()`", why=_why(entry)))
+        draws = self._scopes[-1][1]
+        for node in m.findall(test, m.Call() | m.Name()):
+            when = ()
+            if isinstance(node, cst.Call):
+                qualified = self._draw(node)
+                what = f"A branch on `{qualified}()`"
+            else:
+                qualified, _, when = draws.get(node.value, (None, 0, ()))
+                what = f"A branch on `{node.value}`, drawn by `{qualified}()`,"
+            if qualified:
+                self.report(node, self.message.format(what=what, why=_why(self._known.get(qualified))), when=when)
+                return
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)

@@ -11,6 +11,7 @@ from compilelint.finding import ON_ERROR
 from compilelint.semantic.compile_values import compile_constant, empty_names, membership_in_empty
 from compilelint.semantic.facts import LABEL_NAMES, CallerFacts
 from compilelint.semantic.kinds import dotted
+from compilelint.semantic.local_flags import local_flags
 
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
@@ -210,11 +211,12 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
-            when = conditions(node.test) + self.caller_conditions(node.test)
+            when = conditions(node.test) + self.flag_conditions(node.test) + self.caller_conditions(node.test)
             if when:
                 self.branch_when[id(node.body)] = when
             if node.orelse is not None and isinstance(node.orelse, cst.Else):
-                other = conditions(node.test, negated=True) + self.caller_conditions(node.test, negated=True)
+                other = conditions(node.test, negated=True) + self.flag_conditions(node.test, negated=True) \
+                    + self.caller_conditions(node.test, negated=True)
                 if other:
                     self.branch_when[id(node.orelse)] = other
             if _ends_in_raise(node.body):
@@ -253,13 +255,31 @@ class GuardTracking:
         # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`);
         # `a or b` only when a does not (`self.interpolation_mode or torch.equal(x, grid)`)
         if self.scopes and isinstance(node.operator, cst.And):
-            when = conditions(node.left) + self.caller_conditions(node.left)
+            when = conditions(node.left) + self.flag_conditions(node.left) + self.caller_conditions(node.left)
             if when:
                 self.branch_when[id(node.right)] = when
         elif self.scopes:
-            when = conditions(node.left, negated=True)
+            when = conditions(node.left, negated=True) + self.flag_conditions(node.left, negated=True)
             if when:
                 self.branch_when[id(node.right)] = when
+
+    def flag_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
+        """What a test on local flags requires: `if should_drop:` with `should_drop =
+        self.training and self.p > 0` bound once in the function needs what that test does."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.flag_conditions(test.expression, not negated)
+        if isinstance(test, cst.BooleanOperation):
+            if isinstance(test.operator, cst.And) != negated:
+                return self.flag_conditions(test.left, negated) + self.flag_conditions(test.right, negated)
+            return ()
+        if not isinstance(test, cst.Name) or not isinstance(self.scopes[-1].node, cst.FunctionDef):
+            return ()
+        node = self.scopes[-1].node
+        flags = self._flags.get(id(node))
+        if flags is None:
+            flags = self._flags[id(node)] = local_flags(node)
+        value = flags.get(test.value)
+        return conditions(value, negated) if value is not None else ()
 
     def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """`given:` labels: what the caller must pass for the branch to run (semantic.facts).
@@ -287,7 +307,7 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
-            when = conditions(node.test)
+            when = conditions(node.test) + self.flag_conditions(node.test)
             if when:
                 self.branch_when[id(node.body)] = when
 

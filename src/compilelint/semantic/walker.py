@@ -86,6 +86,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.return_classes: dict[str, str | None] = {}
         self._constants: dict[str, bool | None] = {}
         self._empties: dict[int, frozenset[str]] = {}
+        self._flags: dict[int, dict] = {}  # id(function) -> semantic.local_flags, when first asked
         self.escaped = 0
         # Decorators, defaults and annotations run where the function is defined, not in it.
         self.header_nodes: set[int] = set()

@@ -1,0 +1,41 @@
+"""Local flags (semantic.local_flags): a branch on `drop = self.training and self.p > 0`
+needs what that test needs, and a draw bound under such a flag is tested only then (CL119).
+Real static pass, real probe runs, through the CLI as a user runs `check --probe`: the
+findings are confirmed by Dynamo on a target that meets the flag, and `condition-not-met` on
+one that does not (eval mode; a module built with `p=0`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import check_probe as probe_check
+
+pytest.importorskip("torch")
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "probe" / "flag_targets.py"
+
+
+def marker_line(marker: str) -> int:
+    return next(i for i, text in enumerate(FIXTURE.read_text().splitlines(), 1) if marker in text)
+
+
+def check_probe(tmp_path: Path, targets: list[str]) -> dict[int, dict]:
+    return {f["line"]: f for f in probe_check(tmp_path, FIXTURE, targets)}
+
+
+def test_a_flag_carries_its_conditions_and_a_name_bound_twice_none(tmp_path):
+    found = check_probe(tmp_path, ["flag_eval", "flag_train_p0", "drawn_eval"])
+    flag, twice = found[marker_line("# FLAG-PRINT")], found[marker_line("# TWICE-PRINT")]
+    assert flag["when"] == ["training", "set:self.p"]
+    assert flag["evidence"]["status"] == "condition-not-met", flag["evidence"]
+    assert twice["when"] == [] and twice["evidence"]["status"] == "confirmed"
+    drawn = found[marker_line("# DRAWN-BRANCH")]
+    assert drawn["code"] == "CL119" and drawn["when"] == ["training", "set:self.quantize_dropout"]
+    assert drawn["evidence"]["status"] == "condition-not-met", drawn["evidence"]
+
+
+def test_targets_that_meet_the_flags_confirm_them(tmp_path):
+    found = check_probe(tmp_path, ["flag_train", "drawn_train"])
+    for marker in ("# FLAG-PRINT", "# DRAWN-BRANCH"):
+        assert found[marker_line(marker)]["evidence"]["status"] == "confirmed", found[marker_line(marker)]
