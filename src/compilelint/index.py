@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 from compilelint.summary import KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
+FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
+
 # Base classes outside the project that are nn.Modules.
 EXTERNAL_MODULE_BASES = (
     "torch.nn.", "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
@@ -47,6 +49,8 @@ class ProjectIndex:
         # own forwards of swapped classes that the dispatcher may fall back to: asked for by a
         # call or a root (what `fallback_region` starts from)
         self.fallbacks: set[str] = set()
+        self._by_method: dict[str, list[str]] | None = None  # method name -> the methods of that name
+        self._families: dict[str, tuple[str, ...]] = {}
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -225,6 +229,8 @@ class ProjectIndex:
         if call.kind == "decorator":
             return self._wrappers(key, call.target)
         found = self.resolve_call(key, call)
+        if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
+            return self._family(call.method)
         if call.kind != "self":
             wrapper = self._call_override(found) if call.kind in ("instance", "selfattr") else None
             return tuple(k for k in (found, wrapper) if k)
@@ -310,6 +316,34 @@ class ProjectIndex:
         except KeyError:
             found = self._resolved[memo] = self._resolve_call(module, owner_key, call)
             return found
+
+    def _given_object(self, class_key: str | None, attr: str) -> bool:
+        """`self.<attr>` holds what a constructor was given and nothing types."""
+        lineage = [self.classes[owner] for owner in self._lineage(class_key) if owner in self.classes] \
+            if class_key else []
+        return any(attr in info.param_attrs for info in lineage) and not any(attr in info.attr_classes
+                                                                             for info in lineage)
+
+    def _family(self, method: str) -> tuple[str, ...]:
+        """`self.x.method()` on an object the project cannot type (a constructor parameter:
+        gpytorch's `self.likelihood.expected_log_prob(...)`): every project implementation of
+        `method`, when they are one family (overrides of one base's method); none when the
+        name is a dunder, `forward`, or defined by unrelated classes."""
+        found = self._families.get(method)
+        if found is not None:
+            return found
+        if self._by_method is None:
+            self._by_method = {}
+            for key, info in self.functions.items():
+                if info.class_name is not None:
+                    self._by_method.setdefault(key.rsplit(".", 1)[-1], []).append(key)
+        keys = self._by_method.get(method, []) if not method.startswith("__") and method != "forward" else []
+        roots = set()
+        for key in keys:
+            lineage = self._lineage(key.rsplit(".", 1)[0])
+            roots.add(next(owner for owner in reversed(lineage) if f"{owner}.{method}" in self.functions))
+        found = self._families[method] = tuple(keys) if len(roots) == 1 and len(keys) <= FAMILY_MAX else ()
+        return found
 
     def _context(self, key: str) -> tuple[str, str, str | None]:
         """(module, qualname, owning class key) of a function; nested functions belong to

@@ -107,12 +107,16 @@ class ClassSummary:
     # subclasses (project_rules.callsites)
     none_attrs: tuple[str, ...] = ()
     set_attrs: tuple[str, ...] = ()
+    # `self.x = x` from an untyped constructor parameter: an object the caller gives
+    # (`self.likelihood.expected_log_prob()` runs one of the project's implementations)
+    param_attrs: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
-        return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs), _CLASS)
+        return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs,
+                      self.param_attrs), _CLASS)
 
 
-_CLASS = ((), {}, (), (), ())
+_CLASS = ((), {}, (), (), (), ())
 
 
 @dataclass(slots=True)

@@ -218,7 +218,8 @@ class Walker(*PARTS, cst.CSTVisitor):
 
     def summary(self) -> ModuleSummary:
         classes = {name: ClassSummary(tuple(info.bases), info.attr_classes, tuple(info.decorators),
-                                      tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)))
+                                      tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)),
+                                      tuple(sorted(info.param_attrs)))
                    for name, info in self.class_table.items()}
         return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
                              foreign_attrs=tuple(sorted(self.foreign_attrs)))
