@@ -51,6 +51,7 @@ class ProjectIndex:
         self.fallbacks: set[str] = set()
         self._by_method: dict[str, list[str]] | None = None  # method name -> the methods of that name
         self._families: dict[str, tuple[str, ...]] = {}
+        self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -225,7 +226,15 @@ class ProjectIndex:
     def callees(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """Every function a call edge may run: what `resolve_call` finds, and for
         `self.m()` each project subclass's own `m` (a base's forward calling the hook its
-        subclasses implement runs the subclass's when the instance is one)."""
+        subclasses implement runs the subclass's when the instance is one). Memoised per
+        edge: the region, the call sites and the kind solver each walk every edge."""
+        try:
+            return self._callee_memo[id(call)]
+        except KeyError:
+            found = self._callee_memo[id(call)] = self._callees_of(key, call)
+            return found
+
+    def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
         if call.kind == "decorator":
             return self._wrappers(key, call.target)
         found = self.resolve_call(key, call)

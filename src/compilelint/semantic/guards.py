@@ -272,7 +272,8 @@ class GuardTracking:
             if isinstance(test.operator, cst.And) != negated:
                 return self.flag_conditions(test.left, negated) + self.flag_conditions(test.right, negated)
             return ()
-        if not isinstance(test, cst.Name) or not isinstance(self.scopes[-1].node, cst.FunctionDef):
+        if not isinstance(test, cst.Name) or not isinstance(self.scopes[-1].node, cst.FunctionDef) \
+                or test.value in self.scopes[-1].params:  # (most tests: `if output_attentions:`)
             return ()
         node = self.scopes[-1].node
         flags = self._flags.get(id(node))
