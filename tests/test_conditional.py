@@ -236,8 +236,9 @@ ATTRIBUTES = textwrap.dedent("""
 
 def test_attribute_conditions_stay_with_their_object(tmp_path):
     """`set:self.X` names the attributes of the function's own object: a helper it calls
-    (another object, or none) and a loop in another class that calls it do not inherit it;
-    `self.m()` on the same object does."""
+    (another object, or none) does not inherit it; `self.m()` on the same object does; a
+    loop in another class gets it named on the class (`set:m:Inner.debug`), and none when
+    the callee also breaks unconditionally."""
     (tmp_path / "m.py").write_text(ATTRIBUTES)
     found = {(f.line, f.code): f for f in check([str(tmp_path / "m.py")], config_mod.load(start=str(tmp_path))).findings}
     assert found[(4, "CL110")].when == ()  # log_shape has no `self`
@@ -245,5 +246,5 @@ def test_attribute_conditions_stay_with_their_object(tmp_path):
     assert found[(17, "CL110")].message.endswith("(only when `self.hooks` is set)")
     assert found[(20, "CL110")].when == ()  # `self.verbose()` is called unconditionally
     assert found[(23, "CL110")].when == ("set:self.debug",)  # `self.dump(x)` under `if self.debug:`
-    assert found[(30, "CL150")].when == ()  # Outer's loop: Inner's `self.hooks` is not Outer's
+    assert found[(30, "CL150")].when == ()  # Outer's loop: Inner's `self.verbose()` always breaks
     assert found[(32, "CL102")].when == ("unset:self.check",)  # the right side of `self.check or ...`

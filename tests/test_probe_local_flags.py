@@ -1,5 +1,7 @@
 """Local flags (semantic.local_flags): a branch on `drop = self.training and self.p > 0`
-needs what that test needs, and a draw bound under such a flag is tested only then (CL119).
+needs what that test needs, and a draw bound under such a flag is tested only then (CL119);
+a loop calling a layer whose break is under the layer's own attribute needs it on the
+layer's class (finding.on_class).
 Real static pass, real probe runs, through the CLI as a user runs `check --probe`: the
 findings are confirmed by Dynamo on a target that meets the flag, and `condition-not-met` on
 one that does not (eval mode; a module built with `p=0`)."""
@@ -39,3 +41,15 @@ def test_targets_that_meet_the_flags_confirm_them(tmp_path):
     found = check_probe(tmp_path, ["flag_train", "drawn_train"])
     for marker in ("# FLAG-PRINT", "# DRAWN-BRANCH"):
         assert found[marker_line(marker)]["evidence"]["status"] == "confirmed", found[marker_line(marker)]
+
+
+def test_a_loop_needs_what_its_callee_needs_on_the_callee_s_class(tmp_path):
+    """The layer's `if self.debug:` seen from the stack's loop is a condition on the layers'
+    class: judged by what the run's `DebugLayer`s held, not dropped."""
+    loop = marker_line("# STACK-LOOP")
+    quiet = check_probe(tmp_path, ["stack_quiet"])[loop]
+    assert quiet["code"] == "CL150" and quiet["when"] == ["set:flag_targets:DebugLayer.debug"]
+    assert "`DebugLayer.debug` is set" in quiet["message"]
+    assert quiet["evidence"]["status"] == "condition-not-met", quiet["evidence"]
+    debug = check_probe(tmp_path, ["stack_debug"])[loop]
+    assert debug["evidence"]["status"] == "confirmed", debug["evidence"]

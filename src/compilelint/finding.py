@@ -89,6 +89,23 @@ def on_self(label: str) -> bool:
     return label.startswith(SELF_LABELS)
 
 
+def on_class(label: str, owner: str) -> str:
+    """A `self.` label seen from another object: the same test, named on the class whose
+    instance it is about (`set:self.x` in `pkg.mod:Block` -> `set:pkg.mod:Block.x`), for a
+    probe run to judge by what that class's instances held."""
+    kind, _, attr = label.partition(":self.")
+    return f"{kind}:{owner}.{attr}"
+
+
+def class_label(label: str) -> tuple[str, str, str] | None:
+    """(kind, class qualname, attribute) of an `on_class` label; None for any other."""
+    kind, _, rest = label.partition(":")
+    if kind not in ("set", "unset", "isinstance") or rest.startswith("self.") or ":" not in rest:
+        return None
+    qualified, _, attr = rest.partition(":")[2].rpartition(".")
+    return (kind, qualified, attr) if qualified and attr else None
+
+
 _WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels",
                ON_ERROR: "once an exception was raised",
                FALLBACK: "when the class decorator's dispatcher falls back to this forward"}
@@ -104,6 +121,9 @@ def when_text(when: tuple[str, ...]) -> str:
 def _when_word(label: str) -> str:
     if label.startswith("dtype="):
         return f"in {label[6:]}"
+    on = class_label(label)
+    if on is not None:  # set:pkg.mod:Block.x (on_class)
+        label = f"{on[0]}:{on[1]}.{on[2]}"
     if label.startswith("isinstance:"):  # isinstance:self.ratio (semantic.guards.conditions)
         return f"when `{label[len('isinstance:'):]}` is a tensor"
     if label.startswith(("set:", "unset:")):  # set:self.dropout (semantic.guards.conditions)

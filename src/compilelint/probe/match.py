@@ -31,7 +31,7 @@ import os
 import re
 from typing import Any, Iterable
 
-from compilelint.finding import Finding
+from compilelint.finding import Finding, class_label
 from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
@@ -221,7 +221,8 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         return _shadowed(run, fpath, f, cwd)
     unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions,
                              in_entry=_in_entry(f, fpath, run.conditions.get("entry")),
-                             attrs=run.attrs.get((fpath, f.scope.rsplit(".", 1)[0])) if f.scope else None)
+                             attrs=run.attrs.get((fpath, f.scope.rsplit(".", 1)[0])) if f.scope else None,
+                             classes=run.attrs)
     if unmet:
         ev = _evidence("condition-not-met", run.name, None)
         ev["unmet"] = unmet
@@ -243,16 +244,23 @@ def _how(label: str) -> str:
 
 
 def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entry: bool = False,
-                     attrs: dict[str, list[str]] | None = None) -> list[str]:
+                     attrs: dict[str, list[str]] | None = None,
+                     classes: dict[tuple[str, str], dict[str, list[str]]] | None = None) -> list[str]:
     """The labels of a conditional finding's ``when`` ("training", "eval",
     "dtype=float16", "labels", "given:NAME"…) that a run with ``conditions`` (its
     ``training``, ``dtype``, ``labels`` and ``entry`` arguments) did not meet. `given:`
     labels are judged only for a finding in the function the run called (``in_entry``);
-    `self.` labels against what the run's instances of the finding's class held (``attrs``).
+    `self.` labels against what the run's instances of the finding's class held (``attrs``),
+    labels named on another class against its instances (``classes``: every class's facts).
     A label the run cannot judge counts as met."""
     out = []
     for label in when:
-        attr = attribute_met(label, attrs) if attrs is not None else None
+        on = class_label(label)
+        if on is not None:  # a label about another class's instances (finding.on_class)
+            facts = next((held for (_, qualname), held in (classes or {}).items() if qualname == on[1]), None)
+            attr = attribute_met(f"{on[0]}:self.{on[2]}", facts) if facts is not None else None
+        else:
+            attr = attribute_met(label, attrs) if attrs is not None else None
         if attr is not None:
             met = attr
         elif label.startswith("given:") and in_entry:

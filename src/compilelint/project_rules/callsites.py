@@ -16,7 +16,7 @@ pass anything. So a label is
 
 from __future__ import annotations
 
-from compilelint.finding import on_self
+from compilelint.finding import on_class, on_self
 from compilelint.semantic.project import first_argument
 
 GIVEN = "given:"
@@ -25,6 +25,12 @@ SURE = frozenset({"tensor", "likely", "module", "true"})  # a value that is cert
 
 def is_given(label: str) -> bool:
     return label.startswith(GIVEN)
+
+
+def same_object(call, callee: str) -> bool:
+    """The call runs a method on the caller's own object: `self.m()`, `super().m()`; not
+    `self.block(x)`, a submodule's forward reached through a `self.` call."""
+    return call is not None and call.kind in ("self", "super") and callee.rsplit(".", 1)[-1] == call.target
 
 
 class CallSites:
@@ -61,7 +67,7 @@ class CallSites:
         callees: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for callee, sites in self.callers.items():
             for caller, call in sites:
-                same_self = call.kind in ("self", "super")  # `self.X` labels name the caller's object
+                same_self = same_object(call, callee)  # `self.X` labels name the caller's object
                 callees.setdefault(caller, []).append((callee, tuple(
                     label for label in call.when if not is_given(label) and (same_self or not on_self(label)))))
         while queue:  # labels only ever shrink (an intersection over callers): the queue empties
@@ -101,9 +107,9 @@ class CallSites:
         """`when` of a break in `callee` as seen from one call site: None when this site
         never reaches it; otherwise the labels that still apply (a `given:` one the site
         decides is gone: it named the callee's parameters, which mean nothing to the caller;
-        so is a label on the callee's own attributes, `set:self.debug`, unless the call is
-        `self.m()` on the same object)."""
-        same_self = call is not None and call.kind in ("self", "super")
+        a label on the callee's own attributes, `set:self.debug`, is named on the callee's
+        class instead, unless the call is `self.m()` on the same object)."""
+        same_self = same_object(call, callee)
         if not any(is_given(label) or (on_self(label) and not same_self) for label in when):
             return when
         out = []
@@ -113,6 +119,9 @@ class CallSites:
                     return None
                 continue
             if on_self(label) and not same_self:
+                owner = self.index.owner(callee)
+                if owner is not None and (named := on_class(label, owner)) not in out:
+                    out.append(named)  # (the caller's `self` is another object)
                 continue
             out.append(label)
         return tuple(out)
