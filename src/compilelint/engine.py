@@ -204,12 +204,15 @@ def _on_fallback(finding: Finding) -> Finding:
     """A finding in code that runs only when a dispatcher falls back to a class's own
     forward: whether it does is a run-time choice (a config), so the finding is a note
     with that condition, not an error."""
-    when = finding.when + (FALLBACK,)
-    message = finding.message
-    suffix = when_text(finding.when)
-    if suffix and message.endswith(suffix):
-        message = message[:len(message) - len(suffix)]
-    return replace(finding, when=when, message=message + when_text(when), severity="note")
+    return _with_when(finding, finding.when + (FALLBACK,), severity="note")
+
+
+def _with_when(finding: Finding, when: tuple[str, ...], **changes) -> Finding:
+    """The finding with other conditions, its message's "(only ...)" saying so."""
+    message, suffix = finding.message, when_text(finding.when)
+    if message.endswith(suffix):
+        message = message[:len(message) - len(suffix)] + when_text(when)
+    return replace(finding, when=when, message=message, **changes)
 
 
 def _decide_open(in_region, project: Project, settings: Settings):
@@ -261,11 +264,7 @@ def _decide_call_sites(in_region, project: Project):
             # a helper only called under `if self.training:` runs only in training
             decided = tuple(label for label in inherited if label not in decided) + decided
             if decided != when:
-                message = finding.message
-                suffix = when_text(when)
-                if message.endswith(suffix):
-                    message = message[:len(message) - len(suffix)] + when_text(decided)
-                finding = replace(finding, when=decided, message=message)
+                finding = _with_when(finding, decided)
         kept.append((analysis, finding))
     return kept
 

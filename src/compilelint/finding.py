@@ -78,10 +78,10 @@ ON_ERROR = "error"
 # code a class decorator's dispatcher runs only when it falls back to the class's own forward
 # (engine: such findings are notes)
 FALLBACK = "fallback"
-# `when` labels on the attributes of the function's own object (semantic.guards makes them,
-# a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 # first of a finding's `needs` when only a certain tensor will do (Rule.needs_certain_tensor)
 CERTAIN = "!"
+# `when` labels on the attributes of the function's own object (semantic.guards makes them,
+# a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")
 
 

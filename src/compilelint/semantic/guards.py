@@ -92,18 +92,23 @@ def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
     return frozenset()
 
 
-def conditions(test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
+def conditions(test: cst.BaseExpression, negated: bool = False,
+               flag: Callable[[str], cst.BaseExpression | None] | None = None) -> tuple[str, ...]:
     """The modes an `if` test requires (`when` labels): "training" / "eval" for
     `self.training`, "dtype=float16" for `x.dtype == torch.float16`, "labels" for
     `labels is not None`, "set:self.X" / "unset:self.X" for `self.X` (`self.X > 0`), an
     attribute fixed at construction (a probe run judges it). Only conjunctions: under `or`
-    nothing is required (under `not (a or b)`, what `not a` and `not b` do)."""
+    nothing is required (under `not (a or b)`, what `not a` and `not b` do). `flag`: the
+    value a local name stands for (semantic.local_flags: `drop = self.training and ...`)."""
     if isinstance(test, cst.BooleanOperation):
         if isinstance(test.operator, cst.And) != negated:
-            return conditions(test.left, negated) + conditions(test.right, negated)
+            return conditions(test.left, negated, flag) + conditions(test.right, negated, flag)
         return ()
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return conditions(test.expression, not negated)
+        return conditions(test.expression, not negated, flag)
+    if flag is not None and isinstance(test, cst.Name):
+        value = flag(test.value)
+        return conditions(value, negated) if value is not None else ()
     if isinstance(test, cst.Attribute) and test.attr.value == "training":
         return ("eval",) if negated else ("training",)
     attr = _self_flag(test)
@@ -211,12 +216,11 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
-            when = conditions(node.test) + self.flag_conditions(node.test) + self.caller_conditions(node.test)
+            when = conditions(node.test, flag=self.local_flag) + self.caller_conditions(node.test)
             if when:
                 self.branch_when[id(node.body)] = when
             if node.orelse is not None and isinstance(node.orelse, cst.Else):
-                other = conditions(node.test, negated=True) + self.flag_conditions(node.test, negated=True) \
-                    + self.caller_conditions(node.test, negated=True)
+                other = conditions(node.test, True, self.local_flag) + self.caller_conditions(node.test, negated=True)
                 if other:
                     self.branch_when[id(node.orelse)] = other
             if _ends_in_raise(node.body):
@@ -255,32 +259,25 @@ class GuardTracking:
         # `a and b`: b runs only when a holds (`dtype == float16 and not isfinite(h).all()`);
         # `a or b` only when a does not (`self.interpolation_mode or torch.equal(x, grid)`)
         if self.scopes and isinstance(node.operator, cst.And):
-            when = conditions(node.left) + self.flag_conditions(node.left) + self.caller_conditions(node.left)
+            when = conditions(node.left, flag=self.local_flag) + self.caller_conditions(node.left)
             if when:
                 self.branch_when[id(node.right)] = when
         elif self.scopes:
-            when = conditions(node.left, negated=True) + self.flag_conditions(node.left, negated=True)
+            when = conditions(node.left, True, self.local_flag)
             if when:
                 self.branch_when[id(node.right)] = when
 
-    def flag_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
-        """What a test on local flags requires: `if should_drop:` with `should_drop =
-        self.training and self.p > 0` bound once in the function needs what that test does."""
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            return self.flag_conditions(test.expression, not negated)
-        if isinstance(test, cst.BooleanOperation):
-            if isinstance(test.operator, cst.And) != negated:
-                return self.flag_conditions(test.left, negated) + self.flag_conditions(test.right, negated)
-            return ()
-        if not isinstance(test, cst.Name) or not isinstance(self.scopes[-1].node, cst.FunctionDef) \
-                or test.value in self.scopes[-1].params:  # (most tests: `if output_attentions:`)
-            return ()
-        node = self.scopes[-1].node
-        flags = self._flags.get(id(node))
+    def local_flag(self, name: str) -> cst.BaseExpression | None:
+        """What a local flag of the current function stands for (`if should_drop:` with
+        `should_drop = self.training and self.p > 0` bound once): semantic.local_flags,
+        worked out the first time a test names one."""
+        scope = self.scopes[-1]
+        if not isinstance(scope.node, cst.FunctionDef) or name in scope.params:  # (most: `if use_cache:`)
+            return None
+        flags = self._flags.get(id(scope.node))
         if flags is None:
-            flags = self._flags[id(node)] = local_flags(node)
-        value = flags.get(test.value)
-        return conditions(value, negated) if value is not None else ()
+            flags = self._flags[id(scope.node)] = local_flags(scope.node)
+        return flags.get(name)
 
     def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """`given:` labels: what the caller must pass for the branch to run (semantic.facts).
@@ -308,7 +305,7 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
-            when = conditions(node.test) + self.flag_conditions(node.test)
+            when = conditions(node.test, flag=self.local_flag)
             if when:
                 self.branch_when[id(node.body)] = when
 
