@@ -149,13 +149,17 @@ class ProjectIndex:
 
     def _forward_swap(self, class_key: str) -> int:
         """How a project class decorator treats the class's forward (`summary.SWAPS`,
-        `KEEPS`): 0 when none replaces it."""
-        info = self.classes.get(class_key)
-        module = class_key.split(":", 1)[0]
-        for ref in info.decorators if info else ():
-            found = self.resolve_name(module, ref) if "." not in ref else self._lookup(ref)
-            if found and found in self.functions and self.functions[found].swaps_forward:
-                return self.functions[found].swaps_forward
+        `KEEPS`): 0 when none replaces it. The decorator sets the decorated class's
+        `forward`, so a subclass without a forward of its own inherits the dispatcher."""
+        for owner in self._lineage(class_key):
+            info = self.classes.get(owner)
+            module = owner.split(":", 1)[0]
+            for ref in info.decorators if info else ():
+                found = self.resolve_name(module, ref) if "." not in ref else self._lookup(ref)
+                if found and found in self.functions and self.functions[found].swaps_forward:
+                    return self.functions[found].swaps_forward
+            if f"{owner}.forward" in self.functions:
+                return 0
         return 0
 
     def owner(self, key: str) -> str | None:
