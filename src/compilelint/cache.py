@@ -58,7 +58,7 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # Parts of the package that take no part in a file's analysis.
 _NOT_ANALYSIS = ("probe", "report", "cli.py", "cache.py", "parallel.py", "pages.py", "__main__.py",
                  "index.py", "discovery.py", "baseline.py", "fixes.py", "atomic.py", "registry.py",
-                 "registry_data.py", "registry_gen.py")
+                 "registry_data.py", "registry_gen.py", "run_cache.py")
 
 
 # ---- the salt: everything every entry depends on ---------------------------------------
@@ -67,11 +67,16 @@ _NOT_ANALYSIS = ("probe", "report", "cli.py", "cache.py", "parallel.py", "pages.
 def code_hash() -> str:
     """A hash of the source of every module that takes part in analysing a file (the
     engine, the walker, inference, every rule, ...)."""
+    return source_hash(_NOT_ANALYSIS)
+
+
+def source_hash(leaving_out: tuple[str, ...] = ()) -> str:
+    """A hash of the package's modules, but for the top-level files and folders named."""
     digest = hashlib.blake2b(digest_size=16)
     for folder, dirs, files in os.walk(_PACKAGE):
-        dirs[:] = sorted(d for d in dirs if d not in _NOT_ANALYSIS and not d.startswith(("_", ".")))
+        dirs[:] = sorted(d for d in dirs if d not in leaving_out and not d.startswith(("_", ".")))
         for name in sorted(files):
-            if not name.endswith(".py") or (folder == _PACKAGE and name in _NOT_ANALYSIS):
+            if not name.endswith(".py") or (folder == _PACKAGE and name in leaving_out):
                 continue
             path = os.path.join(folder, name)
             digest.update(os.path.relpath(path, _PACKAGE).encode())
@@ -84,7 +89,7 @@ def code_hash() -> str:
 
 
 def _schema() -> str:
-    _, _, fields, _, finding_fields = _layout()
+    _, _, fields, _, finding_fields = layout()
     return ",".join(fields) + "/" + ",".join(finding_fields)
 
 
@@ -133,7 +138,7 @@ def entry_key(data: bytes, path: str, module: str) -> str:
 # ---- (de)serialisation --------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _layout():
+def layout():
     from compilelint.finding import FileAnalysis, Finding
 
     fields = [f.name for f in dataclasses.fields(FileAnalysis)]
@@ -142,13 +147,13 @@ def _layout():
     return FileAnalysis, Finding, fields, finding_lists, finding_fields
 
 
-def _finding_row(finding, finding_fields) -> tuple:
+def finding_row(finding, finding_fields) -> tuple:
     """A Finding as a plain tuple (its edits as tuples too: marshal writes no dataclass)."""
     return tuple(tuple(edit.as_tuple() for edit in finding.edits) if name == "edits" else getattr(finding, name)
                  for name in finding_fields)
 
 
-def _finding(row, Finding, finding_fields):
+def finding_from_row(row, Finding, finding_fields):
     from compilelint.finding import Edit
 
     finding = Finding(*row)
@@ -160,12 +165,12 @@ def _finding(row, Finding, finding_fields):
 def encode(analysis, lines: int) -> bytes | None:
     """A FileAnalysis and its line count as bytes (with a checksum), or None when it holds
     something `marshal` cannot write (then it is not cached)."""
-    _, _, fields, finding_lists, finding_fields = _layout()
+    _, _, fields, finding_lists, finding_fields = layout()
     values = []
     for name in fields:
         value = getattr(analysis, name)
         if name in finding_lists:
-            value = [_finding_row(f, finding_fields) for f in value]
+            value = [finding_row(f, finding_fields) for f in value]
         elif name == "summary":
             value = value.to_json()
         values.append(value)
@@ -173,7 +178,7 @@ def encode(analysis, lines: int) -> bytes | None:
         payload = b"m" + marshal.dumps((FORMAT, lines, _shared(tuple(values), {})))
     except ValueError:  # an object marshal cannot write
         return None
-    return _framed(payload)
+    return framed(payload)
 
 
 def _shared(value, tuples: dict):
@@ -197,7 +202,7 @@ def _shared(value, tuples: dict):
     return value
 
 
-def _framed(payload: bytes) -> bytes:
+def framed(payload: bytes) -> bytes:
     return MAGIC + hashlib.blake2b(payload, digest_size=8).digest() + payload
 
 
@@ -215,7 +220,7 @@ def decode(blob: bytes, *, checked: bool = False):
         raise ValueError("damaged cache entry")
     from compilelint.summary import ModuleSummary
 
-    FileAnalysis, Finding, fields, finding_lists, finding_fields = _layout()
+    FileAnalysis, Finding, fields, finding_lists, finding_fields = layout()
     if blob[12:13] != b"m":
         raise ValueError("not a cache entry")
     try:
@@ -225,7 +230,7 @@ def decode(blob: bytes, *, checked: bool = False):
             raise ValueError("cache entry of another format")
         kwargs = dict(zip(fields, values))
         for name in finding_lists:
-            kwargs[name] = [_finding(row, Finding, finding_fields) for row in kwargs[name]]
+            kwargs[name] = [finding_from_row(row, Finding, finding_fields) for row in kwargs[name]]
         kwargs["summary"] = ModuleSummary.from_json(kwargs["summary"])
         return FileAnalysis(**kwargs), lines
     except ValueError:

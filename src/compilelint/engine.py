@@ -150,7 +150,7 @@ class Project:
         if self.sites.dead_edges:
             skip = self.sites.skips
             self.region = self.index.region(settings.roots, self.roots, skip)
-            self.sites = CallSites(self.index, self.region, compiled, self.roots)
+            self.sites = self.sites.within(self.region)
         self.fallback = self.index.fallback_region(self.region, skip)
         self._solver = None
 
@@ -277,6 +277,13 @@ def check(paths: list[str], settings: Settings, *, progress: Callable[[str], Non
     candidates = list(discover(paths, settings))
     errors = [c for c in candidates if c.error]
     files = [c.path for c in candidates if not c.error]
+    recalled = analyzer.recall(files, settings) if hasattr(analyzer, "recall") else None
+    if recalled is not None:  # nothing changed since the last run of this check
+        result.findings, result.files, result.lines = recalled
+        if progress:
+            for path in files:
+                progress(path)
+        return _finished(result, errors)
     analyses: list[FileAnalysis] = []
     if analyzer is None:
         rule_classes = rules_for(settings)
@@ -290,7 +297,14 @@ def check(paths: list[str], settings: Settings, *, progress: Callable[[str], Non
         if progress:
             progress(analysis.path)
     result.findings = select_findings(analyses, settings)
-    result.findings.extend(file_error(c.path, c.error) for c in errors)
+    result.crashed = any(f.code == "CL001" for f in result.findings)
+    if hasattr(analyzer, "remember"):
+        analyzer.remember(settings, result)
+    return _finished(result, errors)
+
+
+def _finished(result: CheckResult, errors) -> CheckResult:
+    result.findings = result.findings + [file_error(c.path, c.error) for c in errors]
     result.findings.sort(key=Finding.sort_key)
     result.crashed = any(f.code == "CL001" for f in result.findings)
     return result

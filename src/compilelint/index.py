@@ -44,6 +44,7 @@ class ProjectIndex:
         self._classes_of: dict[tuple[str, str], str | None] = {}
         self._methods: dict[tuple[str, str], str | None] = {}
         self._lineages: dict[str, list[str]] = {}
+        self._swaps: dict[str, int] = {}
         self._below: dict[str, list[str]] | None = None
         self._children: dict[str, list[str]] | None = None  # function key -> functions nested in it
         # own forwards of swapped classes that the dispatcher may fall back to: asked for by a
@@ -151,6 +152,11 @@ class ProjectIndex:
         """How a project class decorator treats the class's forward (`summary.SWAPS`,
         `KEEPS`): 0 when none replaces it. The decorator sets the decorated class's
         `forward`, so a subclass without a forward of its own inherits the dispatcher."""
+        if class_key not in self._swaps:
+            self._swaps[class_key] = self._swap_of(class_key)
+        return self._swaps[class_key]
+
+    def _swap_of(self, class_key: str) -> int:
         for owner in self._lineage(class_key):
             info = self.classes.get(owner)
             module = owner.split(":", 1)[0]
@@ -474,25 +480,21 @@ class ProjectIndex:
         """Keys (`module:qualname`) of every function that runs under torch.compile
         (`roots`: `self.roots(mode)`, when already known; `skip(key, call)`: call edges
         that never run)."""
-        seen = set(self.roots(mode) if roots is None else roots)
-        queue = deque(seen)
-        while queue:
-            key = queue.popleft()
-            for callee in self._callees(key, skip):
-                if callee not in seen and not self.functions[callee].disabled:
-                    seen.add(callee)
-                    queue.append(callee)
-        return seen
+        return self._reach(set(self.roots(mode) if roots is None else roots), skip)
 
     def fallback_region(self, region: set[str], skip=None) -> set[str]:
         """Functions outside `region` that run only when a class decorator's dispatcher
         falls back to the class's own forward (`self.fallbacks`): whether it does is
         decided at run time (a config), so what breaks there is a condition, not a fact."""
-        seen = {key for key in self.fallbacks if key not in region and not self.functions[key].disabled}
+        return self._reach({key for key in self.fallbacks if key not in region and not self.functions[key].disabled},
+                           skip, region)
+
+    def _reach(self, seen: set[str], skip, outside: set[str] = frozenset()) -> set[str]:
+        """`seen` and every enabled function it calls, not through `outside`."""
         queue = deque(seen)
         while queue:
             for callee in self._callees(queue.popleft(), skip):
-                if callee not in seen and callee not in region and not self.functions[callee].disabled:
+                if callee not in seen and callee not in outside and not self.functions[callee].disabled:
                     seen.add(callee)
                     queue.append(callee)
         return seen

@@ -58,11 +58,50 @@ class Analyzer:
         return self._stores[key]
 
     def __call__(self, files: list[str], settings) -> Iterator:
-        return analyze_files(files, settings, jobs=self.jobs, store=self.store(settings))
+        keys, self._keys = self._keys, None
+        return analyze_files(files, settings, jobs=self.jobs, store=self.store(settings), keys=keys)
+
+    _keys: dict[str, str] | None = None  # entry keys `recall` worked out, for the analysis that follows
+    _run: tuple[str, str] | None = None
+
+    def recall(self, files: list[str], settings):
+        """The last run's (findings, files, lines) when this run would select the same
+        (`compilelint.run_cache`), else None."""
+        store = self.store(settings)
+        self._keys = self._run = None
+        if store is None:
+            return None
+        from compilelint import cache as cache_mod, run_cache
+        from compilelint.engine import module_name
+
+        keys = {}
+        for path in files:
+            data = _read(path)
+            if data is None:  # unreadable: analysed (and reported) as usual
+                return None
+            keys[path] = cache_mod.entry_key(data, path, module_name(path))
+        self._keys = keys
+        self._run = (run_cache.identity(settings, files), run_cache.content_key(settings, list(keys.values())))
+        return run_cache.load(store, *self._run)
+
+    def remember(self, settings, result) -> None:
+        """Keep this run's selection for the next `recall`."""
+        store, run, self._run = self.store(settings), self._run, None
+        if store is not None and run is not None and not result.crashed:
+            from compilelint import run_cache
+
+            run_cache.save(store, *run, result.findings, result.files, result.lines)
 
 
 def make_analyzer(jobs: int | None = None, cache: bool = True, cache_dir: str | None = None) -> Analyzer:
     return Analyzer(jobs, cache, cache_dir)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _read(path: str) -> bytes | None:
@@ -135,9 +174,9 @@ def _context():
 
 # ---- the analyzer ---------------------------------------------------------------------
 
-def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> Iterator:
+def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None, keys=None) -> Iterator:
     """(FileAnalysis, lines) for each of `files`, in order; through `store` (a
-    `cache.Cache`) when given."""
+    `cache.Cache`) when given. `keys`: each file's entry key, when already worked out."""
     from compilelint import cache as cache_mod
     from compilelint.engine import module_name, rules_for
 
@@ -145,19 +184,18 @@ def analyze_files(files: list[str], settings, *, jobs: int = 1, store=None) -> I
     misses: list[tuple[int, str, int]] = []
     for index, path in enumerate(files):
         if store is not None:
-            data = _read(path)
-            if data is not None:
-                blob = store.get(cache_mod.entry_key(data, path, module_name(path)))
+            key = keys.get(path) if keys else None
+            data = _read(path) if key is None else None
+            if key is None and data is not None:
+                key = cache_mod.entry_key(data, path, module_name(path))
+            if key is not None:
+                blob = store.get(key)
                 if blob is not None and cache_mod.intact(blob):  # else damaged: a miss
                     results[index] = blob
                     continue
-            misses.append((index, path, len(data) if data is not None else 0))
+            misses.append((index, path, len(data) if data is not None else _size(path)))
         else:
-            try:
-                nbytes = os.path.getsize(path)
-            except OSError:
-                nbytes = 0
-            misses.append((index, path, nbytes))
+            misses.append((index, path, _size(path)))
 
     @functools.cache
     def rule_classes() -> list:  # imported only when something is analysed here
