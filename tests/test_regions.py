@@ -1,5 +1,7 @@
 """Compiled regions and the walker's scoping, through the engine."""
 
+import textwrap
+
 from helpers import lint_snippet
 
 
@@ -70,3 +72,61 @@ def test_break_in_a_layer_called_from_a_loop_skips_the_calling_frame(tmp_path):
                 return x
     """)
     assert codes_by_line(findings) == {(5, "CL102"), (11, "CL150")}
+
+
+# ---- property reads: `self.x` and `p.x` with `p` annotated with a class --------------------
+
+STATS = textwrap.dedent("""
+    import typing
+    import torch
+    class Stats:
+        def __init__(self, x):
+            self.x = x
+        @property
+        def spread(self):
+            print("spread")
+            return self.x.std()
+        @spread.setter
+        def spread(self, value):
+            print("set")
+        def plain(self):
+            print("plain")
+            return self.x
+""").lstrip("\n")  # prints at line 8 (the getter), 12 (the setter), 14 (a method)
+
+
+def test_a_read_through_an_annotation_runs_the_getter_in_any_spelling(tmp_path):
+    for annotation in ("Stats", "'Stats'", "typing.Optional[Stats]", "Stats | None"):
+        findings = lint_snippet(tmp_path, STATS + textwrap.dedent(f"""
+            def use(x, stats: {annotation}):
+                return x / stats.spread
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    return use(x, Stats(x))
+        """))
+        assert codes_by_line(findings) == {(8, "CL110")}, annotation
+
+
+def test_an_assignment_runs_the_setter_and_other_reads_run_nothing(tmp_path):
+    findings = lint_snippet(tmp_path, STATS + textwrap.dedent("""
+        def use(x, stats: Stats, other: typing.Any):
+            stats.spread = x
+            keep = stats.plain  # a method, not called
+            return x + other.spread + len([keep])
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return use(x, Stats(x), None)
+    """))
+    assert codes_by_line(findings) == {(12, "CL110")}
+
+
+def test_a_rebound_parameter_is_not_the_annotated_class(tmp_path):
+    findings = lint_snippet(tmp_path, STATS + textwrap.dedent("""
+        def use(x, stats: Stats):
+            stats = {"spread": x}
+            return x + stats.spread
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return use(x, Stats(x))
+    """))
+    assert findings == []

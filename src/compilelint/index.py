@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from compilelint.index_wrappers import DecoratorWrappers
 from compilelint.summary import KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
@@ -23,7 +24,7 @@ EXTERNAL_MODULE_BASES = (
 )
 
 
-class ProjectIndex:
+class ProjectIndex(DecoratorWrappers):
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, FunctionSummary] = {}
@@ -250,44 +251,15 @@ class ProjectIndex:
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
             return self._family(call.method)
-        if call.kind != "self":
+        accessor = call.kind == "property"
+        if call.kind != "self" and not (accessor and call.target == "self"):
             wrapper = self._call_override(found) if call.kind in ("instance", "selfattr") else None
             return tuple(k for k in (found, wrapper) if k)
-        owner = self.owner(key)
-        overrides = tuple(f"{sub}.{call.target}" for sub in self.subclasses(owner)
-                          if f"{sub}.{call.target}" in self.functions and f"{sub}.{call.target}" != found)
+        name = call.method if accessor else call.target
+        overrides = tuple(f"{sub}.{name}" for sub in self.subclasses(self.owner(key))
+                          if f"{sub}.{name}" in self.functions and f"{sub}.{name}" != found
+                          and (not accessor or self.functions[f"{sub}.{name}"].accessor))
         return ((found,) if found else ()) + overrides
-
-    def _wrappers(self, key: str, decorator: str) -> tuple[str, ...]:
-        """The wrappers nested in a project decorator (`@functools.wraps(method) def g(...)`
-        inside `def cached(method)`, at any depth: `def factory(opts): def decorator(func):
-        @wraps(func) def wrapper(...)`), and in the project functions it returns a call of
-        (`return _cached(method, name)`): what runs when the decorated function is called.
-        The decorator's own body and its other helpers (a docstring builder) run once, at
-        definition: they are not in the region."""
-        module = key.split(":", 1)[0]
-        found = self._lookup(decorator) if "." in decorator else self.resolve_name(module, decorator)
-        if not found or found not in self.functions:
-            return ()
-        out: list[str] = []
-        for outer in (found, *(self.resolve_call(found, c) for c in self.functions[found].calls
-                                if c.kind in ("name", "dotted"))):
-            stack = list(self._nested(outer)) if outer else []
-            while stack:
-                inner = stack.pop()
-                stack.extend(self._nested(inner))
-                if self.functions[inner].wrapper and inner not in out:
-                    out.append(inner)
-        return tuple(out)
-
-    def _nested(self, key: str) -> list[str]:
-        if self._children is None:
-            children: dict[str, list[str]] = {}
-            for k, info in self.functions.items():
-                if info.parent:
-                    children.setdefault(f"{k.split(':', 1)[0]}:{info.parent}", []).append(k)
-            self._children = children
-        return self._children.get(key, [])
 
     def _call_override(self, forward: str | None) -> str | None:
         """The project's own `__call__` on a module's lineage: calling the module runs it
@@ -324,12 +296,12 @@ class ProjectIndex:
             if local in self.functions:
                 return local
             memo = (module, kind, target, None)
-        elif kind in ("self", "selfattr", "super", "attrcall"):
+        elif kind in ("self", "selfattr", "super", "attrcall") or (kind == "property" and target == "self"):
             if owner_key is None:
                 return None
             memo = (owner_key, kind, target, call.method)
         else:
-            memo = (module, kind, target, None)
+            memo = (module, kind, target, call.method)
         try:
             return self._resolved[memo]
         except KeyError:
@@ -407,6 +379,10 @@ class ProjectIndex:
         elif kind == "apply":  # MyFunction.apply(x): an autograd Function's forward
             cls = self.resolve_class(module, target)
             found = self.method(cls, "forward") if cls and self._autograd_function(cls) else None
+        elif kind == "property":  # `self.x` / `p.x` read (or set): x's getter (setter), if a property
+            cls = owner_key if target == "self" else self.resolve_class(module, target)
+            found = self.method(cls, call.method) if cls else None
+            found = found if found in self.functions and self.functions[found].accessor else None
         elif kind == "ctorcall":  # Helper().method(x): the class's method, on a new instance
             cls_ref, _, name = target.rpartition(".")
             cls = self.resolve_class(module, cls_ref)

@@ -36,6 +36,10 @@ class CallEdge:
     attrcall  `self.target.method(...)`: `method` of the class `self.target` holds
     dotted    `pkg.mod.target(...)`, `target` qualified
     ctorcall  `Helper(...).method(...)`: `target` is the qualified class and the method
+              (also `p.method(...)`, `p` a parameter annotated with that class)
+    property  reading `target.method` (`self.x`, or `p.x` with `p` annotated with the class
+              `target`) runs its getter if `x` is a `@property`; assigning it, `method`
+              "x.setter", runs the setter
     apply     `MyFunction.apply(...)`: an autograd Function's `forward` (`target`: the class)
     local     a nested function `target` (qualified): it runs when its parent does
     decorator the function is wrapped by decorator `target` (a name or qualified): calling
@@ -77,11 +81,13 @@ class FunctionSummary:
     defaults: dict[str, str] = field(default_factory=dict)  # parameter -> "none" / "value"
     swaps_forward: int = 0  # a class decorator that replaces `cls.forward` (SWAPS), keeping the original (KEEPS)
     wrapper: bool = False  # decorated `@functools.wraps(f)`: what a decorator puts in f's place
+    accessor: bool = False  # a property's getter, setter or deleter (`Cls.x`, `Cls.x.setter`)
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
-                      self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper), _FUNCTION)
+                      self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor),
+                     _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -93,7 +99,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

@@ -13,7 +13,7 @@ import libcst as cst
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.kinds import (
-    TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind, strongest,
+    TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind, dotted, literal_kind, strongest,
 )
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
@@ -44,6 +44,21 @@ class FunctionScope:
     # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps
     # the declared kind, as a type checker holds every assignment to it
     declared: dict[str, Kind] = field(default_factory=dict)
+    # parameters annotated with a class (`input: MultivariateNormal`) and never rebound so
+    # far: `input.log_prob()` and `input.variance` (a property) are that class's (semantic.calls)
+    typed: dict[str, str] = field(default_factory=dict)
+    reads: set = field(default_factory=set)  # the property edges made so far (one per place)
+
+
+def _accessor(node: cst.FunctionDef, name: str) -> str:
+    """".setter" / ".deleter" for `@name.setter def name(...)`: a function of its own, not
+    the getter it shares a name with (reading the property runs only the getter)."""
+    for deco in node.decorators:
+        target = deco.decorator
+        if isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter") \
+                and isinstance(target.value, cst.Name) and target.value.value == name:
+            return "." + target.attr.value
+    return ""
 
 
 def target_names(target: cst.CSTNode) -> list[str]:
@@ -169,13 +184,13 @@ class Bindings:
 
     def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         name = node.name.value
-        qualname = self._qualname(name)
+        qualname = self._qualname(name) + _accessor(node, name)
         if not self.scopes and not self.classes:
             self.module_defs.add(name)
         class_name = self.classes[-1].qualname if (self.classes and not self.scopes) else (
             self.scopes[-1].class_name if self.scopes else None)
         parent = self.scopes[-1].qualname if self.scopes else None
-        compiled, disabled, static = False, False, False
+        compiled, disabled, static, accessor = False, False, False, False
         self.header_nodes.update(id(d) for d in node.decorators)
         for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
             if param.default is not None:
@@ -191,6 +206,9 @@ class Bindings:
                 disabled = True
             elif qualified == "builtins.staticmethod":
                 static = True
+            elif qualified == "builtins.property" or (
+                    isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter")):
+                accessor = True
         params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
                                          *node.params.kwonly_params)]
         method = class_name is not None and not self.scopes
@@ -199,7 +217,7 @@ class Bindings:
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,
-                               compiled=compiled, disabled=disabled)
+                               compiled=compiled, disabled=disabled, accessor=accessor and method)
         if scope.open:  # what the project needs to map call-site arguments onto parameters
             info.params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
             info.bound = 1 if (method and not static and info.params) else 0
@@ -226,6 +244,8 @@ class Bindings:
                 kind = annotation_kind(param.annotation.annotation, self.qualify)
                 if kind == Kind.TENSOR:
                     scope.declared[name] = kind
+                elif kind == Kind.UNKNOWN and (cls := annotated_class(param.annotation.annotation, self.qualify)):
+                    scope.typed[name] = cls
             elif commented is not None and index < len(commented):
                 kind = commented[index]
             elif param.default is not None:
@@ -284,6 +304,7 @@ class Bindings:
             env[target.value] = kind
             var_class.pop(target.value, None)
             if self.scopes:
+                self.scopes[-1].typed.pop(target.value, None)
                 self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
             if isinstance(value, cst.Call):
                 ref = self.qualify(value.func) or dotted(value.func)
@@ -312,6 +333,7 @@ class Bindings:
                 var_class.pop(name, None)
                 if self.scopes:
                     self.scopes[-1].open.pop(name, None)
+                    self.scopes[-1].typed.pop(name, None)
 
     # ---- `if isinstance(x, torch.Tensor):` narrows x to a tensor in the body ----------------
 

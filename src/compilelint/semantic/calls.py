@@ -14,6 +14,41 @@ class CallGraph:
 
     def enter_Call(self, node: cst.Call) -> None:
         self.edge_index(node)
+        self.not_read.add(id(node.func))  # a call, not a read: `p.m()` is edge_index's
+
+    def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Attribute):
+            self.not_read.add(id(node.target))  # `self.x = v` runs x's setter, if any, not its getter
+            self._property_edge(node.target, ".setter")
+
+    def enter_Attribute(self, node: cst.Attribute) -> None:
+        if id(node) not in self.not_read:
+            self._property_edge(node, "")
+
+    def _property_edge(self, node: cst.Attribute, accessor: str) -> None:
+        """`self.variance`, `dist.variance` (`dist` annotated with a class): a read that runs
+        the class's `@property` getter, if it has one (the project decides); `accessor`
+        ".setter": an assignment, which runs the setter."""
+        owner = node.value
+        if not isinstance(owner, cst.Name) or not self.scopes or self.header or self.escaped:
+            return
+        scope = self.scopes[-1]
+        if owner.value == "self" and scope.class_name is not None:
+            target = "self"
+        elif owner.value in scope.typed:
+            target = scope.typed[owner.value]
+        else:
+            return
+        loop = scope.loops[0] if scope.loops else None
+        name = node.attr.value + accessor
+        seen = (target, name, id(loop), self.when)
+        if seen in scope.reads:
+            return
+        scope.reads.add(seen)
+        call = CallEdge("property", target, name, when=self.when)
+        if loop is not None:
+            call.loop, call.loop_keyword = self.loop_ordinal[id(loop)], "for" if isinstance(loop, cst.For) else "while"
+        self.functions[scope.qualname].calls.append(call)
 
     def edge_index(self, node: cst.Call) -> int | None:
         """The call edge `node` makes from the current function (recorded the first time it
@@ -67,6 +102,8 @@ class CallGraph:
             return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
+        if isinstance(owner, cst.Name) and owner.value in scope.typed:
+            return CallEdge("ctorcall", f"{scope.typed[owner.value]}.{func.attr.value}")  # dist.log_prob(y)
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
             return CallEdge("dotted", qualified_name)

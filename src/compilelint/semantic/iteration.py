@@ -29,6 +29,7 @@ class IterationBindings:
                 Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
             scope.var_class.pop(name, None)
             scope.open.pop(name, None)
+            scope.typed.pop(name, None)
         if target is not node.target and isinstance(node.target.elements[0].value, cst.Name):
             scope.env[node.target.elements[0].value.value] = Kind.VALUE  # enumerate's index: an int
         if target is not node.target and isinstance(target, cst.Name):
