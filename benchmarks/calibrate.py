@@ -111,6 +111,7 @@ _SET = {
                      "decoder_attention_heads", "decoder_num_attention_heads"), _HEADS),
     **dict.fromkeys(("head_dim", "d_kv", "v_head_dim", "qk_nope_head_dim"), _HEAD_DIM),
     "qk_rope_head_dim": _HEAD_DIM, "kv_lora_rank": 32, "q_lora_rank": 32, "projection_dim": 32,
+    "out_hidden_size": _WIDTH,  # a vision tower's output: the text model's width (Qwen-VL)
 }
 _HEAD_KEYS = frozenset(k for k, v in _SET.items() if v == _HEADS and "head" in k)
 _AT_MOST = {  # attribute -> upper bound
@@ -273,6 +274,8 @@ def _inputs(model: Any, setting: str, variant: str, task: str) -> dict[str, Any]
         mask = torch.ones(_BATCH, _SEQ, dtype=torch.long)
         mask[0, -_SEQ // 4:] = 0  # the first sequence is padded on the right
         kw["attention_mask"] = mask
+    if variant == "all":  # an image and its placeholder tokens, for a vision-language model
+        kw = _modalities().fit(model, kw, params, g, _BATCH)
     if setting == "train" and "labels" in params:
         if task in _LM_TASKS and "input_ids" in kw:
             kw["labels"] = kw.get("decoder_input_ids", kw["input_ids"]).clone()
@@ -401,6 +404,18 @@ def load_suite(ref: str) -> Any:
             suite = zoo.ZooSuite(suite)
     _SUITES[ref] = suite
     return suite
+
+
+def _modalities() -> Any:
+    """benchmarks/transformers_modalities.py, loaded by path (a probe child imports this
+    file by path too, without benchmarks/ on sys.path)."""
+    name = "_calibrate_transformers_modalities"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, REPO / "benchmarks" / "transformers_modalities.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def _zoo_adapter_module() -> Any:
