@@ -234,6 +234,11 @@ ENTRIES: tuple[Entry, ...] = (
                  "sparse_bsc_tensor", "sparse_compressed_tensor"), "untraceable", "CL119", "GB0374",
           "Sparse tensor creation not supported",
           "build the sparse tensor outside the region and pass it in", ("kn_sparse_ctor_01",), CONFIRMED),
+    Entry(_names("torch.Tensor", "to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
+                 "to_sparse_bsc"), "untraceable", "CL119", "GB0277",
+          "Attempted to wrap sparse Tensor with VariableTracker (the result of the conversion)",
+          "convert outside the region and pass the sparse tensor in, or keep the dense one",
+          ("kn_to_sparse_01",), "2.13.0, 2.14.1", traced=("clean_kn_to_sparse_01",)),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
           "of anything, even a dict of floats; 2.13 traces it and breaks only on a tensor (CL114's other finding)",

@@ -149,7 +149,7 @@ RULES = {
     'CL119': {
         'name': 'untraceable-call',
         'severity': 'error',
-        'summary': 'calls Dynamo skips or refuses: `torch.manual_seed`, `random.*`, scalar `np.random` draws, `nn.LSTM`/`GRU`/`RNN`',
+        'summary': 'calls Dynamo skips or refuses: `torch.manual_seed`, `random.*`, scalar `np.random` draws, `nn.LSTM`/`GRU`/`RNN`, sparse tensors (`sparse_csr_tensor`, `.to_sparse()`)',
         'message': '{what} in a compiled region: {why}',
         'help': "Seed and draw random numbers outside the region (or with torch's own RNG: `torch.rand`, `torch.randint`); create generators outside and pass them in; run RNN modules outside the compiled region or write the recurrence with cells.",
         'gb_id': 'GB0007',

@@ -5,12 +5,16 @@ from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.rules._callsite import has_keyword
 from compilelint.rules.base import Rule
+from compilelint.semantic.kinds import Kind
+
+TENSOR = "torch.Tensor."  # the table's names of tensor methods
 
 
 class UntraceableCall(Rule):
     code = "CL119"
     name = "untraceable-call"
-    summary = "calls Dynamo skips or refuses: `torch.manual_seed`, `random.*`, scalar `np.random` draws, `nn.LSTM`/`GRU`/`RNN`"
+    summary = ("calls Dynamo skips or refuses: `torch.manual_seed`, `random.*`, scalar `np.random` draws, "
+               "`nn.LSTM`/`GRU`/`RNN`, sparse tensors (`sparse_csr_tensor`, `.to_sparse()`)")
     message = "{what} in a compiled region: {why}"
     severity = "error"
     gb_id = "GB0007"
@@ -20,6 +24,16 @@ class UntraceableCall(Rule):
     breaks_graph = True
 
     VALID = [
+        """
+import torch
+class Pruner:
+    def to_sparse(self, x):  # a project method of the same name
+        return x * (x > 0)
+@torch.compile
+def f(x):
+    pruner = Pruner()
+    return pruner.to_sparse(x)
+""",
         """
 import random
 import numpy as np
@@ -40,6 +54,12 @@ def main():
 """,
     ]
     INVALID = [
+        """
+import torch
+@torch.compile
+def f(adj):
+    return (adj @ adj).to_sparse_coo()  # expect
+""",
         """
 import random
 import numpy as np
@@ -161,12 +181,30 @@ def f(x):
             if entry.size_at is None or _draws_scalar(node, entry.size_at):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)))
             return
+        if qualified is None and isinstance(node.func, cst.Attribute) and self._tensor_method(node):
+            return
         called = self._callee_class(node.func)
         cls = self._library_base(called)
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance" and not self._own_forward(called):
             what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
             self.report(node, self.message.format(what=what, why=_why(entry)))
+
+    def _tensor_method(self, node: cst.Call) -> bool:
+        """`x.to_sparse()`: a tensor method the table knows, on what may be a tensor (not a
+        Python value, a module, or an object built from a class, whose own method it is)."""
+        func = node.func
+        entry = self._known.get(TENSOR + func.attr.value)
+        receiver, scope = func.value, self.ctx.function
+        if entry is None or entry.form != "call":
+            return False
+        kind = self.ctx.kind(receiver)
+        if kind in (Kind.VALUE, Kind.MODULE) or (isinstance(receiver, cst.Name) and (
+                receiver.value == "self" or (scope is not None and receiver.value in scope.var_class))):
+            return False
+        self.report(node, self.message.format(what=f"`.{func.attr.value}()`", why=_why(entry)),
+                    severity="error" if kind == Kind.TENSOR else "warning")
+        return True
 
     def _own_forward(self, cls: str | None) -> bool:
         """A project subclass with its own `forward`: Dynamo inlines it and refuses the module
