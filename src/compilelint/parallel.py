@@ -44,6 +44,8 @@ class Analyzer:
     def __init__(self, jobs: int | None = None, cache: bool = True, cache_dir: str | None = None) -> None:
         self.jobs, self.cache, self.cache_dir = jobs or default_jobs(), cache, cache_dir
         self._stores: dict[str, object] = {}
+        self._keys: dict[str, str] | None = None  # entry keys `recall` worked out, for the analysis next
+        self._run: tuple[str, str] | None = None  # (identity, content key) of this run's entry
 
     def store(self, settings):
         """The cache for `settings` (made once), or None: no cache, or it cannot be written."""
@@ -60,9 +62,6 @@ class Analyzer:
     def __call__(self, files: list[str], settings) -> Iterator:
         keys, self._keys = self._keys, None
         return analyze_files(files, settings, jobs=self.jobs, store=self.store(settings), keys=keys)
-
-    _keys: dict[str, str] | None = None  # entry keys `recall` worked out, for the analysis that follows
-    _run: tuple[str, str] | None = None
 
     def recall(self, files: list[str], settings):
         """The last run's (findings, files, lines) when this run would select the same

@@ -39,16 +39,21 @@ class CallGraph:
             target = scope.typed[owner.value]
         else:
             return
-        loop = scope.loops[0] if scope.loops else None
         name = node.attr.value + accessor
-        seen = (target, name, id(loop), self.when)
+        seen = (target, name, id(scope.loops[0]) if scope.loops else None, self.when)
         if seen in scope.reads:
             return
         scope.reads.add(seen)
         call = CallEdge("property", target, name, when=self.when)
-        if loop is not None:
-            call.loop, call.loop_keyword = self.loop_ordinal[id(loop)], "for" if isinstance(loop, cst.For) else "while"
+        self._in_loop(call, scope)
         self.functions[scope.qualname].calls.append(call)
+
+    def _in_loop(self, call: CallEdge, scope) -> None:
+        """For CL150 across functions: a call in a loop to a function that breaks."""
+        if scope.loops:
+            loop = scope.loops[0]
+            call.loop = self.loop_ordinal[id(loop)]
+            call.loop_keyword = "for" if isinstance(loop, cst.For) else "while"
 
     def edge_index(self, node: cst.Call) -> int | None:
         """The call edge `node` makes from the current function (recorded the first time it
@@ -67,11 +72,7 @@ class CallGraph:
         scope.edges[id(node)] = None  # while its arguments are inferred: they may record calls first
         args = self._arg_specs(node)
         index = scope.edges[id(node)] = len(info.calls)
-        if scope.loops:
-            # For CL150 across functions: a call in a loop to a function that breaks.
-            loop = scope.loops[0]
-            call.loop = self.loop_ordinal[id(loop)]
-            call.loop_keyword = "for" if isinstance(loop, cst.For) else "while"
+        self._in_loop(call, scope)
         call.args = args
         call.when = self.when  # a break behind this call is reached only then
         info.calls.append(call)
