@@ -1,5 +1,5 @@
-"""Images for transformers' vision-language models, with the placeholder tokens their text
-must hold (loaded by path from calibrate.py).
+"""Images for transformers' vision-language models and audio for its audio LLMs, with the
+placeholder tokens their text must hold (loaded by path from calibrate.py).
 
 A model that takes `pixel_values` beside `input_ids` checks that the text holds one image
 token per image feature; without them the sweep could only run its text path, and the
@@ -11,7 +11,9 @@ vision tower, projector and merging code never ran. Two shapes cover most of the
   vision tower is run once to count its features per image, and the text is prefixed with
   that many image tokens.
 
-What does not fit raises, and the sweep falls back to the text alone, as before.
+An audio LLM (`input_features` and an audio token) gets a clip, its audio encoder run once to
+count its features. What does not fit raises, and the sweep falls back to the text alone, as
+before.
 """
 
 from __future__ import annotations
@@ -31,12 +33,21 @@ def image_token(cfg: Any) -> int | None:
     return _first(cfg, "image_token_id", "image_token_index")
 
 
+def audio_token(cfg: Any) -> int | None:
+    return _first(cfg, "audio_token_id", "audio_token_index")
+
+
 def fit(model: Any, kw: dict, params, g, batch: int) -> dict:
-    """`kw` with an image per sequence and its tokens, for a model whose forward takes
-    `input_ids` and `pixel_values` and whose config names an image token; else `kw`."""
+    """`kw` with an image (or a clip of audio features) per sequence and its tokens, for a
+    model whose forward takes `input_ids` and `pixel_values` (`input_features`) and whose
+    config names an image (audio) token; else `kw`."""
     cfg = model.config
-    token = image_token(cfg)
-    if token is None or "input_ids" not in kw or "pixel_values" not in params:
+    if "input_ids" not in kw:
+        return kw
+    if audio_token(cfg) is not None and "input_features" in kw and "pixel_values" not in params:
+        _, kw = _in_vocab(model, kw)
+        return _audio(model, kw, params, audio_token(cfg), batch)
+    if image_token(cfg) is None or "pixel_values" not in params:
         return kw
     token, kw = _in_vocab(model, kw)
     if "image_grid_thw" in params:
@@ -53,7 +64,8 @@ def _in_vocab(model: Any, kw: dict) -> tuple[int, dict]:
     cfg = model.config
     text = getattr(cfg, "text_config", None) or cfg
     vocab = _first(text, "vocab_size", default=None) or _first(cfg, "vocab_size")
-    names = [n for n in ("image_token_id", "image_token_index", "vision_start_token_id", "vision_end_token_id")
+    names = [n for n in ("image_token_id", "image_token_index", "vision_start_token_id", "vision_end_token_id",
+                         "audio_token_id", "audio_token_index", "audio_bos_token_id", "audio_eos_token_id")
              if _first(cfg, n) is not None]
     if vocab is None or all(getattr(cfg, n) < vocab - 8 for n in names):
         return image_token(cfg), kw
@@ -101,14 +113,7 @@ def _feature_count(model: Any, kw: dict, params) -> int:
         raise ValueError("no get_image_features")
     extra = {k: kw[k] for k in ("image_sizes",) if k in kw}
     with torch.no_grad():
-        feats = get(pixel_values=kw["pixel_values"], **extra)
-    if hasattr(feats, "pooler_output") and feats.pooler_output is not None:
-        feats = feats.pooler_output
-    elif hasattr(feats, "last_hidden_state"):
-        feats = feats.last_hidden_state
-    if isinstance(feats, (list, tuple)):
-        return sum(f.numel() // f.shape[-1] for f in feats)
-    return feats.numel() // feats.shape[-1]
+        return _count(get(pixel_values=kw["pixel_values"], **extra))
 
 
 def _images(model: Any, kw: dict, params, token: int, batch: int) -> dict:
@@ -130,12 +135,57 @@ def _images(model: Any, kw: dict, params, token: int, batch: int) -> dict:
         break
     if total % batch:
         raise ValueError(f"{total} image features for {batch} images")
-    n = total // batch
+    kw = _prefix(kw, token, total // batch, batch)
+    if "token_type_ids" in params and "token_type_ids" not in kw:
+        kw["token_type_ids"] = (kw["input_ids"] == token).long()
+    return kw
+
+
+def _count(feats) -> int:
+    """Feature vectors in what a `get_*_features` returns (a tensor, a list, an output)."""
+    if hasattr(feats, "pooler_output") and feats.pooler_output is not None:
+        feats = feats.pooler_output
+    elif hasattr(feats, "last_hidden_state"):
+        feats = feats.last_hidden_state
+    if isinstance(feats, (list, tuple)):
+        return sum(f.numel() // f.shape[-1] for f in feats)
+    return feats.numel() // feats.shape[-1]
+
+
+def _prefix(kw: dict, token: int, n: int, batch: int) -> dict:
+    """`n` placeholder tokens before each sequence's text (and its mask)."""
+    import torch
+
     ids = kw["input_ids"]
     kw["input_ids"] = torch.cat([torch.full((batch, n), token, dtype=ids.dtype), ids], dim=1)
     if "attention_mask" in kw:
         mask = kw["attention_mask"]
         kw["attention_mask"] = torch.cat([torch.ones(batch, n, dtype=mask.dtype), mask], dim=1)
-    if "token_type_ids" in params and "token_type_ids" not in kw:
-        kw["token_type_ids"] = (kw["input_ids"] == token).long()
     return kw
+
+
+def _audio(model: Any, kw: dict, params, token: int, batch: int) -> dict:
+    """Audio LLMs (Qwen2-Audio, Voxtral, AudioFlamingo, ...): the audio encoder run once to
+    count its features per clip, and that many audio tokens before the text."""
+    import torch
+
+    kw = dict(kw)
+    audio = getattr(model.config, "audio_config", None) or model.config
+    window = _first(audio, "n_window")
+    if window:  # (Qwen3-ASR's encoder takes whole windows of 2 * n_window frames)
+        features = kw["input_features"]
+        kw["input_features"] = torch.randn(*features.shape[:-1], 2 * window)
+    frames = kw["input_features"].shape[-1]
+    for name in ("input_features_mask", "feature_attention_mask"):
+        if name in params:
+            kw[name] = torch.ones(batch, frames, dtype=torch.long)
+    owner = model if hasattr(model, "get_audio_features") else getattr(model, "model", None)
+    get = getattr(owner, "get_audio_features", None)
+    if get is None:
+        raise ValueError("no get_audio_features")
+    extra = {k: kw[k] for k in ("input_features_mask",) if k in kw}
+    with torch.no_grad():
+        total = _count(get(input_features=kw["input_features"], **extra))
+    if total % batch:
+        raise ValueError(f"{total} audio features for {batch} clips")
+    return _prefix(kw, token, total // batch, batch)

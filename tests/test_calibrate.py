@@ -204,18 +204,21 @@ def test_shrink_config_keeps_per_stage_heads_divisible():
     assert all(d % h == 0 for d, h in zip(dims, cfg.num_heads))
 
 
-@pytest.mark.parametrize("model_type", ["llava", "qwen3_vl"])
-def test_vision_language_models_get_an_image_and_its_tokens(model_type):
+@pytest.mark.parametrize("model_type, modality", [
+    ("llava", "pixel_values"), ("qwen3_vl", "pixel_values"), ("audioflamingo3", "input_features")])
+def test_multimodal_models_get_an_image_or_a_clip_and_its_tokens(model_type, modality):
     """The sweep builds a VLM with an image and as many image tokens as the vision tower
-    makes features (LLaVA: counted by running the tower; Qwen-VL: a patch grid), so the
-    vision path runs: the forward checks that tokens and features match."""
+    makes features (LLaVA: counted by running the tower; Qwen-VL: a patch grid), an audio
+    LLM with a clip and its audio tokens, so that path runs: the forward checks that tokens
+    and features match."""
     pytest.importorskip("transformers")
     import torch
 
     cal = _calibrate_module()
     model, _, kwargs, info = cal.TransformersSuite.build(model_type, "eval", None)
-    assert info["variant"] == "all" and "pixel_values" in kwargs
-    token = cal._modalities().image_token(model.config)
+    assert info["variant"] == "all" and modality in kwargs
+    modalities = cal._modalities()
+    token = modalities.image_token(model.config) if modality == "pixel_values" else modalities.audio_token(model.config)
     assert int((kwargs["input_ids"] == token).sum()) > 0
     with torch.no_grad():
         model(**kwargs)
