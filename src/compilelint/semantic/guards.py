@@ -226,6 +226,17 @@ class GuardTracking:
             if _ends_in_raise(node.body):
                 self.branch_when[id(node.body)] = self.branch_when.get(id(node.body), ()) + (ON_ERROR,)
 
+    def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        """`if is_compiling(): ... return` leaves the function under compile: what follows
+        it in the block runs only eagerly."""
+        if not self.scopes:
+            return
+        for number, statement in enumerate(node.body):
+            if isinstance(statement, cst.If) and statement.orelse is None and _ends_in(statement.body, cst.Return) \
+                    and self.compiling_guard(statement.test) is True:
+                self.escaped_nodes.update(id(rest) for rest in node.body[number + 1:])
+                return
+
     def enter_For(self, node: cst.For) -> None:
         # `for w in self.wrappers.values():` over a container the class may leave empty
         # (`self.wrappers = dict()`, filled only for some configurations): the body runs
@@ -319,10 +330,17 @@ class GuardTracking:
 
 
 def _ends_in_raise(body: cst.BaseSuite) -> bool:
+    return _ends_in(body, cst.Raise)
+
+
+def _ends_in(body: cst.BaseSuite, kind: type) -> bool:
+    """Whether the block's last statement is a `return` / `raise` (`kind`), or `return`
+    also takes a `raise`: either way control does not fall through."""
+    kinds = (kind, cst.Raise) if kind is cst.Return else kind
     statements = body.body
     if not statements:
         return False
     last = statements[-1]
     if isinstance(last, cst.SimpleStatementLine):
-        return isinstance(last.body[-1], cst.Raise)
-    return False
+        last = last.body[-1]
+    return isinstance(last, kinds)  # (a one-line `if c: return x` holds the small statement itself)
