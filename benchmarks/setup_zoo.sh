@@ -12,5 +12,7 @@ python -m pip install einops==0.8.2 einx==0.4.3 loguru==0.7.3 frozendict==2.5.1 
 # and gpytorch with linear_operator (scikit-learn, which gpytorch lists, is not needed by the zoo models)
 python -m pip install --no-deps vit-pytorch==1.26.11 gpytorch==1.15.2 linear-operator==0.6.1 \
     jaxtyping==0.3.11 wadler-lindig==0.1.8
+# stop 27: three libraries added after the rules of stops 23-26 (first-contact numbers in RESULTS §21)
+python -m pip install --no-deps zuko==1.6.0 fair-esm==2.0.0 torchdiffeq==0.2.5
 python -m pip install mpmath scipy
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -107,16 +107,54 @@ HELPER = textwrap.dedent("""
 def test_a_method_of_a_helper_made_on_the_spot_is_compiled(tmp_path):
     """`Clamp().limit(x)` runs `Clamp.limit` compiled: its `.item()` is reported, and Dynamo
     breaks there (and again at the calling line: the helper has no source to rebuild)."""
-    (tmp_path / "helper.py").write_text(HELPER)
+    _reported_and_broken(tmp_path, HELPER, "helper", "CL103")
+
+
+def _reported_and_broken(tmp_path, source: str, name: str, code: str) -> None:
+    """The static pass reports only `code` at the `# BREAK` line of `source`, and Dynamo
+    breaks the graph there when `Net` runs compiled."""
+    (tmp_path / f"{name}.py").write_text(source)
     (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
-    line = next(i for i, text in enumerate(HELPER.splitlines(), 1) if "# BREAK" in text)
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "# BREAK" in text)
     settings = config_mod.load(start=str(tmp_path))
-    assert {(f.line, f.code) for f in check([str(tmp_path)], settings).findings} == {(line, "CL103")}
+    assert {(f.line, f.code) for f in check([str(tmp_path)], settings).findings} == {(line, code)}
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
-    spec = importlib.util.spec_from_file_location("helper_mod", tmp_path / "helper.py")
+    spec = importlib.util.spec_from_file_location(f"{name}_mod", tmp_path / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     result = capture(module.Net(), (torch.randn(2, 4),), backend="eager")
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+LOCAL = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class Ranker:
+        def __init__(self, k):
+            self.k = k
+
+        def top(self, x):
+            return x.argsort(dim=-1)[..., : self.k].tolist()  # BREAK
+
+        def unused(self, x):
+            print(x.sum().item())
+
+
+    class Net(nn.Module):
+        def forward(self, x):
+            ranker = Ranker(2)
+            picked = ranker.top(x)
+            hook = ranker.unused  # referenced, never called
+            ranker = x + 1
+            return ranker.view(-1) * len(picked)
+""")
+
+
+def test_a_method_of_a_local_holding_a_helper_is_compiled(tmp_path):
+    """`ranker = Ranker(2)`; `ranker.top(x)` runs `Ranker.top` compiled: its `.tolist()` is
+    reported and Dynamo breaks there; `ranker.unused` is only referenced, and once `ranker`
+    is bound to a tensor, `ranker.view` is the tensor's."""
+    _reported_and_broken(tmp_path, LOCAL, "local", "CL104")

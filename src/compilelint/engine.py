@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import CERTAIN, FALLBACK, FileAnalysis, Finding, when_text
+from compilelint.finding import API, CERTAIN, FALLBACK, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -152,6 +152,7 @@ class Project:
             self.region = self.index.region(settings.roots, self.roots, skip)
             self.sites = self.sites.within(self.region)
         self.fallback = self.index.fallback_region(self.region, skip)
+        self.api = self.index.api_region(self.region | self.fallback, skip) if settings.roots == "modules" else set()
         self._solver = None
 
     @property
@@ -159,7 +160,8 @@ class Project:
         if self._solver is None:
             from compilelint.semantic.project import KindSolver
 
-            self._solver = KindSolver(self.index, self.region)
+            entries = frozenset(self.index.package_api()) if self.api else frozenset()
+            self._solver = KindSolver(self.index, self.region | self.api, entries)
         return self._solver
 
 
@@ -181,6 +183,8 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                 key = f"{analysis.module}:{finding.scope}" if finding.scope else None
                 if key in project.fallback:
                     finding = _on_fallback(finding)
+                elif key in project.api:
+                    finding = _with_when(finding, finding.when + (API,), severity="note")
                 elif key not in region:
                     continue
             in_region.append((analysis, finding))

@@ -78,6 +78,9 @@ ON_ERROR = "error"
 # code a class decorator's dispatcher runs only when it falls back to the class's own forward
 # (engine: such findings are notes)
 FALLBACK = "fallback"
+# code reached only from a function the package's top-level `__init__` re-exports (its API):
+# it runs compiled when user code compiles a call to it (engine: such findings are notes)
+API = "api"
 # first of a finding's `needs` when only a certain tensor will do (Rule.needs_certain_tensor)
 CERTAIN = "!"
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
@@ -108,7 +111,8 @@ def class_label(label: str) -> tuple[str, str, str] | None:
 
 _WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels",
                ON_ERROR: "once an exception was raised",
-               FALLBACK: "when the class decorator's dispatcher falls back to this forward"}
+               FALLBACK: "when the class decorator's dispatcher falls back to this forward",
+               API: "when user code compiles a call to the package's API"}
 
 
 def when_text(when: tuple[str, ...]) -> str:

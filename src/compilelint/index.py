@@ -2,15 +2,18 @@
 
 A finding counts only in code that runs under torch.compile. The roots are `forward` of
 nn.Module subclasses (with `roots = "modules"`), functions decorated with or passed to
-`torch.compile`, and the classes of instances passed to `torch.compile` / `.compile()`;
-the region is the roots plus everything they call that resolves inside the project.
+`torch.compile`, and the classes of instances passed to `torch.compile` / `.compile()`
+(`index_roots`); the region is the roots plus everything they call that resolves inside
+the project, a constructor call `Cls(...)` running the class's `__init__`.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import replace
 
+from compilelint.index_roots import RootFinding
 from compilelint.index_wrappers import DecoratorWrappers
 from compilelint.summary import KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
@@ -24,7 +27,7 @@ EXTERNAL_MODULE_BASES = (
 )
 
 
-class ProjectIndex(DecoratorWrappers):
+class ProjectIndex(RootFinding, DecoratorWrappers):
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, FunctionSummary] = {}
@@ -248,6 +251,8 @@ class ProjectIndex(DecoratorWrappers):
     def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
         if call.kind == "decorator":
             return self._wrappers(key, call.target)
+        if "|" in call.target and call.kind in ("name", "ctorcall", "property"):
+            return self._either(key, call)
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
             return self._family(call.method)
@@ -260,6 +265,22 @@ class ProjectIndex(DecoratorWrappers):
                           if f"{sub}.{name}" in self.functions and f"{sub}.{name}" != found
                           and (not accessor or self.functions[f"{sub}.{name}"].accessor))
         return ((found,) if found else ()) + overrides
+
+    def _either(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """A call on one of a registry's classes ("A|B"): what each of them runs."""
+        classes, dot, method = call.target, "", ""
+        if call.kind == "ctorcall":
+            classes, dot, method = call.target.rpartition(".")
+        module, found = key.split(":", 1)[0], []
+        for cls in classes.split("|"):
+            if call.kind == "name":  # SOLVERS[method](...): the class's __init__
+                class_key = self.resolve_class(module, cls)
+                callee = self._constructor(class_key) if class_key else None
+            else:
+                callee = self.resolve_call(key, replace(call, target=cls + dot + method))
+            if callee and callee not in found:
+                found.append(callee)
+        return tuple(found)
 
     def _call_override(self, forward: str | None) -> str | None:
         """The project's own `__call__` on a module's lineage: calling the module runs it
@@ -356,7 +377,7 @@ class ProjectIndex(DecoratorWrappers):
         elif kind == "name":  # (a function local to the caller is found before the memo)
             found = self.resolve_name(module, target)
             if found in self.classes:
-                found = None  # instantiation runs __init__, not compiled code
+                found = self._constructor(found)
         elif kind == "self":
             found = self.method(owner_key, target)
             if found is None:
@@ -389,6 +410,18 @@ class ProjectIndex(DecoratorWrappers):
             found = self.method(cls, name) if cls else None
         return found if found and found in self.functions else None
 
+    def _constructor(self, class_key: str) -> str | None:
+        """What `Cls(...)` runs of the project's code: Dynamo inlines a plain class's
+        `__init__` (zuko's transforms built in a forward). Not a module's (built in
+        `__init__`, not in forward) nor an exception's (raised: the frame ends anyway)."""
+        if self.is_module_class(class_key) or self._exception_class(class_key):
+            return None
+        return self.method(class_key, "__init__")
+
+    def _exception_class(self, class_key: str) -> bool:
+        return any(base.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Warning"))
+                   for owner in self._lineage(class_key) for base in self._bases(owner))
+
     def _autograd_function(self, class_key: str) -> bool:
         return any(base.endswith(("autograd.Function", "autograd.function.Function"))
                    for owner in self._lineage(class_key) for base in self._bases(owner))
@@ -416,54 +449,6 @@ class ProjectIndex(DecoratorWrappers):
                 return self._called(target)
             return self.method(target, method)
         return None
-
-    def roots(self, mode: str) -> set[str]:
-        roots: set[str] = set()
-        if mode == "modules":
-            for class_key in self.classes:
-                if self.is_module_class(class_key) and not self._forward_swapped(class_key):
-                    key = f"{class_key}.forward"
-                    if key in self.functions:
-                        roots.add(key)
-                    wrapper = f"{class_key}.__call__"  # a module's own __call__ runs around forward
-                    if wrapper in self.functions:
-                        roots.add(wrapper)
-        for module, summary in self.modules.items():
-            for target in summary.compile_targets:
-                kind = target.kind
-                found: str | None = None
-                if kind == "func":
-                    found = f"{module}:{target.name}"
-                elif kind == "name":
-                    found = self.resolve_name(module, target.name, target.scope or None)
-                    if found in self.classes:
-                        found = self._called(found)
-                elif kind == "class":
-                    class_key = self.resolve_class(module, target.name)
-                    found = self._called(class_key) if class_key else None
-                elif kind == "method":
-                    found = self.method(f"{module}:{target.name}", target.method)
-                if found and found in self.functions:
-                    roots.add(found)
-        return {key for key in roots if not self.functions[key].disabled}
-
-    def _called(self, class_key: str) -> str | None:
-        """What calling an instance runs: `forward` of a module, else `__call__` (a
-        compiled callable object that is not an nn.Module)."""
-        return self.method(class_key, "forward") or self.method(class_key, "__call__")
-
-    def region(self, mode: str, roots: set[str] | None = None, skip=None) -> set[str]:
-        """Keys (`module:qualname`) of every function that runs under torch.compile
-        (`roots`: `self.roots(mode)`, when already known; `skip(key, call)`: call edges
-        that never run)."""
-        return self._reach(set(self.roots(mode) if roots is None else roots), skip)
-
-    def fallback_region(self, region: set[str], skip=None) -> set[str]:
-        """Functions outside `region` that run only when a class decorator's dispatcher
-        falls back to the class's own forward (`self.fallbacks`): whether it does is
-        decided at run time (a config), so what breaks there is a condition, not a fact."""
-        return self._reach({key for key in self.fallbacks if key not in region and not self.functions[key].disabled},
-                           skip, region)
 
     def _reach(self, seen: set[str], skip, outside: set[str] = frozenset()) -> set[str]:
         """`seen` and every enabled function it calls, not through `outside`."""

@@ -306,10 +306,14 @@ class Bindings:
             if self.scopes:
                 self.scopes[-1].typed.pop(target.value, None)
                 self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
+            if not self.scopes:
+                self._class_table(target.value, value)
             if isinstance(value, cst.Call):
                 ref = self.qualify(value.func) or dotted(value.func)
                 if ref and ref.split(".")[-1][:1].isupper() and not ref.startswith("builtins."):
                     var_class[target.value] = ref
+                elif table := self.table_classes(value.func):
+                    var_class[target.value] = table  # solver = SOLVERS[method](...): one of them
                 elif isinstance(value.func, cst.Name) and not self.locally_bound(value.func.value) \
                         and (built := self.return_class(value.func.value)):
                     var_class[target.value] = built
@@ -334,6 +338,32 @@ class Bindings:
                 if self.scopes:
                     self.scopes[-1].open.pop(name, None)
                     self.scopes[-1].typed.pop(name, None)
+
+    def _class_table(self, name: str, value: cst.BaseExpression | None) -> None:
+        """`SOLVERS = {"rk4": RK4, "dopri5": Dopri5Solver}` at module level: a registry whose
+        lookups build one of its classes (kept as "A|B", each resolved by the project)."""
+        refs = []
+        if isinstance(value, cst.Dict) and value.elements:
+            for element in value.elements:
+                node = getattr(element, "value", None)
+                ref = (self.qualify(node) or dotted(node)) if isinstance(node, (cst.Name, cst.Attribute)) else None
+                if not ref or not ref.split(".")[-1][:1].isupper() or ref.startswith("builtins.") \
+                        or ref in ("None", "True", "False"):
+                    refs = []
+                    break
+                if ref not in refs:
+                    refs.append(ref)
+        if refs:
+            self.class_tables[name] = "|".join(refs)
+        else:
+            self.class_tables.pop(name, None)
+
+    def table_classes(self, func: cst.BaseExpression) -> str | None:
+        """The classes `TABLE[key]` may be, for a module-level registry of classes."""
+        if isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name) \
+                and not self.locally_bound(func.value.value):
+            return self.class_tables.get(func.value.value)
+        return None
 
     # ---- `if isinstance(x, torch.Tensor):` narrows x to a tensor in the body ----------------
 

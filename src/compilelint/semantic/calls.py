@@ -35,8 +35,8 @@ class CallGraph:
         scope = self.scopes[-1]
         if owner.value == "self" and scope.class_name is not None:
             target = "self"
-        elif owner.value in scope.typed:
-            target = scope.typed[owner.value]
+        elif cls := self.held_class(owner.value, scope):
+            target = cls
         else:
             return
         name = node.attr.value + accessor
@@ -47,6 +47,12 @@ class CallGraph:
         call = CallEdge("property", target, name, when=self.when)
         self._in_loop(call, scope)
         self.functions[scope.qualname].calls.append(call)
+
+    @staticmethod
+    def held_class(name: str, scope) -> str | None:
+        """The class a local name holds: a parameter annotated with it (`dist: Normal`), or
+        the result of calling it (`window = Window(x)`), until the name is bound again."""
+        return scope.typed.get(name) or scope.var_class.get(name)
 
     def _in_loop(self, call: CallEdge, scope) -> None:
         """For CL150 across functions: a call in a loop to a function that breaks."""
@@ -86,6 +92,8 @@ class CallGraph:
                 return CallEdge("name", func.value)
             return None
         if isinstance(func, cst.Subscript):
+            if table := self.table_classes(func):
+                return CallEdge("name", table)  # SOLVERS[method](...): one of the registry's classes
             element = self.element_class(func.value)
             return CallEdge("instance", element) if element else None  # self.layers[i](x)
         if not isinstance(func, cst.Attribute):
@@ -103,8 +111,8 @@ class CallGraph:
             return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
-        if isinstance(owner, cst.Name) and owner.value in scope.typed:
-            return CallEdge("ctorcall", f"{scope.typed[owner.value]}.{func.attr.value}")  # dist.log_prob(y)
+        if isinstance(owner, cst.Name) and (cls := self.held_class(owner.value, scope)):
+            return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # dist.log_prob(y), window.apply(x)
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
             return CallEdge("dotted", qualified_name)

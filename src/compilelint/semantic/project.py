@@ -22,12 +22,16 @@ def first_argument(call, info) -> int:
     on a bound call, past `ctx` for an autograd Function's `forward` reached by `.apply`."""
     if call.kind == "apply":
         return 1
-    return info.bound if call.kind in BOUND_EDGES else 0
+    # a bare name that lands in a method is a constructor call: `Cls(x)` fills `__init__`'s self
+    return info.bound if call.kind in BOUND_EDGES or call.kind == "name" else 0
 
 
 class KindSolver:
-    def __init__(self, index, region: set[str]) -> None:
+    def __init__(self, index, region: set[str], entries: frozenset[str] = frozenset()) -> None:
         self.index = index
+        # the package's API (index.package_api): called from outside, its parameters
+        # without a default hold what user code passes, tensors (as a forward's input)
+        self.entries = entries
         self.callers: dict[str, list[tuple[str, int]]] = {}
         for key in region:
             for i, call in enumerate(index.functions[key].calls):
@@ -95,9 +99,11 @@ class KindSolver:
     def _param_kind(self, key: str, name: str) -> str:
         info = self.index.functions.get(key)
         sources = self.callers.get(key)
-        if not info or info.params is None or not sources:
+        if not info or info.params is None or (not sources and key not in self.entries):
             return "unknown"
         params, defaults = info.params, info.defaults
+        if key in self.entries and name not in defaults and name in params[info.bound:]:
+            return "likely"
         kinds = set()
         for caller, edge in sources:
             call = self.index.functions[caller].calls[edge]

@@ -71,6 +71,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.imports: dict[str, str] = {}
         self.module_env: dict = {}
         self.module_var_class: dict[str, str] = {}
+        # module-level dicts of classes (`SOLVERS = {"rk4": RK4, ...}`): "A|B|..." by name
+        self.class_tables: dict[str, str] = {}
         self.foreign_attrs: set[str] = set()  # `obj.x = v` with obj not `self` (semantic.classes)
         self.module_defs: set[str] = set()
         self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant

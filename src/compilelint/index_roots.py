@@ -1,0 +1,102 @@
+"""Where compiled regions start (`ProjectIndex.roots`) and the regions beside the compiled
+one whose findings hold only under a condition: code a class decorator's dispatcher may
+fall back to, and code only the package's API reaches. A mixin of `index.ProjectIndex`
+(resolution and reachability live there)."""
+
+from __future__ import annotations
+
+DISTRIBUTION_BASES = ("torch.distributions.",)
+CONSTRAINTS = "torch.distributions.constraints."
+DISTRIBUTION_HOOKS = frozenset({"__call__", "_call", "_inverse"})  # what torch.distributions calls
+
+
+class RootFinding:
+    def roots(self, mode: str) -> set[str]:
+        """With `roots = "modules"`: every module's forward (and its own `__call__`), and the
+        public methods of torch.distributions distributions and transforms; in both modes,
+        what the project hands to torch.compile."""
+        roots: set[str] = set()
+        if mode == "modules":
+            for class_key in self.classes:
+                if self.is_module_class(class_key) and not self._forward_swapped(class_key):
+                    key = f"{class_key}.forward"
+                    if key in self.functions:
+                        roots.add(key)
+                    wrapper = f"{class_key}.__call__"  # a module's own __call__ runs around forward
+                    if wrapper in self.functions:
+                        roots.add(wrapper)
+                elif self._distribution_class(class_key):
+                    roots.update(self._distribution_methods(class_key))
+        for module, summary in self.modules.items():
+            for target in summary.compile_targets:
+                kind = target.kind
+                found: str | None = None
+                if kind == "func":
+                    found = f"{module}:{target.name}"
+                elif kind == "name":
+                    found = self.resolve_name(module, target.name, target.scope or None)
+                    if found in self.classes:
+                        found = self._called(found)
+                elif kind == "class":
+                    class_key = self.resolve_class(module, target.name)
+                    found = self._called(class_key) if class_key else None
+                elif kind == "method":
+                    found = self.method(f"{module}:{target.name}", target.method)
+                if found and found in self.functions:
+                    roots.add(found)
+        return {key for key in roots if not self.functions[key].disabled}
+
+    def package_api(self) -> set[str]:
+        """Functions a top-level package re-exports by name (`torchdiffeq/__init__.py`:
+        `from ._impl import odeint`): the library's API, which user code calls compiled."""
+        found = set()
+        for module, summary in self.modules.items():
+            if "." in module:
+                continue
+            for local, qualified in summary.imports.items():
+                if local.startswith("_") or not qualified.startswith(module + "."):
+                    continue
+                key = self._lookup(qualified)
+                if key in self.functions and self.functions[key].class_name is None \
+                        and not key.rsplit(":", 1)[-1].startswith("_"):
+                    found.add(key)
+        return found
+
+    def _distribution_class(self, class_key: str) -> bool:
+        """A torch.distributions distribution or transform: model code samples it, scores
+        values with it, or calls it, as it calls a module's forward."""
+        return any(base.startswith(DISTRIBUTION_BASES) and not base.startswith(CONSTRAINTS)
+                   for owner in self._lineage(class_key) for base in self._bases(owner))
+
+    def _distribution_methods(self, class_key: str) -> list[str]:
+        """A distribution's or transform's own public methods, and the hooks
+        torch.distributions calls (`Transform.__call__` runs `_call`, `inv` runs `_inverse`)."""
+        prefix = f"{class_key}."
+        return [key for key, info in self.functions.items()
+                if key.startswith(prefix) and info.class_name is not None and not info.accessor
+                and (lambda name: name in DISTRIBUTION_HOOKS or not name.startswith("_"))(key[len(prefix):])]
+
+    def _called(self, class_key: str) -> str | None:
+        """What calling an instance runs: `forward` of a module, else `__call__` (a
+        compiled callable object that is not an nn.Module)."""
+        return self.method(class_key, "forward") or self.method(class_key, "__call__")
+
+    def region(self, mode: str, roots: set[str] | None = None, skip=None) -> set[str]:
+        """Keys (`module:qualname`) of every function that runs under torch.compile
+        (`roots`: `self.roots(mode)`, when already known; `skip(key, call)`: call edges
+        that never run)."""
+        return self._reach(set(self.roots(mode) if roots is None else roots), skip)
+
+    def fallback_region(self, region: set[str], skip=None) -> set[str]:
+        """Functions outside `region` that run only when a class decorator's dispatcher
+        falls back to the class's own forward (`self.fallbacks`): whether it does is
+        decided at run time (a config), so what breaks there is a condition, not a fact."""
+        return self._reach({key for key in self.fallbacks if key not in region and not self.functions[key].disabled},
+                           skip, region)
+
+    def api_region(self, region: set[str], skip=None) -> set[str]:
+        """Functions outside `region` that run when user code compiles a call to the
+        package's API (`package_api`): whether anyone compiles it is the user's choice, so
+        what breaks there is a condition, not a fact."""
+        seeds = {key for key in self.package_api() if key not in region and not self.functions[key].disabled}
+        return self._reach(seeds, skip, region) if seeds else set()

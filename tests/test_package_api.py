@@ -1,0 +1,92 @@
+"""A library's API: functions its top-level `__init__` re-exports are called compiled by
+user code, so what they reach is reported as a note with that condition (`api`); private
+and unexported functions are not. Dynamo agrees: compiling a call to the API breaks there."""
+
+import importlib
+import sys
+import textwrap
+
+import pytest
+
+from compilelint import config as config_mod
+from compilelint.engine import check
+from compilelint.finding import API
+
+INIT = "from .core import integrate\nfrom .core import _private_step\n"
+CORE = textwrap.dedent("""
+    import torch
+
+    SCHEMES = {"euler": None}
+
+
+    class Stepper:
+        def __init__(self, y0):
+            self.y = y0
+
+        def advance(self, dt):
+            if (dt <= 0).any():  # BREAK
+                raise ValueError("time must increase")
+            self.y = self.y + dt * self.y
+            return self.y
+
+
+    def integrate(y0, t):
+        stepper = Stepper(y0)
+        return stepper.advance(t[1:] - t[:-1])
+
+
+    def _private_step(y, dt):
+        print("private", dt)
+        return y
+
+
+    def unexported(y):
+        print("never compiled", y.sum().item())
+        return y
+""")
+
+
+@pytest.fixture()
+def package(tmp_path):
+    pkg = tmp_path / "odepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(INIT)
+    (pkg / "core.py").write_text(CORE)
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    return tmp_path
+
+
+def _line(marker):
+    return next(i for i, text in enumerate(CORE.splitlines(), 1) if marker in text)
+
+
+def test_what_the_api_reaches_is_a_note_with_its_condition(package):
+    settings = config_mod.load(start=str(package))
+    findings = check([str(package)], settings).findings
+    assert [(f.line, f.code, f.severity, f.when) for f in findings] == [(_line("# BREAK"), "CL102", "note", (API,))]
+    assert "call to the package's API" in findings[0].message
+
+
+def test_explicit_roots_leave_the_api_alone(package):
+    settings = config_mod.load(start=str(package), roots="explicit")
+    assert check([str(package)], settings).findings == []
+
+
+def test_dynamo_breaks_where_the_note_is(package):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    sys.path.insert(0, str(package))
+    try:
+        odepkg = importlib.import_module("odepkg")
+
+        def user_step(y0, t):  # user code compiling a call to the API
+            return odepkg.integrate(y0, t) * 2
+
+        result = capture(user_step, (torch.randn(3), torch.linspace(0, 1, 4)), backend="eager")
+    finally:
+        sys.path.remove(str(package))
+        for name in [n for n in sys.modules if n == "odepkg" or n.startswith("odepkg.")]:
+            sys.modules.pop(name)
+    assert result.error is None
+    assert _line("# BREAK") in {r.line for r in result.breaks if r.kind == "graph_break"}
