@@ -48,7 +48,8 @@ class RootFinding:
 
     def package_api(self) -> set[str]:
         """Functions a top-level package re-exports by name (`torchdiffeq/__init__.py`:
-        `from ._impl import odeint`): the library's API, which user code calls compiled."""
+        `from ._impl import odeint`) that take an untyped parameter: the library's API, which
+        user code calls compiled."""
         found = set()
         for module, summary in self.modules.items():
             if "." in module:
@@ -57,7 +58,10 @@ class RootFinding:
                 if local.startswith("_") or not qualified.startswith(module + "."):
                     continue
                 key = self._lookup(qualified)
-                if key in self.functions and self.functions[key].class_name is None \
+                info = self.functions.get(key)
+                # (one that takes nothing untyped, `is_torch_available()`, `set_home(path: str)`,
+                # is a switch or a helper, not where tensors come in)
+                if info is not None and info.class_name is None and info.params \
                         and not key.rsplit(":", 1)[-1].startswith("_"):
                     found.add(key)
         return found

@@ -8,6 +8,16 @@ from compilelint.rules.base import Rule
 CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
 
 
+def _constant_text(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.SimpleString):
+        return True
+    if isinstance(node, cst.ConcatenatedString):
+        return _constant_text(node.left) and _constant_text(node.right)
+    if isinstance(node, cst.FormattedString):
+        return not any(isinstance(part, cst.FormattedStringExpression) for part in node.parts)
+    return False
+
+
 class TensorControlFlow(Rule):
     code = "CL102"
     name = "tensor-control-flow"
@@ -21,6 +31,15 @@ class TensorControlFlow(Rule):
     infers_across_functions = True
 
     VALID = [
+        """
+import torch
+class Checked(torch.nn.Module):
+    def forward(self, t, y):
+        assert (t[1:] > t[:-1]).all()  # traced: torch._assert
+        assert torch.isfinite(y).all(), "non-finite state"  # a constant message: traced too
+        assert y.dim() == 2, f"expected 2-D, got {y.dim()}-D"  # a shape: a Python value
+        return y * 2
+""",
         """
 import torch
 from transformers.utils.import_utils import is_tracing
@@ -78,6 +97,14 @@ class M(torch.nn.Module):
 """,
     ]
     INVALID = [
+        """
+import torch
+class Checked(torch.nn.Module):
+    def forward(self, t, y):
+        assert (t[1:] > t[:-1]).all(), "t must increase: {}".format(t)  # expect
+        assert torch.isfinite(y).all(), f"non-finite state {y}"  # expect
+        return y * 2
+""",
         """
 import torch
 class Gate(torch.nn.Module):
@@ -165,6 +192,12 @@ class M(torch.nn.Module):
 
     def visit_While(self, node: cst.While) -> None:
         self._check(node.test, "`while`")
+
+    def visit_Assert(self, node: cst.Assert) -> None:
+        # Dynamo turns `assert t.all()` and `assert t.all(), "text"` into `torch._assert`; a
+        # message it must compute (`.format(...)`, an f-string with fields) needs the branch
+        if node.msg is not None and not _constant_text(node.msg):
+            self._check(node.test, "`assert` (with a computed message)")
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         self._check(node.test, "a conditional expression")
