@@ -100,7 +100,7 @@ HELPER = textwrap.dedent("""
 
     class Net(nn.Module):
         def forward(self, x):
-            return Clamp().limit(x * 2)
+            return Clamp().limit(x * 2)  # AGAIN
 """)
 
 
@@ -111,13 +111,15 @@ def test_a_method_of_a_helper_made_on_the_spot_is_compiled(tmp_path):
 
 
 def _reported_and_broken(tmp_path, source: str, name: str, code: str) -> None:
-    """The static pass reports only `code` at the `# BREAK` line of `source`, and Dynamo
-    breaks the graph there when `Net` runs compiled."""
+    """The static pass reports `code` at the `# BREAK` line of `source` and CL151 at the
+    `# AGAIN` line (the call on the object built in forward), and Dynamo breaks the graph at
+    both when `Net` runs compiled."""
     (tmp_path / f"{name}.py").write_text(source)
     (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
     line = next(i for i, text in enumerate(source.splitlines(), 1) if "# BREAK" in text)
+    again = next(i for i, text in enumerate(source.splitlines(), 1) if "# AGAIN" in text)
     settings = config_mod.load(start=str(tmp_path))
-    assert {(f.line, f.code) for f in check([str(tmp_path)], settings).findings} == {(line, code)}
+    assert {(f.line, f.code) for f in check([str(tmp_path)], settings).findings} == {(line, code), (again, "CL151")}
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
@@ -125,7 +127,7 @@ def _reported_and_broken(tmp_path, source: str, name: str, code: str) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     result = capture(module.Net(), (torch.randn(2, 4),), backend="eager")
-    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+    assert {line, again} <= {r.line for r in result.breaks if r.kind == "graph_break"}
 
 LOCAL = textwrap.dedent("""
     import torch
@@ -146,7 +148,7 @@ LOCAL = textwrap.dedent("""
     class Net(nn.Module):
         def forward(self, x):
             ranker = Ranker(2)
-            picked = ranker.top(x)
+            picked = ranker.top(x)  # AGAIN
             hook = ranker.unused  # referenced, never called
             ranker = x + 1
             return ranker.view(-1) * len(picked)

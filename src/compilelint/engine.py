@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import API, CERTAIN, FALLBACK, FileAnalysis, Finding, when_text
+from compilelint.finding import API, BREAKS, CERTAIN, FALLBACK, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -188,12 +188,12 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                 elif key not in region:
                     continue
             in_region.append((analysis, finding))
-    in_region = _decide_open(in_region, project, settings)
+    in_region, deferred = _decide_open(in_region, project, settings)
     in_region = _decide_call_sites(in_region, project)
     from compilelint import project_rules
 
     in_region.extend(project_rules.run(project_rules.ProjectContext(
-        analyses, index, region, project.sites, in_region, rules)))
+        analyses, index, region, project.sites, in_region, rules, _decide_call_sites(deferred, project))))
     seen: set[tuple] = set()
     for analysis, finding in in_region:
         key = (finding.path, finding.line, finding.col, finding.code)
@@ -222,17 +222,21 @@ def _with_when(finding: Finding, when: tuple[str, ...], **changes) -> Finding:
 def _decide_open(in_region, project: Project, settings: Settings):
     """Findings that hold only if a value typed elsewhere in the project is a tensor
     (`needs`) are kept when it is (project-wide inference); findings only reachable in a
-    mode `[tool.compilelint] assume` rules out are dropped."""
+    mode `[tool.compilelint] assume` rules out are dropped. Returns them, and apart the
+    candidates a project phase decides (`needs` starting with `BREAKS`)."""
     from compilelint.semantic.project import TENSORISH
 
     assume = dict(settings.assume)
-    kept = []
+    kept, deferred = [], []
     for analysis, finding in in_region:
         if finding.when and assume:
             from compilelint.semantic.guards import dropped_by  # imports libcst: only when asked
 
             if dropped_by(finding.when, assume):
                 continue
+        if finding.needs and finding.needs[0].startswith(BREAKS):
+            deferred.append((analysis, finding))  # whether the callee breaks: a project phase's
+            continue
         if finding.needs:
             solver = project.solver
             certain = finding.needs[0] == CERTAIN
@@ -243,7 +247,7 @@ def _decide_open(in_region, project: Project, settings: Settings):
             why = solver.explain(analysis.module, leaves)
             finding = replace(finding, needs=(), message=f"{finding.message} ({why})" if why else finding.message)
         kept.append((analysis, finding))
-    return kept
+    return kept, deferred
 
 
 def _decide_call_sites(in_region, project: Project):

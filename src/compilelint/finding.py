@@ -83,6 +83,9 @@ FALLBACK = "fallback"
 API = "api"
 # first of a finding's `needs` when only a certain tensor will do (Rule.needs_certain_tensor)
 CERTAIN = "!"
+# a CL151 candidate's `needs`: "b|<function qualname>|<edge index>", kept when that call's
+# callee breaks the graph (engine: project_rules.breaking decides)
+BREAKS = "b|"
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

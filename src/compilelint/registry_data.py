@@ -236,6 +236,15 @@ RULES = {
         'gb_id': 'GB7000',
         'project_phase': 'compilelint.project_rules.cl150_calls',
     },
+    'CL151': {
+        'name': 'break-in-built-object',
+        'severity': 'error',
+        'summary': 'a method that breaks the graph, called on an object built in the compiled region',
+        'message': 'calls `{callee}` on an object built in the compiled region, which breaks the graph ({cause}): Dynamo cannot rebuild the object to resume, so it runs the rest of this function eagerly',
+        'help': 'Build the object outside the compiled region and pass it in (an object with a source can be rebuilt), or fix the break inside the method.',
+        'gb_id': 'GB0092',
+        'project_phase': 'compilelint.project_rules.cl151_built',
+    },
     'CL201': {
         'name': 'module-structure-mutation',
         'severity': 'warning',

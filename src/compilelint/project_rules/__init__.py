@@ -16,7 +16,7 @@ to decide a finding that holds only when the caller passes an argument (`given:`
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -31,6 +31,8 @@ class ProjectContext:
     sites: object  # project_rules.callsites.CallSites
     in_region: list
     rules: dict
+    # per-file candidates only the project decides (`needs` = finding.BREAKS...: CL151's)
+    deferred: list = field(default_factory=list)
 
 
 def run(context: ProjectContext) -> list:

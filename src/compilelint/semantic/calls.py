@@ -54,6 +54,24 @@ class CallGraph:
         the result of calling it (`window = Window(x)`), until the name is bound again."""
         return scope.typed.get(name) or scope.var_class.get(name)
 
+    def built_object_call(self, node: cst.Call) -> int | None:
+        """The edge index of `obj.method(...)` when `obj` was built in this function
+        (`Ranker(k).top(x)`, `ranker = Ranker(k)`; `ranker.top(x)`): an object Dynamo made
+        while tracing, with no source to rebuild it from (CL151)."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or not self.scopes:
+            return None
+        owner, scope = func.value, self.scopes[-1]
+        built = isinstance(owner, cst.Call) and self._class_name(owner.func) is not None
+        built = built or (isinstance(owner, cst.Name) and owner.value not in scope.typed
+                          and owner.value in scope.var_class)
+        if not built:
+            return None
+        index = self.edge_index(node)
+        if index is None or self.functions[scope.qualname].calls[index].kind != "ctorcall":
+            return None
+        return index
+
     def _in_loop(self, call: CallEdge, scope) -> None:
         """For CL150 across functions: a call in a loop to a function that breaks."""
         if scope.loops:

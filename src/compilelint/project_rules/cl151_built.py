@@ -1,0 +1,47 @@
+"""CL151 (the project phase of `rules/cl151_break_in_built_object.py`): `obj.method(...)` on
+an object built in the compiled function, where the method breaks the graph, directly or
+through what it calls. Dynamo must rebuild the call's receiver to resume after the break;
+an object it made while tracing has no source to rebuild it from, so it breaks again at the
+calling line (GB0092) and runs the rest of the calling function eagerly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from compilelint.finding import common_when, when_text
+from compilelint.project_rules.breaking import both, breaking_reach
+
+
+def run(context) -> list:
+    if not context.deferred:
+        return []
+    index, sites = context.index, context.sites
+    breaks, reach = breaking_reach(context)
+    out = []
+    for analysis, finding in context.deferred:
+        _, qualname, edge = finding.needs[0].split("|", 2)
+        key = f"{analysis.module}:{qualname}"
+        info = index.functions.get(key)
+        if info is None or key not in context.region or not edge.isdigit() or int(edge) >= len(info.calls):
+            continue
+        call = info.calls[int(edge)]
+        callee = next((c for c in index.callees(key, call) if c in reach and c != key), None)
+        if callee is None:
+            continue
+        reached = [sites.through(callee, call, when) for when in reach[callee]]
+        reached = [both(tuple(call.when), when) for when in reached if when is not None]
+        if not reached:
+            continue
+        when = reached[0]
+        for other in reached[1:]:
+            when = common_when(when, other)
+        when = sites.resolve(key, when)
+        if when is None:
+            continue
+        cause = breaks[callee]
+        message = finding.message.removesuffix(when_text(finding.when))
+        message = message.replace("{callee}", callee.split(":", 1)[1]).replace(
+            "{cause}", f"{cause.code} at {cause.path}:{cause.line}")
+        out.append((analysis, replace(finding, needs=(), when=when, message=message + when_text(when))))
+    return out

@@ -1,0 +1,54 @@
+from compilelint.finding import BREAKS
+from compilelint.rules.base import Rule
+
+
+class BreakInBuiltObject(Rule):
+    code = "CL151"
+    name = "break-in-built-object"
+    summary = "a method that breaks the graph, called on an object built in the compiled region"
+    message = ("calls `{callee}` on an object built in the compiled region, which breaks the graph ({cause}): "
+               "Dynamo cannot rebuild the object to resume, so it runs the rest of this function eagerly")
+    severity = "error"
+    gb_id = "GB0092"
+    project_phase = "compilelint.project_rules.cl151_built"
+    help = ("Build the object outside the compiled region and pass it in (an object with a source can be "
+            "rebuilt), or fix the break inside the method.")
+
+    VALID = [
+        """
+import torch
+class Ranker:
+    def __init__(self, k):
+        self.k = k
+    def top(self, x):
+        return x.topk(self.k).values  # traced: no break
+class M(torch.nn.Module):
+    def forward(self, x, scorer):
+        ranker = Ranker(2)
+        return ranker.top(x) + scorer.score(x)  # `scorer` came from outside: it has a source
+""",
+    ]
+    INVALID = [
+        """
+import torch
+class Ranker:
+    def __init__(self, k):
+        self.k = k
+    def top(self, x):
+        return x.argsort(dim=-1)[..., : self.k].tolist()
+class M(torch.nn.Module):
+    def forward(self, x):
+        ranker = Ranker(2)
+        picked = ranker.top(x)  # expect
+        again = Ranker(1).top(x)  # expect
+        return x * len(picked) * len(again)
+""",
+    ]
+
+    def visit_Call(self, node) -> None:
+        index = self.ctx.built_object_call(node)
+        if index is not None:
+            before = len(self.ctx.pending)
+            self.report(node, self.message)  # its placeholders are filled once the project decides
+            if len(self.ctx.pending) > before:
+                self.ctx.pending[-1].needs = (f"{BREAKS}{self.ctx.function.qualname}|{index}",)
