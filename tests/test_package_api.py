@@ -1,6 +1,6 @@
 """A library's API: functions its top-level `__init__` re-exports are called compiled by
 user code, so what they reach is reported as a note with that condition (`api`); private
-and unexported functions are not. Dynamo agrees: compiling a call to the API breaks there."""
+functions and those imported only under `if TYPE_CHECKING:` are not. Dynamo agrees: compiling a call to the API breaks there."""
 
 import importlib
 import sys
@@ -12,7 +12,15 @@ from compilelint import config as config_mod
 from compilelint.engine import check
 from compilelint.finding import API
 
-INIT = "from .core import integrate\nfrom .core import _private_step\n"
+INIT = textwrap.dedent("""
+    from typing import TYPE_CHECKING
+
+    from .core import integrate
+    from .core import _private_step
+
+    if TYPE_CHECKING:  # for type checkers only: not re-exported at run time
+        from .core import unexported
+""")
 CORE = textwrap.dedent("""
     import torch
 

@@ -47,7 +47,8 @@ FORMAT = 10  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
 # 8: classes list the attributes set from constructor parameters; 9: functions say whether
 # they are property accessors; 10: a call edge may name a registry's classes ("A|B"), and
-# methods called on a local built from a class are `ctorcall` edges
+# methods called on a local built from a class are `ctorcall` edges; a top-level package's
+# summary lists its re-exports
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

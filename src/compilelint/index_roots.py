@@ -47,14 +47,16 @@ class RootFinding:
         return {key for key in roots if not self.functions[key].disabled}
 
     def package_api(self) -> set[str]:
-        """Functions a top-level package re-exports by name (`torchdiffeq/__init__.py`:
-        `from ._impl import odeint`) that take an untyped parameter: the library's API, which
+        """Functions a top-level package re-exports by name at module level
+        (`torchdiffeq/__init__.py`: `from ._impl import odeint`; not under `if TYPE_CHECKING:`)
+        that take an untyped parameter: the library's API, which
         user code calls compiled."""
         found = set()
         for module, summary in self.modules.items():
             if "." in module:
                 continue
-            for local, qualified in summary.imports.items():
+            for local in summary.exports:
+                qualified = summary.imports.get(local, "")
                 if local.startswith("_") or not qualified.startswith(module + "."):
                     continue
                 key = self._lookup(qualified)

@@ -157,17 +157,20 @@ class ModuleSummary:
     # attributes the file sets on objects other than `self` (`module.x = v`, `setattr(m, "x", v)`):
     # no class decides those alone
     foreign_attrs: tuple[str, ...] = ()
+    # a top-level package's `__init__`: the names it re-exports at module level (its API)
+    exports: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
         return (self.module, self.imports,
                 {name: info.to_json() for name, info in self.classes.items()},
                 {name: info.to_json() for name, info in self.functions.items()},
-                tuple([target.to_json() for target in self.compile_targets]), self.loops, self.foreign_attrs)
+                tuple([target.to_json() for target in self.compile_targets]), self.loops, self.foreign_attrs,
+                self.exports)
 
     @classmethod
     def from_json(cls, row) -> ModuleSummary:
-        module, imports, classes, functions, targets, loops, foreign = row
+        module, imports, classes, functions, targets, loops, foreign, exports = row
         function = FunctionSummary.from_json
         return cls(module, imports, {name: ClassSummary(*info) for name, info in classes.items()},
                    {name: function(info) for name, info in functions.items()},
-                   [CompileTarget(*target) for target in targets], loops, foreign)
+                   [CompileTarget(*target) for target in targets], loops, foreign, tuple(exports))

@@ -23,6 +23,22 @@ def resolve_relative(module: str, path: str, level: int, name: str | None) -> st
 class ImportTracking:
     """Walker part: the file's import table and name qualification."""
 
+    def enter_Module(self, node: cst.Module) -> None:
+        """A top-level package's `__init__`: the names it re-exports unconditionally (its
+        module-level `from ... import name`, not those under `if TYPE_CHECKING:` or `try:`),
+        the package's API (index_roots.package_api)."""
+        if "." in self.module or not self.path.endswith(("__init__.py", "__init__.pyi")):
+            return
+        for statement in node.body:
+            for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    for alias in small.names:
+                        name = dotted(alias.name)
+                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                            name = alias.asname.name.value
+                        if name:
+                            self.exports.append(name)
+
     def enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:
             full = dotted(alias.name)

@@ -69,6 +69,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.module = module
         self.settings = settings
         self.imports: dict[str, str] = {}
+        self.exports: list[str] = []  # a top-level package's unconditional re-exports
         self.module_env: dict = {}
         self.module_var_class: dict[str, str] = {}
         # module-level dicts of classes (`SOLVERS = {"rk4": RK4, ...}`): "A|B|..." by name
@@ -225,4 +226,4 @@ class Walker(*PARTS, cst.CSTVisitor):
                                       tuple(sorted(info.param_attrs)))
                    for name, info in self.class_table.items()}
         return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
-                             foreign_attrs=tuple(sorted(self.foreign_attrs)))
+                             foreign_attrs=tuple(sorted(self.foreign_attrs)), exports=tuple(self.exports))
