@@ -27,6 +27,23 @@ class M(torch.nn.Module):
         ranker = Ranker(2)
         return ranker.top(x) + scorer.score(x)  # `scorer` came from outside: it has a source
 """,
+        """
+import torch
+class Block(torch.nn.Module):
+    def set_mode(self, mode):
+        print("mode", mode)
+    def forward(self, x):
+        return x
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([Block(), Block()])
+    def forward(self, x):
+        for block in self.blocks:  # the module's own blocks: they have a source
+            block.set_mode("fast")
+            x = block(x)
+        return x
+""",
     ]
     INVALID = [
         """

@@ -11,6 +11,8 @@ MUTATORS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "add", "update", "setdefault",
     "popitem", "appendleft", "extendleft", "popleft", "discard", "sort", "reverse",
 })
+# hooks Python runs when a class is defined: a registry they fill stops changing after import
+CLASS_TIME_HOOKS = frozenset({"__init_subclass__", "__set_name__"})
 
 
 class GlobalStateMutation(Rule):
@@ -28,6 +30,18 @@ class GlobalStateMutation(Rule):
            "counters in a tensor buffer (`buf.add_(1)`), or key caches so they stop changing after warm-up.")
 
     VALID = [
+        """
+import torch
+LAYER_TYPES = {}
+class Layer:
+    kind = None
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        LAYER_TYPES[cls.kind] = cls  # when a subclass is defined, never between calls
+class Cache(torch.nn.Module):
+    def forward(self, x, kind="dense"):
+        return x * (kind in LAYER_TYPES)
+""",
         """
 import torch
 CONFIG = {"eps": 1e-5}
@@ -150,6 +164,8 @@ class Block(torch.nn.Module):
 
     def leave_Module(self, original_node: cst.Module) -> None:
         for node, name, mutator in self._mutations:
+            if mutator and mutator.rsplit(".", 1)[-1] in CLASS_TIME_HOOKS:
+                continue  # runs when a class is defined, not between compiled calls
             for reader in sorted(self._readers.get(name, ())):
                 if reader != mutator:
                     self.report_in(reader, node, self.READ.format(name=name, reader=reader))

@@ -28,6 +28,7 @@ class FunctionScope:
     params: list[str]
     env: dict[str, Kind] = field(default_factory=dict)
     var_class: dict[str, str] = field(default_factory=dict)  # local name -> class it instantiates
+    built: set[str] = field(default_factory=set)  # of those, the ones this function built (CL151)
     loops: list[cst.CSTNode] = field(default_factory=list)
     is_forward: bool = False
     node: cst.CSTNode | None = None
@@ -305,6 +306,7 @@ class Bindings:
             var_class.pop(target.value, None)
             if self.scopes:
                 self.scopes[-1].typed.pop(target.value, None)
+                self.scopes[-1].built.discard(target.value)
                 self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
             if not self.scopes:
                 self._class_table(target.value, value)
@@ -321,6 +323,8 @@ class Bindings:
                     source = var_class.get(value.args[0].value.value)
                     if source:
                         var_class[target.value] = source
+                if self.scopes and target.value in var_class and ref not in COMPILE_NAMES:
+                    self.scopes[-1].built.add(target.value)  # an object made here (CL151)
         elif isinstance(target, (cst.Tuple, cst.List)) and _parallel(target, value):
             # `row, col = row[mask], col[mask]`: each name takes its own element's kind
             # (all kinds first: the right side is evaluated before any name is bound, `a, b = b, a`)

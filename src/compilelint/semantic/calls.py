@@ -63,8 +63,7 @@ class CallGraph:
             return None
         owner, scope = func.value, self.scopes[-1]
         built = isinstance(owner, cst.Call) and self._class_name(owner.func) is not None
-        built = built or (isinstance(owner, cst.Name) and owner.value not in scope.typed
-                          and owner.value in scope.var_class)
+        built = built or (isinstance(owner, cst.Name) and owner.value in scope.built)
         if not built:
             return None
         index = self.edge_index(node)

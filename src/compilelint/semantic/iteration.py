@@ -28,6 +28,7 @@ class IterationBindings:
             scope.env[name] = iter_kind if iter_kind.tensorish else (
                 Kind.VALUE if _is_range_call(node.iter, self) else Kind.UNKNOWN)
             scope.var_class.pop(name, None)
+            scope.built.discard(name)
             scope.open.pop(name, None)
             scope.typed.pop(name, None)
         if target is not node.target and isinstance(node.target.elements[0].value, cst.Name):
