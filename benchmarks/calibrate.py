@@ -662,7 +662,9 @@ def _child_env() -> dict[str, str]:
 
 def plan_models(args, suite, cdir: Path) -> list[str]:
     plan = cdir / "plan.json"
-    if not plan.exists():
+    source = Path(args.suite) if args.suite and os.path.isfile(args.suite) else None
+    stale = plan.exists() and source is not None and source.stat().st_mtime > plan.stat().st_mtime
+    if not plan.exists() or stale:  # an adapter that lists more models since: list them again
         cdir.mkdir(parents=True, exist_ok=True)
         proc = subprocess.run([sys.executable, __file__, "--suite", args.suite, "--_list", str(plan)],
                               env=_child_env(), capture_output=True, text=True)
