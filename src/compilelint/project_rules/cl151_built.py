@@ -23,22 +23,25 @@ def run(context) -> list:
         _, qualname, edge = finding.needs[0].split("|", 2)
         key = f"{analysis.module}:{qualname}"
         info = index.functions.get(key)
-        if info is None or key not in context.region or not edge.isdigit() or int(edge) >= len(info.calls):
+        if info is None or not edge.isdigit() or int(edge) >= len(info.calls):
             continue
         call = info.calls[int(edge)]
         callee = next((c for c in index.callees(key, call) if c in reach and c != key), None)
         if callee is None:
             continue
-        reached = [sites.through(callee, call, when) for when in reach[callee]]
-        reached = [both(tuple(call.when), when) for when in reached if when is not None]
-        if not reached:
-            continue
-        when = reached[0]
-        for other in reached[1:]:
-            when = common_when(when, other)
-        when = sites.resolve(key, when)
-        if when is None:
-            continue
+        if key in context.region:
+            reached = [sites.through(callee, call, when) for when in reach[callee]]
+            reached = [both(tuple(call.when), when) for when in reached if when is not None]
+            if not reached:
+                continue
+            when = reached[0]
+            for other in reached[1:]:
+                when = common_when(when, other)
+            when = sites.resolve(key, when)
+            if when is None:
+                continue
+        else:  # a note outside the region (the package's API, a dispatcher's fallback): its own condition
+            when = finding.when
         cause = breaks[callee]
         message = finding.message.removesuffix(when_text(finding.when))
         message = message.replace("{callee}", callee.split(":", 1)[1]).replace(
