@@ -334,3 +334,29 @@ class ClassTracking:
             return None
         local = ref.removeprefix(f"{self.module}.")
         return local if local in self.class_table else None
+
+    def _class_table(self, name: str, value: cst.BaseExpression | None) -> None:
+        """`SOLVERS = {"rk4": RK4, "dopri5": Dopri5Solver}` at module level: a registry whose
+        lookups build one of its classes (kept as "A|B", each resolved by the project)."""
+        refs = []
+        if isinstance(value, cst.Dict) and value.elements:
+            for element in value.elements:
+                node = getattr(element, "value", None)
+                ref = (self.qualify(node) or dotted(node)) if isinstance(node, (cst.Name, cst.Attribute)) else None
+                if not ref or not ref.split(".")[-1][:1].isupper() or ref.startswith("builtins.") \
+                        or ref in ("None", "True", "False"):
+                    refs = []
+                    break
+                if ref not in refs:
+                    refs.append(ref)
+        if refs:
+            self.class_tables[name] = "|".join(refs)
+        else:
+            self.class_tables.pop(name, None)
+
+    def table_classes(self, func: cst.BaseExpression) -> str | None:
+        """The classes `TABLE[key]` may be, for a module-level registry of classes."""
+        if isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name) \
+                and not self.locally_bound(func.value.value):
+            return self.class_tables.get(func.value.value)
+        return None
