@@ -26,9 +26,10 @@ def run(context) -> list:
         if info is None or not edge.isdigit() or int(edge) >= len(info.calls):
             continue
         call = info.calls[int(edge)]
-        callee = next((c for c in index.callees(key, call) if c in reach and c != key), None)
-        if callee is None:
+        breaking = [c for c in index.callees(key, call) if c in reach and c != key]
+        if not breaking:
             continue
+        callee = breaking[0]  # (a registry's object: the first of its classes whose method breaks)
         if key in context.region:
             reached = [sites.through(callee, call, when) for when in reach[callee]]
             reached = [both(tuple(call.when), when) for when in reached if when is not None]
@@ -44,7 +45,11 @@ def run(context) -> list:
             when = finding.when
         cause = breaks[callee]
         message = finding.message.removesuffix(when_text(finding.when))
-        message = message.replace("{callee}", callee.split(":", 1)[1]).replace(
-            "{cause}", f"{cause.code} at {cause.path}:{cause.line}")
+        named = callee.split(":", 1)[1]
+        because = f"{cause.code} at {cause.path}:{cause.line}"
+        if len(breaking) > 1:  # SOLVERS[method](...).integrate(t): any of several classes
+            others = len(breaking) - 1
+            because += f"; so does `{named.rsplit('.', 1)[-1]}` of {others} other class{'es' if others > 1 else ''}"
+        message = message.replace("{callee}", named).replace("{cause}", because)
         out.append((analysis, replace(finding, needs=(), when=when, message=message + when_text(when))))
     return out

@@ -60,6 +60,24 @@ class M(torch.nn.Module):
         again = Ranker(1).top(x)  # expect
         return x * len(picked) * len(again)
 """,
+        """
+import torch
+class Exact:
+    def __init__(self, x):
+        self.x = x
+    def solve(self):
+        return self.x.sum().item()
+class Approx:
+    def __init__(self, x):
+        self.x = x
+    def solve(self):
+        return 1.0
+SOLVERS = {"exact": Exact, "approx": Approx}
+class M(torch.nn.Module):
+    def forward(self, x, method: str = "exact"):
+        solver = SOLVERS[method](x)  # a registry's class, built here
+        return x * solver.solve()  # expect
+""",
     ]
 
     def visit_Call(self, node) -> None:
