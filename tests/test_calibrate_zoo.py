@@ -158,3 +158,26 @@ def test_every_shipped_adapter_declares_the_interface():
         suite = ad.ZooSuite(mod)
         assert suite.SETTINGS == ("eval", "train") and suite.NAME == mod.PACKAGE
         assert len(suite.models()) >= 10 and all(callable(mod.MODELS[m]) for m in suite.models()), path.name
+
+
+def test_an_adapter_that_lists_more_models_is_listed_again(tinyzoo):
+    """The model list is cached beside the captures; an adapter changed since lists its
+    models again, and only the new one is captured."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tinyzoo / "site"), str(REPO / "src")]))
+    cmd = [sys.executable, str(REPO / "benchmarks" / "calibrate_zoo.py"), "--zoo-dir", str(tinyzoo / "zoo"),
+           "--capture", "--jobs", "1", "--cache", str(tinyzoo / "cache")]
+    first = subprocess.run([*cmd, "--out-dir", str(tinyzoo / "one")], capture_output=True, text=True, timeout=600,
+                           cwd=tinyzoo, env=env)
+    assert first.returncode == 0, first.stderr[-3000:]
+    adapter = tinyzoo / "zoo" / "tinylib.py"
+    adapter.write_text(ADAPTER.replace('MODELS = {"block": _block,', 'MODELS = {"block": _block, "block_too": _block,'))
+    plan = next((tinyzoo / "cache").rglob("plan.json"))
+    later = plan.stat().st_mtime + 2
+    os.utime(adapter, (later, later))
+    second = subprocess.run([*cmd, "--out-dir", str(tinyzoo / "two")], capture_output=True, text=True, timeout=600,
+                            cwd=tinyzoo, env=env)
+    assert second.returncode == 0, second.stderr[-3000:]
+    doc = json.loads((tinyzoo / "two" / "zoo-tinylib.json").read_text())
+    assert doc["models"]["runs_ok"] == {"eval": 2, "train": 2}
+    assert "block_too" in json.loads(plan.read_text())
+    assert "capturing 1 model(s) (3 cached)" in second.stderr  # block_too only
