@@ -152,7 +152,9 @@ class Project:
             self.region = self.index.region(settings.roots, self.roots, skip)
             self.sites = self.sites.within(self.region)
         self.fallback = self.index.fallback_region(self.region, skip)
-        self.api = self.index.api_region(self.region | self.fallback, skip) if settings.roots == "modules" else set()
+        # the package's API (functions its top-level __init__ re-exports) and what only it reaches
+        self.entries = frozenset(self.index.package_api()) if settings.roots == "modules" else frozenset()
+        self.api = self.index.api_region(self.entries, self.region | self.fallback, skip) if self.entries else set()
         self._solver = None
 
     @property
@@ -160,8 +162,7 @@ class Project:
         if self._solver is None:
             from compilelint.semantic.project import KindSolver
 
-            entries = frozenset(self.index.package_api()) if self.api else frozenset()
-            self._solver = KindSolver(self.index, self.region | self.api, entries)
+            self._solver = KindSolver(self.index, self.region | self.api, self.entries)
         return self._solver
 
 

@@ -78,9 +78,12 @@ class RootFinding:
         """A distribution's or transform's own public methods, and the hooks
         torch.distributions calls (`Transform.__call__` runs `_call`, `inv` runs `_inverse`)."""
         prefix = f"{class_key}."
-        return [key for key, info in self.functions.items()
-                if key.startswith(prefix) and info.class_name is not None and not info.accessor
-                and (lambda name: name in DISTRIBUTION_HOOKS or not name.startswith("_"))(key[len(prefix):])]
+        found = []
+        for key, info in self.functions.items():
+            name = key[len(prefix):] if key.startswith(prefix) else ""
+            if name and "." not in name and not info.accessor and (name in DISTRIBUTION_HOOKS or name[0] != "_"):
+                found.append(key)
+        return found
 
     def _called(self, class_key: str) -> str | None:
         """What calling an instance runs: `forward` of a module, else `__call__` (a
@@ -100,9 +103,9 @@ class RootFinding:
         return self._reach({key for key in self.fallbacks if key not in region and not self.functions[key].disabled},
                            skip, region)
 
-    def api_region(self, region: set[str], skip=None) -> set[str]:
+    def api_region(self, api: set[str], region: set[str], skip=None) -> set[str]:
         """Functions outside `region` that run when user code compiles a call to the
-        package's API (`package_api`): whether anyone compiles it is the user's choice, so
-        what breaks there is a condition, not a fact."""
-        seeds = {key for key in self.package_api() if key not in region and not self.functions[key].disabled}
+        package's API (`api`: `package_api()`): whether anyone compiles it is the user's
+        choice, so what breaks there is a condition, not a fact."""
+        seeds = {key for key in api if key not in region and not self.functions[key].disabled}
         return self._reach(seeds, skip, region) if seeds else set()

@@ -33,6 +33,8 @@ class ProjectContext:
     rules: dict
     # per-file candidates only the project decides (`needs` = finding.BREAKS...: CL151's)
     deferred: list = field(default_factory=list)
+    # breaking.breaking_reach's answer, kept for the next phase that asks (CL150, CL151)
+    reach: tuple | None = field(default=None, repr=False)
 
 
 def run(context: ProjectContext) -> list:

@@ -18,7 +18,14 @@ MAX_ALTERNATIVES = 8  # beyond this, a function's alternatives merge into what t
 
 def breaking_reach(context) -> tuple[dict, dict[str, frozenset]]:
     """(function -> its first break, the finding named in messages; function -> the
-    alternative conditions under which it breaks), over the findings kept so far."""
+    alternative conditions under which it breaks), over the findings kept so far; worked
+    out once per check (`context.reach`)."""
+    if context.reach is None:
+        context.reach = _reach(context)
+    return context.reach
+
+
+def _reach(context) -> tuple[dict, dict[str, frozenset]]:
     index, sites = context.index, context.sites
     breaking_codes = {code for code, rule in context.rules.items() if rule.breaks_graph}
     breaks = {}

@@ -97,6 +97,7 @@ class Rule:
         return f">= {low}, < " + "%d.%d" % cls.torch_max
 
     def report(self, node: cst.CSTNode, message: str | None = None, *, help: str | None = None,
-               severity: str | None = None, edits: tuple[NodeEdit, ...] = (), when: tuple[str, ...] = ()) -> None:
+               severity: str | None = None, edits: tuple[NodeEdit, ...] = (), when: tuple[str, ...] = (),
+               needs: tuple[str, ...] = ()) -> None:
         self.ctx.report(self, node, message or self.message, help=help or self.help or None,
-                        severity=severity or self.severity, edits=tuple(edits), when=when)
+                        severity=severity or self.severity, edits=tuple(edits), when=when, needs=needs)

@@ -82,8 +82,5 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node) -> None:
         index = self.ctx.built_object_call(node)
-        if index is not None:
-            before = len(self.ctx.pending)
-            self.report(node, self.message)  # its placeholders are filled once the project decides
-            if len(self.ctx.pending) > before:
-                self.ctx.pending[-1].needs = (f"{BREAKS}{self.ctx.function.qualname}|{index}",)
+        if index is not None:  # the message's placeholders are filled once the project decides
+            self.report(node, needs=(f"{BREAKS}{self.ctx.function.qualname}|{index}",))

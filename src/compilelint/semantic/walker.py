@@ -129,9 +129,11 @@ class Walker(*PARTS, cst.CSTVisitor):
     # ---- reporting ---------------------------------------------------------------------
 
     def report(self, rule, node: cst.CSTNode, message: str, *, help: str | None,
-               severity: str, scope: str | None = None, edits: tuple = (), when: tuple[str, ...] = ()) -> None:
+               severity: str, scope: str | None = None, edits: tuple = (), when: tuple[str, ...] = (),
+               needs: tuple[str, ...] = ()) -> None:
         """`scope` overrides the function whose being compiled makes the finding count;
-        `when`: conditions the rule read off the node itself (`requires_grad=self.training`)."""
+        `when`: conditions the rule read off the node itself (`requires_grad=self.training`);
+        `needs`: what the project must decide for the finding to hold (CL151's `BREAKS`)."""
         if rule.region_only and (self.escaped or self.header or not (self.scopes or scope)):
             return
         scope = scope or (self.function.qualname if self.scopes else None)
@@ -140,7 +142,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         for label in (*self.branch_when.get(id(node), ()), *when_extra):  # (branch: reported from `a and b`)
             if label not in when:
                 when += (label,)
-        self.pending.append(Pending(rule, node, message, help, severity, scope, loop, when, edits=edits))
+        self.pending.append(Pending(rule, node, message, help, severity, scope, loop, when, needs, edits))
 
     def reported_nodes(self) -> list[cst.CSTNode]:
         """The nodes the findings so far need positions for (each finding's, its loop's, and
