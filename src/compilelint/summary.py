@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # A kind as a summary stores it: its name ("tensor", "likely", "value", "none", ...), or
-# the sorted leaves it depends on ("p|fn|param", "r|fn|edge"; semantic.project decides).
+# the sorted leaves it depends on ("p|fn|param", "r|fn|edge", "i|fn|edge#n" for the n-th
+# element of what the call returned; semantic.project decides).
 Spec = str | tuple[str, ...]
 
 
@@ -82,11 +83,15 @@ class FunctionSummary:
     swaps_forward: int = 0  # a class decorator that replaces `cls.forward` (SWAPS), keeping the original (KEEPS)
     wrapper: bool = False  # decorated `@functools.wraps(f)`: what a decorator puts in f's place
     accessor: bool = False  # a property's getter, setter or deleter (`Cls.x`, `Cls.x.setter`)
+    # each element's spec when every return is a tuple display of one length (`return a, b`):
+    # `x, y = f()` gives x the first (a leaf `i|fn|edge#0`), not the tuple's kind
+    items: tuple[Spec, ...] | None = None
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
-                      self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor),
+                      self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
+                      self.items),
                      _FUNCTION)
 
     @classmethod
@@ -99,7 +104,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

@@ -12,6 +12,7 @@ import libcst as cst
 
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
+from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind, dotted, literal_kind, strongest,
 )
@@ -39,6 +40,7 @@ class FunctionScope:
     open: dict[str, tuple[str, ...]] = field(default_factory=dict)
     edges: dict[int, int | None] = field(default_factory=dict)  # id(Call) -> its call edge
     returns: list = field(default_factory=list)  # each `return`'s kind spec
+    items: list = field(default_factory=list)  # each `return`'s element specs (None: not a tuple display)
     ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays made from tensors
     # id(if body) -> (name, its kind before): `if isinstance(x, Tensor):` makes x a tensor there
     narrowed: dict[int, tuple[str, Kind]] = field(default_factory=dict)
@@ -274,7 +276,9 @@ class Bindings:
             self.constant_markers = self.constant_markers | {node.name.value}
         info = self.functions.get(scope.qualname)
         if info is not None and scope.returns:
-            info.ret = _join_returns(scope.returns)
+            info.ret = join_returns(scope.returns)
+        if info is not None:
+            info.items = annotated_items(node.returns, join_items(scope.items), self.qualify)
         if info is not None and self.scopes:
             # a nested function runs when its parent runs, as far as regions go
             self.functions[self.scopes[-1].qualname].calls.append(CallEdge("local", scope.qualname))
@@ -293,6 +297,7 @@ class Bindings:
             if value is None or (isinstance(value, cst.Name) and value.value == "None"):
                 return
             self.scopes[-1].returns.append(self.kind_spec(value))
+            self.scopes[-1].items.append(displayed_items(value, self.kind_spec))
 
     # ---- bindings (on leave, so rules see the state before the assignment) -------------
 
@@ -333,6 +338,7 @@ class Bindings:
                 self._bind(name_node.value, element_node.value, element_kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = kind if kind.tensorish else Kind.UNKNOWN
+            returned = self._returned_items(target, value) if element == Kind.UNKNOWN else None
             if is_sizes(value):  # `b, n, d = x.shape` / `x.size()` / `x.shape[:2]`: ints
                 element = Kind.VALUE
             for name in target_names(target):
@@ -342,6 +348,20 @@ class Bindings:
                 if self.scopes:
                     self.scopes[-1].open.pop(name, None)
                     self.scopes[-1].typed.pop(name, None)
+            for name, leaf in (returned or {}).items():
+                self.scopes[-1].open[name] = (leaf,)
+
+    def _returned_items(self, target: cst.Tuple | cst.List, value: cst.BaseExpression | None) -> dict | None:
+        """`a, b = f(...)` with `f` a project function: each name depends on its element of
+        what `f` returns (`i|fn|edge#n`), which only the project can tell."""
+        if not self.scopes or not isinstance(value, cst.Call) or any(
+                not isinstance(e, cst.Element) or not isinstance(e.value, cst.Name) for e in target.elements):
+            return None
+        edge = self.edge_index(value)
+        if edge is None:
+            return None
+        qualname = self.scopes[-1].qualname
+        return {e.value.value: f"i|{qualname}|{edge}#{n}" for n, e in enumerate(target.elements)}
 
     # ---- `if isinstance(x, torch.Tensor):` narrows x to a tensor in the body ----------------
 
@@ -462,15 +482,3 @@ def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> b
     """`a, b = x, y`: as many elements on each side and none starred."""
     return isinstance(value, (cst.Tuple, cst.List)) and len(target.elements) == len(value.elements) \
         and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
-
-
-def _join_returns(specs: list) -> object:
-    """One kind spec for all of a function's returns: a tensor kind when every return is
-    one, the leaves when the rest may be tensors, else unknown."""
-    kinds = {s for s in specs if isinstance(s, str)}
-    leaves = sorted({leaf for s in specs if isinstance(s, tuple) for leaf in s})
-    if kinds - {"tensor", "likely"}:
-        return Kind.UNKNOWN.value
-    if leaves:
-        return tuple(leaves)
-    return "tensor" if kinds == {"tensor"} else "likely"

@@ -73,6 +73,11 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             return Kind.UNKNOWN  # `x.shape[-1] >= n`: a name guessed a tensor, compared with a size, is a number
         return result
     if isinstance(node, cst.IfExp):
+        escaped = getattr(env, "escaped_nodes", ())  # `a if torch.jit.is_tracing() else b` compiles b
+        if id(node.body) in escaped:
+            return infer(node.orelse, env)
+        if id(node.orelse) in escaped:
+            return infer(node.body, env)
         return join(infer(node.body, env), infer(node.orelse, env))
     if isinstance(node, cst.BooleanOperation):
         left, right = infer(node.left, env), infer(node.right, env)
@@ -125,9 +130,13 @@ def call_kind(node: cst.Call, env) -> Kind:
             return Kind.LIKELY
     if isinstance(func, cst.Attribute):
         method = func.attr.value
+        assuming = getattr(env, "assuming", None)
+        before = set(assuming) if assuming is not None else None
         receiver = infer(func.value, env)
         if receiver.tensorish:
             if method in VALUE_METHODS:
+                if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be
+                    assuming.intersection_update(before)
                 return Kind.VALUE
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:

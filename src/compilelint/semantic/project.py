@@ -3,9 +3,12 @@ project's summaries (plain data, no libcst).
 
 A file's walk records, for each function, the kinds of the arguments of its call edges and
 of its returns, as a kind name or the leaves they depend on: `p|fn|name` (a parameter of
-`fn` that nothing in the file types) and `r|fn|i` (what `fn`'s i-th call returns). A
-parameter's kind is the join of what every compiled call site passes (`None` ignored:
-optional arguments); a return's, what the resolved callee returns. Leaves are resolved on
+`fn` that nothing in the file types), `r|fn|i` (what `fn`'s i-th call returns) and
+`i|fn|i#n` (the n-th element of the tuple it returns). A parameter is a tensor when some
+compiled call site passes one: the path through that call breaks, whatever the others pass
+(`None` ignored: optional arguments). A return is what the resolved callee returns, read
+at the call site: where the callee returns one of its parameters, what that site passes
+(`default(val, d)`). Leaves are resolved on
 demand with memos; a leaf met again while being resolved (recursion, mutual recursion)
 widens to unknown, so resolution always ends.
 """
@@ -43,13 +46,14 @@ class KindSolver:
         self._memo: dict[tuple[str, str], str] = {}
         self._active: set[tuple[str, str]] = set()
 
-    def spec_kind(self, module: str, spec) -> str:
-        """A kind spec of `module`'s summary: a kind name, or the best of its leaves."""
+    def spec_kind(self, module: str, spec, resolve=None) -> str:
+        """A kind spec of `module`'s summary: a kind name, or the best of its leaves (each
+        read by `resolve`, by default `leaf_kind`)."""
         if isinstance(spec, str):
             return spec
         best = "unknown"
         for leaf in spec:
-            kind = self.leaf_kind(module, leaf)
+            kind = resolve(leaf) if resolve else self.leaf_kind(module, leaf)
             if kind == "tensor":
                 return kind
             if kind == "likely":
@@ -63,8 +67,10 @@ class KindSolver:
                 tag, fn, rest = leaf.split("|", 2)
                 if tag == "p":
                     return f"`{rest}` is a tensor at the compiled calls of `{fn}`"
-                callee = self._callee(f"{module}:{fn}", int(rest))
+                callee = self._callee(f"{module}:{fn}", int(rest.partition("#")[0]))
                 name = callee.split(":", 1)[1] if callee else "the callee"
+                if tag == "i":
+                    return f"`{name}()` returns a tensor in that place"
                 return f"`{name}()` returns a tensor"
         return ""
 
@@ -81,9 +87,8 @@ class KindSolver:
             if tag == "p":
                 found = self._param_kind(f"{module}:{fn}", rest)
             else:
-                callee = self._callee(f"{module}:{fn}", int(rest))
-                ret = self.index.functions[callee].ret if callee else None
-                found = self.spec_kind(callee.split(":", 1)[0], ret) if ret is not None else "unknown"
+                edge, _, n = rest.partition("#")
+                found = self._returned(f"{module}:{fn}", int(edge), int(n) if tag == "i" else None)
         except (ValueError, KeyError, IndexError, TypeError):  # a damaged summary: no claim
             found = "unknown"
         finally:
@@ -96,30 +101,59 @@ class KindSolver:
         calls = info.calls if info else ()
         return self.index.resolve_call(key, calls[edge]) if 0 <= edge < len(calls) else None
 
+    def _returned(self, caller: str, edge: int, n: int | None) -> str:
+        """What the call returns (its `n`-th element for `a, b = f()`), read at this call
+        site: where it is the callee's own parameter (`default(val, d)` returns `val` or `d`),
+        what this site passes decides, not every caller's join."""
+        callee = self._callee(caller, edge)
+        info = self.index.functions[callee] if callee else None
+        if info is None:
+            return "unknown"
+        spec = info.ret if n is None else (info.items[n] if info.items and n < len(info.items) else None)
+        if spec is None:
+            return "unknown"
+        module = callee.split(":", 1)[0]
+        call = self.index.functions[caller].calls[edge]
+
+        def at_site(leaf: str) -> str:
+            tag, fn, rest = leaf.split("|", 2)
+            if tag == "p" and f"{module}:{fn}" == callee and info.params is not None:
+                return self.spec_kind(caller.split(":", 1)[0], self._passed(call, info, rest))
+            return self.leaf_kind(module, leaf)
+
+        return self.spec_kind(module, spec, at_site)
+
+    @staticmethod
+    def _passed(call, info, name: str):
+        """The spec a call site passes for parameter `name` (its default when it passes none)."""
+        params, defaults = info.params, info.defaults
+        offset = first_argument(call, info)
+        position = params.index(name) - offset if name in params else None
+        spec = None
+        for arg_key, arg_spec in call.args:
+            if arg_key == name or (position is not None and position >= 0 and arg_key == position):
+                spec = arg_spec
+        if spec is None:
+            starred = any(arg_key == "*" for arg_key, _ in call.args)
+            spec = "unknown" if starred else defaults.get(name, "unknown")
+        return spec
+
     def _param_kind(self, key: str, name: str) -> str:
+        """A tensor when a compiled call passes one (that path breaks, whatever the others
+        pass); a likely tensor when a call passes one and none passes a Python value."""
         info = self.index.functions.get(key)
         sources = self.callers.get(key)
         if not info or info.params is None or (not sources and key not in self.entries):
             return "unknown"
-        params, defaults = info.params, info.defaults
-        if key in self.entries and name not in defaults and name in params[info.bound:]:
+        if key in self.entries and name not in info.defaults and name in info.params[info.bound:]:
             return "likely"
         kinds = set()
         for caller, edge in sources:
             call = self.index.functions[caller].calls[edge]
-            args = call.args
-            offset = first_argument(call, info)
-            position = params.index(name) - offset if name in params else None
-            spec = None
-            for arg_key, arg_spec in args:
-                if arg_key == name or (position is not None and position >= 0 and arg_key == position):
-                    spec = arg_spec
-            if spec is None:
-                starred = any(arg_key == "*" for arg_key, _ in args)
-                spec = "unknown" if starred else defaults.get(name, "unknown")
-            kind = self.spec_kind(caller.split(":", 1)[0], spec)
+            kind = self.spec_kind(caller.split(":", 1)[0], self._passed(call, info, name))
             if kind != "none":
                 kinds.add(kind)
-        if not kinds or not kinds <= set(TENSORISH):
-            return "unknown"
-        return "tensor" if kinds == {"tensor"} else "likely"
+        if "tensor" in kinds:
+            return "tensor"
+        # a guess at one site and a number at another: a helper taking either (`torch_int(x)`)
+        return "likely" if "likely" in kinds and "value" not in kinds else "unknown"

@@ -13,6 +13,7 @@ import libcst as cst
 
 from compilelint.finding import CERTAIN
 from compilelint.semantic.bindings import Bindings
+from compilelint.semantic.branches import BranchMerging
 from compilelint.semantic.calls import CallGraph
 from compilelint.semantic.classes import ClassTracking
 from compilelint.semantic.compiled import CompileTracking
@@ -23,8 +24,8 @@ from compilelint.semantic.loops import LoopTracking
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, IterationBindings, CompileTracking,
-         CallGraph)
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, BranchMerging, IterationBindings,
+         CompileTracking, CallGraph)
 
 
 @dataclass(slots=True)
