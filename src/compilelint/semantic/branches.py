@@ -3,9 +3,10 @@
 Read straight, the last assignment in source order would win, so `ok = err <= 1` followed
 by `if dt > limit: ok = False` read as a plain bool and the later `if ok:` (a graph break on
 the paths that skip the reassignment) went unreported. A tensor bound before the `if` that
-some path keeps stays a tensor; a Python value bound before that a branch makes a tensor is
-unknown after (the linter cannot tell whether that path is taken); otherwise the branch
-written last wins, as a straight-line reading has it. A branch ending in `return`,
+some path keeps, and that the other branches only replace with Python values, stays a
+tensor; otherwise the branch written last wins, as a straight-line reading has it (a flag
+set to a tensor under `if self.training:` is one after it: LayerDrop's
+`skip = False; if self.training: skip = torch.rand([]) < p` breaks in training). A branch ending in `return`,
 `raise`, `break` or `continue` leaves nothing behind; a path that skipped
 `if isinstance(x, Tensor):` holds no tensor in `x`.
 """
@@ -41,14 +42,11 @@ def _merged(pre, seen: list) -> tuple:
     """What a name holds after the `if`, from each falling-through branch's (kind, open leaves)."""
     if all(out == seen[0] for out in seen):
         return seen[0]
-    if pre is not None and (pre[0].tensorish or pre[1]) and pre in seen:
+    changed = [out for out in seen if out != pre]
+    if pre is not None and (pre[0].tensorish or pre[1]) and len(changed) < len(seen) \
+            and all(kind == Kind.VALUE for kind, _ in changed):
         # `ok = err <= 1; if dt > limit: ok = False`: a path keeps the tensor from before
         return pre
-    if pre is not None and pre[0] == Kind.VALUE and any(kind.tensorish or held for kind, held in seen):
-        # `on_step = False; if len(steps): on_step = t0 < step`: a tensor only on a path the
-        # linter cannot tell is taken
-        return Kind.UNKNOWN, None
-    changed = [out for out in seen if out != pre]
     return changed[-1]  # else the branch written last, as a straight-line reading has it
 
 
