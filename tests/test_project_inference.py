@@ -30,7 +30,9 @@ def test_a_parameter_takes_the_kind_its_compiled_callers_pass(tmp_path):
     assert "`box` is a tensor at the compiled calls of `width`" in finding.message
 
 
-def test_conflicting_call_sites_and_uncompiled_callers_claim_nothing(tmp_path):
+def test_a_site_passing_a_tensor_decides_and_uncompiled_callers_claim_nothing(tmp_path):
+    # scale(x.sum()) breaks at `if v > 1` under Dynamo, whatever scale(3) does; report() is
+    # called only from uncompiled code
     findings = lint_snippet(tmp_path, """
         import torch
         def scale(v):
@@ -45,6 +47,19 @@ def test_conflicting_call_sites_and_uncompiled_callers_claim_nothing(tmp_path):
                 return x * scale(x.sum()) * scale(3)
         def cli(x: torch.Tensor):
             report(x.sum())
+    """)
+    assert _codes(findings) == [3]
+
+
+def test_a_guess_at_one_site_and_a_number_at_another_claim_nothing(tmp_path):
+    # a helper given a number at one compiled site takes either (transformers' torch_int)
+    findings = lint_snippet(tmp_path, """
+        import torch
+        def as_int(v):
+            return int(v)
+        class M(torch.nn.Module):
+            def forward(self, window, x: torch.Tensor):
+                return x[: as_int(window[0]), : as_int(x.shape[1] / 2)]
     """)
     assert _codes(findings) == []
 
