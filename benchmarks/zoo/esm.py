@@ -5,10 +5,10 @@ Train: the masked-language-model loss.
     pip install --no-deps fair-esm==2.0.0
 """
 
+import functools
+
 PACKAGE = "esm"
 DISTRIBUTION = "fair-esm"
-
-_LOSS = None
 
 
 def _tokens(alphabet, batch=2, length=12, msa=0):
@@ -23,22 +23,20 @@ def _tokens(alphabet, batch=2, length=12, msa=0):
     return tokens if msa else tokens[:, 0]
 
 
+@functools.cache
 def _mlm_loss_module():
-    global _LOSS
-    if _LOSS is None:
-        import torch
+    import torch
 
-        class MaskedLMLoss(torch.nn.Module):
-            def __init__(self, model, vocab):
-                super().__init__()
-                self.model, self.vocab = model, vocab
+    class MaskedLMLoss(torch.nn.Module):
+        def __init__(self, model, vocab):
+            super().__init__()
+            self.model, self.vocab = model, vocab
 
-            def forward(self, tokens):
-                logits = self.model(tokens)["logits"]
-                return torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tokens.reshape(-1))
+        def forward(self, tokens):
+            logits = self.model(tokens)["logits"]
+            return torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tokens.reshape(-1))
 
-        _LOSS = MaskedLMLoss
-    return _LOSS
+    return MaskedLMLoss
 
 
 def _args(**kwargs):

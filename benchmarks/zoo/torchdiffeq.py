@@ -5,38 +5,36 @@ mean of the final state (what a neural-ODE loss backpropagates through).
     pip install --no-deps torchdiffeq==0.2.5          # (+ scipy)
 """
 
+import functools
+
 PACKAGE = "torchdiffeq"
 
-_ODE = None
 
-
+@functools.cache
 def _ode_module():
-    global _ODE
-    if _ODE is None:
-        import torch
+    import torch
 
-        class Field(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.net = torch.nn.Sequential(torch.nn.Linear(4, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
+    class Field(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Sequential(torch.nn.Linear(4, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
 
-            def forward(self, t, y):
-                return self.net(y)
+        def forward(self, t, y):
+            return self.net(y)
 
-        class NeuralODE(torch.nn.Module):
-            def __init__(self, method, adjoint, loss, options):
-                super().__init__()
-                self.field, self.method, self.adjoint, self.loss, self.options = Field(), method, adjoint, loss, options
+    class NeuralODE(torch.nn.Module):
+        def __init__(self, method, adjoint, loss, options):
+            super().__init__()
+            self.field, self.method, self.adjoint, self.loss, self.options = Field(), method, adjoint, loss, options
 
-            def forward(self, y0, t):
-                import torchdiffeq
+        def forward(self, y0, t):
+            import torchdiffeq
 
-                solve = torchdiffeq.odeint_adjoint if self.adjoint else torchdiffeq.odeint
-                ys = solve(self.field, y0, t, method=self.method, rtol=1e-3, atol=1e-4, options=self.options)
-                return ys[-1].mean() if self.loss else ys
+            solve = torchdiffeq.odeint_adjoint if self.adjoint else torchdiffeq.odeint
+            ys = solve(self.field, y0, t, method=self.method, rtol=1e-3, atol=1e-4, options=self.options)
+            return ys[-1].mean() if self.loss else ys
 
-        _ODE = NeuralODE
-    return _ODE
+    return NeuralODE
 
 
 def _solve(method, adjoint=False, **options):

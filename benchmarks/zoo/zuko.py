@@ -5,30 +5,29 @@ train: its negative mean (the maximum-likelihood loss).
     pip install --no-deps zuko==1.6.0
 """
 
+import functools
+
 PACKAGE = "zuko"
 
 _FEATURES = 3
-_LOG_PROB = None
 
 
+@functools.cache
 def _log_prob_module():
     """An nn.Module whose forward is the flow's log-density (a flow's forward returns a
     distribution, not a tensor); built once, when the first model is."""
-    global _LOG_PROB
-    if _LOG_PROB is None:
-        import torch
+    import torch
 
-        class LogProb(torch.nn.Module):
-            def __init__(self, flow, loss):
-                super().__init__()
-                self.flow, self.loss = flow, loss
+    class LogProb(torch.nn.Module):
+        def __init__(self, flow, loss):
+            super().__init__()
+            self.flow, self.loss = flow, loss
 
-            def forward(self, x, c=None):
-                log_p = (self.flow(c) if c is not None else self.flow()).log_prob(x)
-                return -log_p.mean() if self.loss else log_p
+        def forward(self, x, c=None):
+            log_p = (self.flow(c) if c is not None else self.flow()).log_prob(x)
+            return -log_p.mean() if self.loss else log_p
 
-        _LOG_PROB = LogProb
-    return _LOG_PROB
+    return LogProb
 
 
 def _flow(name, context=0, **kwargs):
