@@ -17,7 +17,7 @@ pass anything. So a label is
 from __future__ import annotations
 
 from compilelint.finding import on_class, on_self
-from compilelint.semantic.project import first_argument
+from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
 SURE = frozenset({"tensor", "likely", "module", "true"})  # a value that is certainly not None / False
@@ -221,14 +221,10 @@ class CallSites:
             return "maybe" if "*" in keys else "no"
         truthy = not alt.endswith("!=None")
         name = alt if truthy else alt[:-6]
-        position = params.index(name) - offset if name in params else None
-        spec = None
-        for key, arg_spec in call.args:
-            if key == name or (position is not None and position >= 0 and key == position):
-                spec = arg_spec
+        spec = passed(call, info, name)
         if spec is not None:
             return _value(spec, truthy)
-        if spread or ("*" in keys and position is not None):
+        if spread or ("*" in keys and name in params):
             return "maybe"
         return "no"  # left to its default, which skips the branch
 

@@ -59,25 +59,17 @@ def _isinstance_tensor(walker, test: cst.BaseExpression) -> str | None:
 class BranchMerging:
     """Walker part: merges the kinds an `if`'s branches leave (runs after Bindings)."""
 
-    branch_frames: list
+    branch_frames: list  # the `if`s being walked inside functions, innermost last (Walker.__init__)
 
     def enter_If(self, node: cst.If) -> None:
-        if not self.scopes:
-            return
-        if not hasattr(self, "branch_frames"):
-            self.branch_frames = []
-        scope = self.scopes[-1]
-        self.branch_frames.append(_Frame(node, scope, (dict(scope.env), dict(scope.open))))
-
-    def _frame_for(self, node) -> _Frame | None:
-        frames = getattr(self, "branch_frames", None)
-        return frames[-1] if frames and frames[-1].node is node else None
+        if self.scopes:
+            scope = self.scopes[-1]
+            self.branch_frames.append(_Frame(node, scope, (dict(scope.env), dict(scope.open))))
 
     def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        frames = getattr(self, "branch_frames", None)
-        if not frames:
+        if not self.branch_frames:
             return
-        frame = frames[-1]
+        frame = self.branch_frames[-1]
         orelse = frame.node.orelse
         if node is not frame.node.body and not (isinstance(orelse, cst.Else) and node is orelse.body):
             return
@@ -91,10 +83,9 @@ class BranchMerging:
             scope.open.update(frame.before[1])
 
     def exit_If(self, node: cst.If) -> None:
-        frame = self._frame_for(node)
-        if frame is None:
-            return
-        self.branch_frames.pop()
+        if not self.branch_frames or self.branch_frames[-1].node is not node:
+            return  # an `if` at module or class level
+        frame = self.branch_frames.pop()
         scope = frame.scope
         if isinstance(node.orelse, cst.If):  # `elif`: its own merge is what that branch left
             frame.outs.append((dict(scope.env), dict(scope.open)))

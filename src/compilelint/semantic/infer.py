@@ -131,7 +131,7 @@ def call_kind(node: cst.Call, env) -> Kind:
     if isinstance(func, cst.Attribute):
         method = func.attr.value
         assuming = getattr(env, "assuming", None)
-        before = set(assuming) if assuming is not None else None
+        before = set(assuming) if assuming is not None and method in VALUE_METHODS else None
         receiver = infer(func.value, env)
         if receiver.tensorish:
             if method in VALUE_METHODS:

@@ -29,6 +29,17 @@ def first_argument(call, info) -> int:
     return info.bound if call.kind in BOUND_EDGES or call.kind == "name" else 0
 
 
+def passed(call, info, name: str):
+    """The spec a call site passes for parameter `name` of the callee `info`, by keyword or
+    by position (None: it passes none there)."""
+    position = info.params.index(name) - first_argument(call, info) if name in info.params else None
+    spec = None
+    for key, arg_spec in call.args:
+        if key == name or (position is not None and position >= 0 and key == position):
+            spec = arg_spec
+    return spec
+
+
 class KindSolver:
     def __init__(self, index, region: set[str], entries: frozenset[str] = frozenset()) -> None:
         self.index = index
@@ -126,16 +137,10 @@ class KindSolver:
     @staticmethod
     def _passed(call, info, name: str):
         """The spec a call site passes for parameter `name` (its default when it passes none)."""
-        params, defaults = info.params, info.defaults
-        offset = first_argument(call, info)
-        position = params.index(name) - offset if name in params else None
-        spec = None
-        for arg_key, arg_spec in call.args:
-            if arg_key == name or (position is not None and position >= 0 and arg_key == position):
-                spec = arg_spec
+        spec = passed(call, info, name)
         if spec is None:
             starred = any(arg_key == "*" for arg_key, _ in call.args)
-            spec = "unknown" if starred else defaults.get(name, "unknown")
+            spec = "unknown" if starred else info.defaults.get(name, "unknown")
         return spec
 
     def _param_kind(self, key: str, name: str) -> str:

@@ -84,6 +84,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.functions: dict[str, FunctionSummary] = {}
         self.compile_targets: list[CompileTarget] = []
         self.escaped_nodes: set[int] = set()
+        self.branch_frames: list = []  # semantic.branches
         self.not_read: set[int] = set()  # id() of attributes called or assigned, not read (semantic.calls)
         self.module_functions: dict[str, cst.FunctionDef] = {}  # module-level defs by name
         # on demand, per file: semantic.classes.return_class, semantic.guards' helper values
