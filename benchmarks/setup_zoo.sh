@@ -15,4 +15,8 @@ python -m pip install --no-deps vit-pytorch==1.26.11 gpytorch==1.15.2 linear-ope
 # stop 27: three libraries added after the rules of stops 23-26 (first-contact numbers in RESULTS §21)
 python -m pip install --no-deps zuko==1.6.0 fair-esm==2.0.0 torchdiffeq==0.2.5
 python -m pip install mpmath scipy
+# stop 29: two vision libraries, measured first as they came (RESULTS §23); segment-anything
+# imports torchvision at the top: its adapter stubs it (never installed)
+python -m pip install --no-deps pytorchcv==0.0.74 segment-anything==1.0
+python -m pip install requests
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -130,3 +130,18 @@ def test_a_rebound_parameter_is_not_the_annotated_class(tmp_path):
                 return use(x, Stats(x))
     """))
     assert findings == []
+
+
+def test_a_read_on_an_object_just_built_runs_the_getter_only(tmp_path):
+    findings = lint_snippet(tmp_path, STATS + textwrap.dedent("""
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return x / Stats(x).spread + Stats(x).plain
+    """))
+    assert codes_by_line(findings) == {(8, "CL110")}  # the getter; the method is not called
+    findings = lint_snippet(tmp_path, STATS + textwrap.dedent("""
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return x / Stats(x).x  # a plain attribute: no code runs
+    """))
+    assert findings == []

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from compilelint.index_roots import RootFinding
 from compilelint.index_wrappers import DecoratorWrappers
-from compilelint.summary import KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import APPLY, KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 
@@ -442,6 +442,11 @@ class ProjectIndex(RootFinding, DecoratorWrappers):
                 if not containers:
                     return None
                 ref = ref[2:]
+            if ref.startswith(APPLY):  # self.sqrt(x), `self.sqrt = Sqrt.apply`: Sqrt.forward
+                target = self.resolve_class(module, ref[len(APPLY):])
+                if method != "forward" or not containers or target is None or not self._autograd_function(target):
+                    return None
+                return self.method(target, "forward")
             target = self.resolve_class(module, ref)
             if target is None:
                 return None

@@ -85,6 +85,11 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("torch.unique", "torch.functional.unique", "torch.Tensor.unique"), "dynamic-output-size",
           "CL120", "GB0036", "Dynamic shape operator (aten._unique2)", "",
           ("cf_dynamic_shape_02",), CONFIRMED),
+    Entry(_names("numpy", "nonzero", "argwhere", "flatnonzero", "unique"), "dynamic-output-size", "CL120", "GB0036",
+          "Dynamic shape operator (aten.nonzero / aten.unique_dim, through torch._numpy)",
+          "NumPy in a compiled region runs as torch ops, on arrays made there too (`np.zeros`); "
+          "one-argument `np.where(cond)` is the same; `np.where(cond, a, b)` is traced",
+          ("kn_numpy_dynamic_shape_01",), "2.13.0, 2.14.1", traced=("clean_kn_numpy_where_01",)),
     Entry(("torch.unique_consecutive", "torch.functional.unique_consecutive", "torch.Tensor.unique_consecutive"),
           "dynamic-output-size", "CL120", "GB0036", "Dynamic shape operator (aten.unique_consecutive)", "",
           ("cf_dynamic_shape_03",), CONFIRMED),
@@ -215,6 +220,16 @@ ENTRIES: tuple[Entry, ...] = (
           ("kn_numpy_random_02",), CONFIRMED),
     Entry(("numpy.random.permutation", "numpy.random.default_rng"), "rng", "CL119", "GB0294",
           "numpy function not supported by torch._numpy", "", ("kn_numpy_random_02",), CONFIRMED),
+    Entry(_names("numpy.random", "binomial", "poisson", "beta", "gamma", "exponential", "standard_normal",
+                 "laplace", "multinomial"), "rng", "CL119", "GB0294",
+          "numpy function not supported by torch._numpy",
+          "torch._numpy draws only `rand`/`randn`/`random`/`uniform`/`normal`/`randint`/`choice`/`shuffle`: "
+          "other distributions break also with `size` (pytorchcv's FractalNet drop masks)",
+          ("kn_numpy_random_03",), "2.13.0, 2.14.1"),
+    Entry(("torch.autograd.Variable", "torch.autograd.variable.Variable"), "untraceable", "CL119", "GB0007",
+          "`_LegacyVariableBase.__new__` is skipped",
+          "the legacy wrapper is a no-op since torch 0.4: use the tensor itself", ("kn_autograd_variable_01",),
+          "2.13.0, 2.14.1"),
     # ---- modules Dynamo refuses (CL119) ---------------------------------------------------
     Entry(("torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.modules.rnn.LSTM", "torch.nn.modules.rnn.GRU",
            "torch.nn.modules.rnn.RNN"), "untraceable", "CL119", "GB0014",

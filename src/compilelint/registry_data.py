@@ -227,6 +227,15 @@ RULES = {
         'gb_id': 'GB0088',
         'breaks_graph': True,
     },
+    'CL143': {
+        'name': 'super-property-use',
+        'severity': 'error',
+        'summary': 'uses of `super().<property>`: Dynamo keeps the property object and does not run the getter',
+        'message': '`super().{name}` reads a property of the base class: Dynamo does not run the getter through `super()` and keeps the property object, so using it breaks the graph (a method call: GB0156; an argument: GB0055; arithmetic, indexing or returning it: an exception that sends the frame to eager, GB0088)',
+        'help': "Move the getter's body into a plain method of `{base}` that its property returns, and call that method here (`super()._{name}()`); torch 2.13 also breaks on `{base}.{name}.fget(self)`.",
+        'gb_id': 'GB0156',
+        'breaks_graph': True,
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',

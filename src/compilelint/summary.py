@@ -26,6 +26,8 @@ def _trim(row: tuple, defaults: tuple) -> tuple:
         end -= 1
     return row[:end]
 
+APPLY = "apply:"  # ClassSummary.attr_classes: the attribute holds `C.apply` (an autograd Function's)
+
 
 @dataclass(slots=True)
 class CallEdge:
@@ -111,7 +113,8 @@ SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 @dataclass(slots=True)
 class ClassSummary:
     bases: tuple[str, ...] = ()  # as written (qualified where the import table can)
-    attr_classes: dict[str, str] = field(default_factory=dict)  # self.x -> its class ("[]C": a container of C)
+    # self.x -> its class ("[]C": a container of C; "apply:C": `self.x = C.apply`)
+    attr_classes: dict[str, str] = field(default_factory=dict)
     decorators: tuple[str, ...] = ()  # class decorators, qualified
     # `self.x` only ever set to None in the class (an optional part left out), and those
     # set to anything else: `if self.x is not None:` is decided over a class and its

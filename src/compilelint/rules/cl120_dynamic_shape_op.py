@@ -126,12 +126,13 @@ class LengthRegulator(torch.nn.Module):
         qualified = self.ctx.qualify(func) or ""
         entry = None if qualified.startswith(TENSOR) else self._known.get(qualified)
         if entry is not None:
-            self.report(node, self.message.format(op=entry.names[0]))
+            self.report(node, self.message.format(op=qualified if qualified.startswith("numpy.") else entry.names[0]))
             return
-        if qualified == "torch.where":
+        if qualified in ("torch.where", "numpy.where"):  # NumPy's runs as torch's in the region
             positional = [a for a in node.args if a.keyword is None]
             if len(node.args) == 1 and len(positional) == 1 and not positional[0].star:
-                self.report(node, self.message.format(op="torch.where(cond)"),
+                op = "torch.where(cond)" if qualified == "torch.where" else "np.where(cond)"
+                self.report(node, self.message.format(op=op),
                             help="Use the three-argument form `torch.where(cond, a, b)`, or a mask multiplication; "
                                 "`nonzero_static` when a fixed number of indices will do.")
             return

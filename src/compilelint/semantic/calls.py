@@ -26,14 +26,20 @@ class CallGraph:
             self._property_edge(node, "")
 
     def _property_edge(self, node: cst.Attribute, accessor: str) -> None:
-        """`self.variance`, `dist.variance` (`dist` annotated with a class): a read that runs
-        the class's `@property` getter, if it has one (the project decides); `accessor`
-        ".setter": an assignment, which runs the setter."""
+        """`self.variance`, `dist.variance` (`dist` annotated with a class or built here),
+        `Normal(loc).variance`: a read that runs the class's `@property` getter, if it has
+        one (the project decides); `accessor` ".setter": an assignment, which runs the setter."""
         owner = node.value
-        if not isinstance(owner, cst.Name) or not self.scopes or self.header or self.escaped:
+        if not self.scopes or self.header or self.escaped:
             return
         scope = self.scopes[-1]
-        if owner.value == "self" and scope.class_name is not None:
+        if isinstance(owner, cst.Call):  # `Window(x).size`: the class just called
+            target = self._class_name(owner.func)
+            if target is None:
+                return
+        elif not isinstance(owner, cst.Name):
+            return
+        elif owner.value == "self" and scope.class_name is not None:
             target = "self"
         elif cls := self.held_class(owner.value, scope):
             target = cls

@@ -8,6 +8,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.semantic.compile_values import nested_scope
+from compilelint.summary import APPLY
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
@@ -189,7 +190,13 @@ class ClassTracking:
                         info.attr_kinds[assign_target] = Kind.UNKNOWN
                         continue
                 info.attr_kinds[assign_target] = kind
-                if isinstance(value, cst.Call) and kind == Kind.MODULE:
+                if isinstance(value, cst.Attribute) and value.attr.value == "apply":
+                    ref = self.qualify(value.value) or dotted(value.value)
+                    if ref and ref.rsplit(".", 1)[-1][:1].isupper():
+                        # `self.sqrt = Sqrt.apply`: calling it runs Sqrt.forward if Sqrt is an
+                        # autograd Function (the project decides)
+                        info.attr_classes[assign_target] = APPLY + ref
+                elif isinstance(value, cst.Call) and kind == Kind.MODULE:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
                         info.attr_classes[assign_target] = ref
