@@ -38,6 +38,8 @@ class Checked(torch.nn.Module):
         assert (t[1:] > t[:-1]).all()  # traced: torch._assert
         assert torch.isfinite(y).all(), "non-finite state"  # a constant message: traced too
         assert y.dim() == 2, f"expected 2-D, got {y.dim()}-D"  # a shape: a Python value
+        torch._assert(y.shape[-1] == 4, "expected 4 features")  # a Python bool
+        torch._assert_async((y > -1e4).all())  # checked on the device, in the graph
         return y * 2
 """,
         """
@@ -103,6 +105,7 @@ class Checked(torch.nn.Module):
     def forward(self, t, y):
         assert (t[1:] > t[:-1]).all(), "t must increase: {}".format(t)  # expect
         assert torch.isfinite(y).all(), f"non-finite state {y}"  # expect
+        torch._assert((y > -1e4).all(), "out of range")  # expect
         return y * 2
 """,
         """
@@ -226,6 +229,16 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
+        if qualified == "torch._assert" and node.args and node.args[0].keyword is None:
+            # `torch._assert` is Python (`assert condition, message` with a message it is
+            # handed): unlike a plain `assert t.all()`, Dynamo needs the value (GB0033)
+            kind = self.ctx.kind(node.args[0].value)
+            if kind.tensorish:
+                self.report(node.args[0].value, self.message.format(what="`torch._assert`"),
+                            severity="error" if kind == Kind.TENSOR else "warning",
+                            help="Use `torch._assert_async(cond)` (checked on the device, in the graph), or a plain "
+                                 "`assert cond` with a constant message, which Dynamo turns into one.")
+            return
         if qualified in ("builtins.all", "builtins.any") and len(node.args) == 1 and node.args[0].keyword is None:
             kind = self.ctx.kind(node.args[0].value)
             if kind.tensorish and not is_ndarray(node.args[0].value, self.ctx):
