@@ -226,6 +226,10 @@ ENTRIES: tuple[Entry, ...] = (
           "torch._numpy draws only `rand`/`randn`/`random`/`uniform`/`normal`/`randint`/`choice`/`shuffle`: "
           "other distributions break also with `size` (pytorchcv's FractalNet drop masks)",
           ("kn_numpy_random_03",), "2.13.0, 2.14.1"),
+    Entry(_names("torch.nn.utils.rnn", "pack_padded_sequence", "pack_sequence"), "untraceable", "CL119", "GB0007",
+          "the packing runs a function Dynamo marks as skipped",
+          "`pad_sequence` is traced; pack outside the region (an RNN that takes packed input is refused anyway)",
+          ("kn_pack_sequence_01",), "2.13.0, 2.14.1"),
     Entry(("torch.autograd.Variable", "torch.autograd.variable.Variable"), "untraceable", "CL119", "GB0007",
           "`_LegacyVariableBase.__new__` is skipped",
           "the legacy wrapper is a no-op since torch 0.4: use the tensor itself", ("kn_autograd_variable_01",),

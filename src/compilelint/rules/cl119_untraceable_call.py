@@ -8,6 +8,8 @@ from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import Kind
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
+RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
+                         "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
 
 class UntraceableCall(Rule):
@@ -52,7 +54,16 @@ def main():
     torch.manual_seed(0)  # not compiled
     random.seed(0)
 """,
+        """
+import torch
+def noise(shape, generator=None):
+    return torch.randn(shape, generator=generator)  # no caller passes a generator
+class Denoiser(torch.nn.Module):
+    def forward(self, x):
+        return x - noise(x.shape) + torch.rand(x.shape, generator=None)
+""",
     ]
+
     INVALID = [
         """
 import torch
@@ -93,6 +104,15 @@ def f(x):
     gru = torch.nn.GRU(4, 4)
     y, _ = gru(x)  # expect
     return y + a
+""",
+        """
+import torch
+GENERATOR = torch.Generator().manual_seed(0)
+def noise(shape, generator=None):
+    return torch.randn(shape, generator=generator)  # expect
+class Denoiser(torch.nn.Module):
+    def forward(self, x):
+        return x - noise(x.shape, generator=GENERATOR)
 """,
     ]
 
@@ -176,6 +196,8 @@ def f(x):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
+        if self._generator(node, qualified):
+            return
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "call":
             if entry.size_at is None or _draws_scalar(node, entry.size_at):
@@ -189,6 +211,29 @@ def f(x):
         if entry is not None and entry.form == "instance" and not self._own_forward(called):
             what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
             self.report(node, self.message.format(what=what, why=_why(entry)))
+
+    def _generator(self, node: cst.Call, qualified: str | None) -> bool:
+        """A draw handed a `torch.Generator` (`torch.randn(shape, generator=g)`,
+        `x.normal_(generator=g)`): Dynamo cannot make the generator a graph input (GB0055). A
+        parameter (or `self.x`) defaulting to None breaks only when the caller passes one (a
+        `given:` label); anything else is left alone."""
+        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "generator"), None)
+        func = node.func
+        draw = (qualified or "").startswith("torch.") or (
+            qualified is None and isinstance(func, cst.Attribute) and func.attr.value in RNG_METHODS)
+        if value is None or not draw:
+            return False
+        if not isinstance(value, (cst.Name, cst.Attribute)):
+            return False  # `torch.Generator()` built here: reported where it is built (GB0363)
+        when = self.ctx.caller_conditions(value)
+        if not when:
+            return False  # not known to hold a generator
+        self.report(node, self.message.format(
+            what="A draw given a `torch.Generator`",
+            why="Dynamo cannot pass a generator object into the graph and breaks the graph (GB0055)"),
+            help="Draw with torch's global RNG inside the region (seed it outside), or draw the noise "
+                 "outside and pass it in.", when=when)
+        return True
 
     def _tensor_method(self, node: cst.Call) -> bool:
         """`x.to_sparse()`: a tensor method the table knows, on what may be a tensor (not a
