@@ -17,6 +17,6 @@ python -m pip install --no-deps zuko==1.6.0 fair-esm==2.0.0 torchdiffeq==0.2.5
 python -m pip install mpmath scipy
 # stop 29: two vision libraries, measured first as they came (RESULTS §23); segment-anything
 # imports torchvision at the top: its adapter stubs it (never installed)
-python -m pip install --no-deps pytorchcv==0.0.74 segment-anything==1.0
+python -m pip install --no-deps pytorchcv==0.0.74 segment-anything==1.0 efficientnet_pytorch==0.7.1
 python -m pip install requests
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -16,6 +16,7 @@ from compilelint.semantic.returns import annotated_items, displayed_items, join_
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind, dotted, literal_kind, strongest,
 )
+from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
 # `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
@@ -35,6 +36,7 @@ class FunctionScope:
     node: cst.CSTNode | None = None
     bound: bool = False  # a method callers reach through an instance (its first parameter is filled)
     facts: object = None  # semantic.facts.CallerFacts, made when a branch first asks
+    text_uses: frozenset[str] | None = None  # semantic.param_uses, made when a guess is first read
     # name -> the leaves ("p|fn|name", "r|fn|edge") its kind depends on, when only the
     # project can tell (semantic.project resolves them)
     open: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -51,6 +53,11 @@ class FunctionScope:
     # far: `input.log_prob()` and `input.variance` (a property) are that class's (semantic.calls)
     typed: dict[str, str] = field(default_factory=dict)
     reads: set = field(default_factory=set)  # the property edges made so far (one per place)
+
+    def text_params(self) -> frozenset[str]:
+        if self.text_uses is None:
+            self.text_uses = non_tensor_params(self.node) if isinstance(self.node, cst.FunctionDef) else frozenset()
+        return self.text_uses
 
 
 def _accessor(node: cst.FunctionDef, name: str) -> str:
@@ -141,6 +148,9 @@ class Bindings:
         for scope in reversed(self.scopes):
             if name in scope.env:
                 kind = scope.env[name]
+                if (kind == Kind.LIKELY or name in scope.open) and name in scope.params \
+                        and name in scope.text_params():
+                    return Kind.VALUE  # a guess the body refutes: `name.startswith(...)`, `**name`
                 if kind == Kind.UNKNOWN and name in scope.open:
                     if self.assuming is None:
                         self.open_seen = True

@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import (
-    TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
+    NON_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
     join, literal_kind, strongest, torch_call_kind,
 )
 
@@ -133,6 +133,8 @@ def call_kind(node: cst.Call, env) -> Kind:
         assuming = getattr(env, "assuming", None)
         before = set(assuming) if assuming is not None and method in VALUE_METHODS else None
         receiver = infer(func.value, env)
+        if receiver.tensorish and method in NON_TENSOR_METHODS:
+            return Kind.UNKNOWN  # `name.startswith(...)`: the receiver was no tensor
         if receiver.tensorish:
             if method in VALUE_METHODS:
                 if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be

@@ -38,6 +38,14 @@ VALUE_METHODS = frozenset({
     "is_complex", "is_signed", "equal", "item", "tolist", "untyped_storage", "type",
     "is_pinned", "is_shared", "is_set_to", "__len__", "dim_order",
 })
+# Methods of str, dict and list that torch.Tensor does not have (checked against torch 2.13:
+# `split`, `values`, `index` and `count` are left out, a tensor has or may be mistaken for them).
+NON_TENSOR_METHODS = frozenset({
+    "startswith", "endswith", "lower", "upper", "casefold", "strip", "lstrip", "rstrip", "rsplit",
+    "splitlines", "partition", "join", "format", "replace", "encode", "decode", "isdigit", "isalpha",
+    "keys", "items", "get", "setdefault", "update", "append", "extend", "insert", "remove",
+    "_replace", "_asdict",
+})
 # Method names that only tensors (among what compiled code calls) have; calling one on an
 # unknown receiver almost surely means the receiver is a tensor.
 TENSOR_ONLY_METHODS = frozenset({
