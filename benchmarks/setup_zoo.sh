@@ -19,4 +19,7 @@ python -m pip install mpmath scipy
 # imports torchvision at the top: its adapter stubs it (never installed)
 python -m pip install --no-deps pytorchcv==0.0.74 segment-anything==1.0 efficientnet_pytorch==0.7.1
 python -m pip install requests
+# denoising-diffusion-pytorch imports torchvision, accelerate and pytorch-fid at the top: its adapter stubs them
+python -m pip install --no-deps denoising-diffusion-pytorch==2.3.4 ema-pytorch==0.8.3
+python -m pip install einops==0.8.2 pillow tqdm
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

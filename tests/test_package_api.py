@@ -54,14 +54,18 @@ CORE = textwrap.dedent("""
 """)
 
 
+def _package(root, name: str, files: dict[str, str]):
+    pkg = root / name
+    pkg.mkdir()
+    for file, text in files.items():
+        (pkg / file).write_text(text)
+    (root / "pyproject.toml").write_text("[tool.compilelint]\n")
+    return root
+
+
 @pytest.fixture()
 def package(tmp_path):
-    pkg = tmp_path / "odepkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text(INIT)
-    (pkg / "core.py").write_text(CORE)
-    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
-    return tmp_path
+    return _package(tmp_path, "odepkg", {"__init__.py": INIT, "core.py": CORE})
 
 
 def _line(marker):
@@ -101,3 +105,58 @@ def test_dynamo_breaks_where_the_note_is(package):
             sys.modules.pop(name)
     assert result.error is None
     assert {_line("# BREAK"), _line("# AGAIN")} <= {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+SAMPLER_INIT = "from .model import Diffusion\n"
+SAMPLER = textwrap.dedent("""
+    import torch
+
+
+    class Diffusion(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            return (self.net(x) - x).pow(2).mean()
+
+        @torch.no_grad()
+        def sample(self, x, steps=3):
+            for t in range(steps):
+                x = x - 0.1 * self.net(x)
+            return x, x.abs().max().item()  # SAMPLED
+
+        @torch.no_grad()
+        def _private(self, x):
+            print("private", x)
+            return x
+
+        def plain(self, x):
+            print("not an entry point", x)
+            return x
+""")
+
+
+@pytest.fixture()
+def sampler_package(tmp_path):
+    return _package(tmp_path, "diffpkg", {"__init__.py": SAMPLER_INIT, "model.py": SAMPLER})
+
+
+def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_package):
+    settings = config_mod.load(start=str(sampler_package))
+    findings = check([str(sampler_package)], settings).findings
+    line = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# SAMPLED" in text)
+    assert [(f.line, f.code, f.severity, f.when) for f in findings] == [(line, "CL103", "note", (API,))]
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    sys.path.insert(0, str(sampler_package))
+    try:
+        diffpkg = importlib.import_module("diffpkg")
+        model = diffpkg.Diffusion()
+        result = capture(lambda x: model.sample(x), (torch.randn(2, 4),), backend="eager")
+    finally:
+        sys.path.remove(str(sampler_package))
+        for name in [n for n in sys.modules if n == "diffpkg" or n.startswith("diffpkg.")]:
+            sys.modules.pop(name)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

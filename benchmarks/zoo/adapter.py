@@ -93,6 +93,41 @@ def classifier_loss_module() -> type:
     return ClassifierLoss
 
 
+def stub_modules(names: dict[str, tuple[tuple[str, ...], tuple[str, ...]]], owner: str) -> None:
+    """Stand-in modules for what a library imports at its top but no model uses (torchvision,
+    held out and never installed; heavy trainers' dependencies): ``names`` maps a module to
+    (its functions, its classes), which raise when called. A real installed module is left
+    alone. ZooSuite sets it on each adapter as ``stub_modules``."""
+    import sys
+    import types
+
+    def missing(name, kind):
+        def fn(*args, **kwargs):
+            raise ImportError(f"{name} is not installed (a stand-in: {owner} {kind} it)")
+
+        return fn
+
+    for mod_name, (funcs, classes) in names.items():
+        mod = sys.modules.get(mod_name)
+        if mod is None:
+            mod = types.ModuleType(mod_name)
+            mod.__path__ = []
+            sys.modules[mod_name] = mod
+            parent, _, child = mod_name.rpartition(".")
+            if parent:
+                setattr(sys.modules[parent], child, mod)
+        if getattr(mod, "__file__", None) is not None:
+            continue  # only ever fill in a stand-in
+        for attr in funcs:
+            if not hasattr(mod, attr):
+                fn = missing(f"{mod_name}.{attr}", "called")
+                fn.__name__ = attr
+                setattr(mod, attr, fn)
+        for attr in classes:
+            if not hasattr(mod, attr):
+                setattr(mod, attr, type(attr, (), {"__init__": missing(f"{mod_name}.{attr}", "built")}))
+
+
 class ZooSuite:
     """The calibrate suite of one adapter module."""
 
@@ -100,6 +135,7 @@ class ZooSuite:
         self.adapter = adapter
         adapter.mean_loss_module = mean_loss_module
         adapter.classifier_loss_module = classifier_loss_module
+        adapter.stub_modules = stub_modules
         self.NAME = adapter.PACKAGE
         self.SETTINGS = tuple(getattr(adapter, "SETTINGS", ZOO_SETTINGS))
         bad = [s for s in self.SETTINGS if s not in ZOO_SETTINGS]

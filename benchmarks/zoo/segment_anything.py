@@ -35,7 +35,7 @@ import functools
 PACKAGE = "segment_anything"
 DISTRIBUTION = "segment-anything"
 
-mean_loss_module = None  # adapter.mean_loss_module, set by ZooSuite
+mean_loss_module = stub_modules = None  # adapter.py's, set by ZooSuite
 _IMG, _PATCH, _DIM, _HEADS = 64, 16, 32, 2
 _GRID = _IMG // _PATCH  # the 4x4 image embedding
 _MASK_IN = 4 * _GRID  # the low-res mask side the prompt encoder takes (16)
@@ -43,32 +43,10 @@ _MASK_IN = 4 * _GRID  # the low-res mask side the prompt encoder takes (16)
 
 def _stub_torchvision():
     """Stand-ins for the torchvision names segment_anything imports at the top (never installed)."""
-    import sys
-    import types
-
-    def _missing(name):
-        def fn(*args, **kwargs):
-            raise ImportError(f"torchvision is not installed (segment_anything called {name})")
-
-        fn.__name__ = name
-        return fn
-
-    names = {"torchvision": (), "torchvision.transforms": (),
-             "torchvision.transforms.functional": ("resize", "to_pil_image"),
-             "torchvision.ops": (), "torchvision.ops.boxes": ("batched_nms", "box_area")}
-    for mod_name, attrs in names.items():
-        mod = sys.modules.get(mod_name)
-        if mod is None:
-            mod = types.ModuleType(mod_name)
-            mod.__path__ = []
-            sys.modules[mod_name] = mod
-            parent, _, child = mod_name.rpartition(".")
-            if parent:
-                setattr(sys.modules[parent], child, mod)
-        if getattr(mod, "__file__", None) is None:  # only ever fill in a stand-in
-            for attr in attrs:
-                if not hasattr(mod, attr):
-                    setattr(mod, attr, _missing(attr))
+    stub_modules({"torchvision": ((), ()), "torchvision.transforms": ((), ()),
+                  "torchvision.transforms.functional": (("resize", "to_pil_image"), ()),
+                  "torchvision.ops": ((), ()), "torchvision.ops.boxes": (("batched_nms", "box_area"), ())},
+                 "segment_anything")
 
 
 def _import(name="segment_anything"):

@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 13  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 14  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -50,7 +50,8 @@ FORMAT = 13  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # methods called on a local built from a class are `ctorcall` edges; a top-level package's
 # summary lists its re-exports; 11: functions returning tuple displays keep each element's kind;
 # 12: an attribute may hold an autograd Function's `apply` ("apply:C"); 13: a guessed
-# parameter the body uses as text or a mapping is a Python value
+# parameter the body uses as text or a mapping is a Python value; 14: functions say whether
+# they are `@torch.no_grad()` / `@torch.inference_mode()` methods (API entry points)
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

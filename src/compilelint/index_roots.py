@@ -49,8 +49,8 @@ class RootFinding:
     def package_api(self) -> set[str]:
         """Functions a top-level package re-exports by name at module level
         (`torchdiffeq/__init__.py`: `from ._impl import odeint`; not under `if TYPE_CHECKING:`)
-        that take an untyped parameter: the library's API, which
-        user code calls compiled."""
+        that take an untyped parameter, and the inference methods of the modules it
+        re-exports: the library's API, which user code calls compiled."""
         found = set()
         for module, summary in self.modules.items():
             if "." in module:
@@ -66,7 +66,18 @@ class RootFinding:
                 if info is not None and info.class_name is None and info.params \
                         and not key.rsplit(":", 1)[-1].startswith("_"):
                     found.add(key)
+                elif key in self.classes and self.is_module_class(key):
+                    found.update(self._inference_methods(key))
         return found
+
+    def _inference_methods(self, class_key: str) -> list[str]:
+        """An exported module's public methods decorated `@torch.no_grad()` /
+        `@torch.inference_mode()` (a diffusion model's `sample`, `ddim_sample`): entry points
+        user code calls, and compiles, beside `forward`."""
+        prefix = f"{class_key}."
+        return [key for key, info in self.functions.items()
+                if info.inference and key.startswith(prefix) and "." not in key[len(prefix):]
+                and not key[len(prefix):].startswith("_")]
 
     def _distribution_class(self, class_key: str) -> bool:
         """A torch.distributions distribution or transform: model code samples it, scores

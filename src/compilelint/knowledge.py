@@ -226,6 +226,11 @@ ENTRIES: tuple[Entry, ...] = (
           "torch._numpy draws only `rand`/`randn`/`random`/`uniform`/`normal`/`randint`/`choice`/`shuffle`: "
           "other distributions break also with `size` (pytorchcv's FractalNet drop masks)",
           ("kn_numpy_random_03",), "2.13.0, 2.14.1"),
+    Entry(("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.tqdm.tqdm",
+           "tqdm.autonotebook.tqdm", "tqdm.trange", "tqdm.auto.trange"), "untraceable", "CL119", "GB0007",
+          "`tqdm.__new__` is marked as skipped",
+          "a progress bar around a loop (even `disable=True`) breaks, and the frame runs eagerly (GB0008): keep "
+          "it in the eager caller", ("kn_tqdm_01",), "2.13.0, 2.14.1"),
     Entry(_names("torch.nn.utils.rnn", "pack_padded_sequence", "pack_sequence"), "untraceable", "CL119", "GB0007",
           "the packing runs a function Dynamo marks as skipped",
           "`pad_sequence` is traced; pack outside the region (an RNN that takes packed input is refused anyway)",

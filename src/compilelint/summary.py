@@ -88,12 +88,13 @@ class FunctionSummary:
     # each element's spec when every return is a tuple display of one length (`return a, b`):
     # `x, y = f()` gives x the first (a leaf `i|fn|edge#0`), not the tuple's kind
     items: tuple[Spec, ...] | None = None
+    inference: bool = False  # decorated `@torch.no_grad()` / `@torch.inference_mode()`: an entry point
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
-                      self.items),
+                      self.items, self.inference),
                      _FUNCTION)
 
     @classmethod
@@ -106,7 +107,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

@@ -8,6 +8,8 @@ from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import Kind
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
+UNTRACEABLE_HELP = ("Move the call to the eager caller (a progress bar around the loop that calls the compiled "
+                    "step, packing before the compiled call), or use the tensor directly for the legacy `Variable`.")
 RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
                          "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
@@ -201,7 +203,8 @@ class Denoiser(torch.nn.Module):
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "call":
             if entry.size_at is None or _draws_scalar(node, entry.size_at):
-                self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)))
+                self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)),
+                            help=None if entry.category == "rng" else UNTRACEABLE_HELP)
             return
         if qualified is None and isinstance(node.func, cst.Attribute) and self._tensor_method(node):
             return

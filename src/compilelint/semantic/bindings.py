@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, compile_kwargs, marks_constant
+from compilelint.semantic.compiled import (
+    COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, marks_constant,
+)
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (
@@ -203,7 +205,7 @@ class Bindings:
         class_name = self.classes[-1].qualname if (self.classes and not self.scopes) else (
             self.scopes[-1].class_name if self.scopes else None)
         parent = self.scopes[-1].qualname if self.scopes else None
-        compiled, disabled, static, accessor = False, False, False, False
+        compiled, disabled, static, accessor, inference = False, False, False, False, False
         self.header_nodes.update(id(d) for d in node.decorators)
         for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
             if param.default is not None:
@@ -217,6 +219,8 @@ class Bindings:
                     compile_kwargs(deco.decorator) if isinstance(deco.decorator, cst.Call) else {})
             elif qualified in DISABLE_NAMES or (isinstance(target, cst.Name) and target.value in self.constant_markers):
                 disabled = True
+            elif qualified in INFERENCE_DECORATORS:
+                inference = True
             elif qualified == "builtins.staticmethod":
                 static = True
             elif qualified == "builtins.property" or (
@@ -230,7 +234,8 @@ class Bindings:
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,
-                               compiled=compiled, disabled=disabled, accessor=accessor and method)
+                               compiled=compiled, disabled=disabled, accessor=accessor and method,
+                               inference=inference and method)
         if scope.open:  # what the project needs to map call-site arguments onto parameters
             info.params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
             info.bound = 1 if (method and not static and info.params) else 0

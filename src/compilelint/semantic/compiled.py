@@ -15,6 +15,9 @@ DISABLE_NAMES = frozenset({
     "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
     "torch.compiler.assume_constant_result", "torch._disable_dynamo",
 })
+# what a model's sampling / generation entry points are decorated with (an API entry point)
+INFERENCE_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
+                                  "torch.autograd.grad_mode.inference_mode"})
 
 
 def compile_kwargs(call: cst.Call) -> dict[str, str]:
