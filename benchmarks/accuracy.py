@@ -409,16 +409,12 @@ def check_case(case: Case, res: dict) -> list[str]:
         if start is None:
             problems.append(f"line {ln}: CL150 label on a line that starts no for/while loop")
             continue
-        if not loop_skips and ln not in observed and not any(
-                b.get("kind") == "frame_skip" and _case_line(b, case.path) == ln for b in breaks):
+        if not loop_skips and ln not in observed:
             problems.append(f"line {ln}: labelled CL150 but Dynamo reports no frame skip for a break in a loop")
             continue
         # a break on the loop line itself is the loop's own (its iterator), unless it is
         # the "compiled up to the loop" break, which needs a break inside the body
         inside = any(start < o <= end for o in observed) or (bool(loop_skips) and start in observed)
-        # the loop's iterator breaks on every step (`for t in tqdm(...)`: Dynamo skips the
-        # inlined `__iter__`, GB0008) and the frame is skipped at the loop line itself
-        inside = inside or any(b.get("kind") == "frame_skip" and _case_line(b, case.path) == start for b in breaks)
         enclosing = [f for f in case.functions if f[1] <= ln <= f[2]]
         fn_hit = False
         for b in loop_skips:
