@@ -74,10 +74,15 @@ class RootFinding:
         """An exported module's public methods decorated `@torch.no_grad()` /
         `@torch.inference_mode()` (a diffusion model's `sample`, `ddim_sample`): entry points
         user code calls, and compiles, beside `forward`."""
+        return [key for name, key, info in self._own_methods(class_key) if info.inference and name[0] != "_"]
+
+    def _own_methods(self, class_key: str):
+        """(name, key, summary) of each function the class's body defines (not nested ones)."""
         prefix = f"{class_key}."
-        return [key for key, info in self.functions.items()
-                if info.inference and key.startswith(prefix) and "." not in key[len(prefix):]
-                and not key[len(prefix):].startswith("_")]
+        for key, info in self.functions.items():
+            name = key[len(prefix):] if key.startswith(prefix) else ""
+            if name and "." not in name:
+                yield name, key, info
 
     def _distribution_class(self, class_key: str) -> bool:
         """A torch.distributions distribution or transform: model code samples it, scores
@@ -88,13 +93,8 @@ class RootFinding:
     def _distribution_methods(self, class_key: str) -> list[str]:
         """A distribution's or transform's own public methods, and the hooks
         torch.distributions calls (`Transform.__call__` runs `_call`, `inv` runs `_inverse`)."""
-        prefix = f"{class_key}."
-        found = []
-        for key, info in self.functions.items():
-            name = key[len(prefix):] if key.startswith(prefix) else ""
-            if name and "." not in name and not info.accessor and (name in DISTRIBUTION_HOOKS or name[0] != "_"):
-                found.append(key)
-        return found
+        return [key for name, key, info in self._own_methods(class_key)
+                if not info.accessor and (name in DISTRIBUTION_HOOKS or name[0] != "_")]
 
     def _called(self, class_key: str) -> str | None:
         """What calling an instance runs: `forward` of a module, else `__call__` (a

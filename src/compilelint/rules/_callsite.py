@@ -138,12 +138,17 @@ def _compiled_name(name: str) -> bool:
     return COMPILED_NAME.match(name) is not None
 
 
+def keyword_value(call: cst.Call, keyword: str) -> cst.BaseExpression | None:
+    """The argument passed as `keyword`."""
+    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword), None)
+
+
 def arg_value(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
     """The argument at `position` (positional) or passed as `keyword`."""
     positional = [a for a in call.args if a.keyword is None and not a.star]
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
+    value = keyword_value(call, keyword)
+    if value is not None:
+        return value
     if position < len(positional):
         return positional[position].value
     return None

@@ -3,7 +3,7 @@ import libcst.matchers as m
 
 from compilelint import knowledge
 from compilelint.config import torch_version
-from compilelint.rules._callsite import has_keyword
+from compilelint.rules._callsite import has_keyword, keyword_value
 from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import Kind
 
@@ -220,7 +220,7 @@ class Denoiser(torch.nn.Module):
         `x.normal_(generator=g)`): Dynamo cannot make the generator a graph input (GB0055). A
         parameter (or `self.x`) defaulting to None breaks only when the caller passes one (a
         `given:` label); anything else is left alone."""
-        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "generator"), None)
+        value = keyword_value(node, "generator")
         func = node.func
         draw = (qualified or "").startswith("torch.") or (
             qualified is None and isinstance(func, cst.Attribute) and func.attr.value in RNG_METHODS)

@@ -150,7 +150,7 @@ class Bindings:
         for scope in reversed(self.scopes):
             if name in scope.env:
                 kind = scope.env[name]
-                if self.assuming is not None and name in scope.open and name in scope.params \
+                if self.assuming is not None and name in scope.open \
                         and name in scope.text_params():  # (scanned only when a rule asks again)
                     return Kind.VALUE  # a guess the body refutes: `name.startswith(...)`, `**name`
                 if kind == Kind.UNKNOWN and name in scope.open:
