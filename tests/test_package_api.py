@@ -160,3 +160,16 @@ def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_pack
         for name in [n for n in sys.modules if n == "diffpkg" or n.startswith("diffpkg.")]:
             sys.modules.pop(name)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+def test_a_public_submodules_inference_methods_are_api_entry_points_too(tmp_path):
+    """A sampler the package does not re-export is still imported by its module's path
+    (`from diffpkg.guided import Diffusion`): its inference methods are entry points; one in
+    a private module (`diffpkg._impl`) or a private class is not."""
+    package = _package(tmp_path, "diffpkg", {"__init__.py": "", "guided.py": SAMPLER, "_impl.py": SAMPLER,
+                                             "hidden.py": SAMPLER.replace("class Diffusion", "class _Diffusion")})
+    settings = config_mod.load(start=str(package))
+    findings = check([str(package)], settings).findings
+    line = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# SAMPLED" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings] == \
+        [("guided.py", line, "CL103", (API,))]

@@ -244,3 +244,63 @@ def test_break_dynamo_puts_past_its_function_matches_that_functions_finding(tmp_
     assert not [n for n in new if n.line == item[0].line]  # explained, not a probe-only break
     if item[0].line == at:
         pytest.skip("this torch reports the break on its own line")
+
+
+ECHO_SOURCE = '''
+import functools
+
+import numpy as np
+import torch
+
+
+class Quadrature(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return Quadrature.integrate(a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, grad
+
+    @staticmethod
+    @functools.cache
+    def nodes(n):
+        x, w = np.polynomial.legendre.leggauss(n)  # the break
+        return torch.as_tensor(x, dtype=torch.float32), torch.as_tensor(w, dtype=torch.float32)
+
+    @staticmethod
+    def integrate(a, b):
+        x, w = Quadrature.nodes(4)  # its echo
+        return ((b - a)[..., None] * w * torch.lerp(a[..., None], b[..., None], x)).sum(-1)
+
+
+def area(a, b):
+    return Quadrature.apply(a, b) * 2
+'''
+
+
+def test_a_breaks_echo_at_the_call_is_explained_by_the_finding_that_explains_the_break(tmp_path, monkeypatch):
+    """zuko's Gauss-Legendre quadrature: Dynamo cannot resume inside a `functools.cache`
+    function called from an autograd.Function's forward, and reports the same break (GB0007)
+    once more at the call. The finding at the break explains both; without it both are new."""
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / "echo_quadrature.py").write_text(ECHO_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import torch
+    import echo_quadrature
+
+    res = capture(echo_quadrature.area, (torch.zeros(3), torch.ones(3)))
+    path = str(tmp_path / "echo_quadrature.py")
+    text = ECHO_SOURCE.splitlines()
+    brk = next(i for i, t in enumerate(text, 1) if "# the break" in t)
+    echo = next(i for i, t in enumerate(text, 1) if "# its echo" in t)
+    assert {brk, echo} <= {b.line for b in res.breaks if b.file == path and b.gb_id == "GB0007"}, res.breaks
+    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 32))})
+    new_lines = lambda findings: {n.line for n in match(findings, [result]) if n.path.endswith("echo_quadrature.py")}  # noqa: E731
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=16, code="CL119", message="static", scope="Quadrature.nodes")
+    assert not {brk, echo} & new_lines([finding])
+    assert finding.evidence["status"] == "confirmed"

@@ -10,6 +10,10 @@ CONSTRAINTS = "torch.distributions.constraints."
 DISTRIBUTION_HOOKS = frozenset({"__call__", "_call", "_inverse"})  # what torch.distributions calls
 
 
+def _public(dotted: str) -> bool:
+    return not any(part.startswith("_") for part in dotted.split("."))
+
+
 class RootFinding:
     def roots(self, mode: str) -> set[str]:
         """With `roots = "modules"`: every module's forward (and its own `__call__`), and the
@@ -50,7 +54,8 @@ class RootFinding:
         """Functions a top-level package re-exports by name at module level
         (`torchdiffeq/__init__.py`: `from ._impl import odeint`; not under `if TYPE_CHECKING:`)
         that take an untyped parameter, and the inference methods of the modules it
-        re-exports: the library's API, which user code calls compiled."""
+        re-exports or its public submodules define: the library's API, which user code
+        calls compiled."""
         found = set()
         for module, summary in self.modules.items():
             if "." in module:
@@ -68,6 +73,12 @@ class RootFinding:
                     found.add(key)
                 elif key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
+        # a public module of a package is imported by its path too
+        # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`)
+        for class_key in self.classes:
+            module, _, name = class_key.partition(":")
+            if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
+                found.update(self._inference_methods(class_key))
         return found
 
     def _inference_methods(self, class_key: str) -> list[str]:
@@ -78,11 +89,14 @@ class RootFinding:
 
     def _own_methods(self, class_key: str):
         """(name, key, summary) of each function the class's body defines (not nested ones)."""
-        prefix = f"{class_key}."
-        for key, info in self.functions.items():
-            name = key[len(prefix):] if key.startswith(prefix) else ""
-            if name and "." not in name:
-                yield name, key, info
+        by_owner = getattr(self, "_by_owner", None)
+        if by_owner is None:  # one pass over the functions, not one per class asked
+            by_owner = self._by_owner = {}
+            for key, info in self.functions.items():
+                owner, dot, name = key.rpartition(".")
+                if dot and ":" in owner:
+                    by_owner.setdefault(owner, []).append((name, key, info))
+        return by_owner.get(class_key, ())
 
     def _distribution_class(self, class_key: str) -> bool:
         """A torch.distributions distribution or transform: model code samples it, scores

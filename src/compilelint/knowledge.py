@@ -75,6 +75,36 @@ TORCHVISION_NMS = "2.14.1 (torchvision 0.29.1)"
 # The releases the labelled corpus (accuracy.py) confirmed the other rows' cases on
 # (benchmarks/RESULTS.md §16: 2.11.0 and 2.14.1 are CUDA wheels run on CPU).
 CONFIRMED = "2.11.0, 2.13.0, 2.14.1"
+# NumPy functions torch._numpy does not implement (numpy 2.4, torch 2.13.0 and 2.14.1: the same
+# lists; tests/test_knowledge_numpy.py keeps them equal to what the installed torch lacks).
+# Dynamo refuses every call of one in a compiled region, also on Python constants (GB0294).
+NUMPY_LISTED_WITH = "2.4"  # the NumPy release the lists were made against
+NUMPY_UNSUPPORTED = (
+    "acos", "acosh", "apply_along_axis", "apply_over_axes", "argpartition", "array2string",
+    "array_repr", "array_str", "asanyarray", "asarray_chkfinite", "asfortranarray", "asin", "asinh",
+    "asmatrix", "astype", "atan", "atan2", "atanh", "base_repr", "binary_repr", "bitwise_count",
+    "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift", "block", "bmat", "busday_count",
+    "busday_offset", "compress", "concat", "cumulative_prod", "cumulative_sum",
+    "datetime_as_string", "datetime_data", "delete", "digitize", "ediff1d", "einsum_path",
+    "extract", "format_float_positional", "format_float_scientific", "frexp", "frombuffer",
+    "fromfunction", "fromiter", "frompyfunc", "fromregex", "fromstring", "get_include",
+    "get_printoptions", "getbufsize", "geterr", "geterrcall", "histogram_bin_edges", "info",
+    "insert", "interp", "intersect1d", "is_busday", "isdtype", "isfortran", "isin", "isnat",
+    "iterable", "ix_", "lexsort", "mask_indices", "matrix_transpose", "matvec", "may_share_memory",
+    "mintypecode", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean",
+    "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
+    "nested_iters", "packbits", "partition", "permute_dims", "piecewise", "place", "poly",
+    "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval", "pow",
+    "printoptions", "promote_types", "putmask", "ravel_multi_index", "require", "roots", "select",
+    "set_printoptions", "setbufsize", "setdiff1d", "seterr", "seterrcall", "setxor1d",
+    "shares_memory", "show_config", "show_runtime", "sort_complex", "spacing", "trapezoid",
+    "trim_zeros", "typename", "union1d", "unique_all", "unique_counts", "unique_inverse",
+    "unique_values", "unpackbits", "unravel_index", "unstack", "unwrap", "vecdot", "vecmat"
+)
+NUMPY_LINALG_UNSUPPORTED = (
+    "cross", "diagonal", "matmul", "matrix_norm", "matrix_transpose", "outer", "svdvals",
+    "tensordot", "trace", "vecdot", "vector_norm"
+)
 ENTRIES: tuple[Entry, ...] = (
     # ---- data-dependent output sizes (CL120) ----------------------------------------------
     Entry(("torch.nonzero", "torch.Tensor.nonzero"), "dynamic-output-size", "CL120", "GB0036",
@@ -226,6 +256,17 @@ ENTRIES: tuple[Entry, ...] = (
           "torch._numpy draws only `rand`/`randn`/`random`/`uniform`/`normal`/`randint`/`choice`/`shuffle`: "
           "other distributions break also with `size` (pytorchcv's FractalNet drop masks)",
           ("kn_numpy_random_03",), "2.13.0, 2.14.1"),
+    Entry(_names("numpy", *NUMPY_UNSUPPORTED) + _names("numpy.linalg", *NUMPY_LINALG_UNSUPPORTED), "untraceable",
+          "CL119", "GB0294", "numpy function not supported by torch._numpy",
+          "every NumPy function torch._numpy lacks breaks, also on Python constants: `np.interp`, `np.digitize`, "
+          "`np.isin`, `np.nanmean`, `np.polyfit`, `np.unravel_index`, ... (use `torch.bucketize`, `torch.isin`, "
+          "`torch.nanmean`, or compute it outside the region)", ("kn_numpy_unsupported_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_numpy_supported_01",)),
+    Entry(("numpy.polynomial.*",), "skipped", "CL119", "GB0007",
+          "torch._numpy has no `polynomial`: NumPy's own function is marked as skipped",
+          "compute nodes, fits and coefficients once, outside the region, and keep them as tensors "
+          "(zuko's Gauss-Legendre quadrature)", ("kn_numpy_polynomial_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_numpy_polynomial_01",)),
     Entry(("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.tqdm.tqdm",
            "tqdm.autonotebook.tqdm", "tqdm.trange", "tqdm.auto.trange"), "untraceable", "CL119", "GB0007",
           "`tqdm.__new__` is marked as skipped",

@@ -51,8 +51,14 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+LISTED = 40  # names shown in one row
+
+
 def _names(entry: Entry) -> str:
-    names = ", ".join(f"`{name}`" for name in entry.names)
+    shown = entry.names if len(entry.names) <= LISTED else entry.names[:LISTED]
+    names = ", ".join(f"`{name}`" for name in shown)
+    if len(shown) < len(entry.names):  # NumPy's long list: the rest is in knowledge.py
+        names += f", … ({len(entry.names) - LISTED} more: `compilelint.knowledge`)"
     if entry.form == "instance":
         names += " (calling an instance)"
     if entry.size_at is not None:

@@ -195,7 +195,21 @@ def match(
         if verdicts:  # no target ran this file: no evidence either way
             f.evidence = min(verdicts, key=lambda ev: _RANK[ev["status"]])
 
+    _explain_echoes(observed)
     return _new_findings(observed, cwd)
+
+
+def _explain_echoes(observed: list[_Observed]) -> None:
+    """A break Dynamo met inlining a call that it cannot resume inside (a function behind
+    `functools.cache`, one a context-manager decorator wraps) is reported once more at the
+    call, in the caller's frame: the same graph-break id, at a line of the first report's
+    user stack, in the same run. The finding that explains the first explains its echo."""
+    explained = [o for o in observed if o.explained and o.loc and o.rec.kind == "graph_break" and o.rec.gb_id]
+    for o in observed:
+        if o.explained or not o.loc or o.rec.kind != "graph_break" or not o.rec.gb_id:
+            continue
+        o.explained = any(e.target == o.target and e.rec.gb_id == o.rec.gb_id and e.loc != o.loc
+                          and o.loc in e.stack for e in explained)
 
 
 VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")

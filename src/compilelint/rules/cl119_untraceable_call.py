@@ -8,8 +8,9 @@ from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import Kind
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
-UNTRACEABLE_HELP = ("Move the call to the eager caller (a progress bar around the loop that calls the compiled "
-                    "step, packing before the compiled call), or use the tensor directly for the legacy `Variable`.")
+UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
+                    "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
+                    "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
 RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
                          "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
