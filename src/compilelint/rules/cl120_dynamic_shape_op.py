@@ -40,7 +40,8 @@ class Router(torch.nn.Module):
         idx = torch.nonzero_static(keep.flatten(), size=4)
         top = torch.topk(scores, 2).indices
         n = torch.count_nonzero(keep)
-        return y, idx, top, n
+        hot = torch.nn.functional.one_hot(top, num_classes=8)  # the class count is given
+        return y, idx, top, n, hot
 """,
         """
 import torch
@@ -95,7 +96,8 @@ def f(scores: torch.Tensor, labels: torch.Tensor, h: torch.Tensor, durations: to
     runs = labels.unique_consecutive()  # expect
     long = h.repeat_interleave(durations, dim=0)  # expect
     alt = torch.repeat_interleave(durations)  # expect
-    return pos, counts, where, runs, long, alt
+    hot = torch.nn.functional.one_hot(labels)  # expect
+    return pos, counts, where, runs, long, alt, hot
 """,
         """
 import torch
@@ -127,6 +129,13 @@ class LengthRegulator(torch.nn.Module):
         entry = None if qualified.startswith(TENSOR) else self._known.get(qualified)
         if entry is not None:
             self.report(node, self.message.format(op=qualified if qualified.startswith("numpy.") else entry.names[0]))
+            return
+        if qualified == "torch.nn.functional.one_hot":
+            classes = arg_value(node, 1, "num_classes")
+            if classes is None or _minus_one(classes):  # the class count is read from the values
+                self.report(node, self.message.format(op="F.one_hot(x)"),
+                            help="Pass `num_classes` (the number of labels, a Python int): the output's size is "
+                                 "then known without reading the values.")
             return
         if qualified in ("torch.where", "numpy.where"):  # NumPy's runs as torch's in the region
             positional = [a for a in node.args if a.keyword is None]
@@ -180,3 +189,9 @@ class LengthRegulator(torch.nn.Module):
         if scope is None or name not in scope.params or name in ("self", "cls"):
             return False
         return not INT_NAME.search(name)
+
+
+def _minus_one(node: cst.BaseExpression) -> bool:
+    """`-1`, one_hot's default: infer the class count from the values."""
+    return (isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)
+            and isinstance(node.expression, cst.Integer) and node.expression.value == "1")

@@ -1,0 +1,207 @@
+"""Knowledge from Dynamo, not from a library: one small compiled function per common call
+(torch introspection, comparisons, NumPy, the standard library), each judged by Dynamo
+(the probe's capture, backend "eager") and by the static pass; prints where they disagree.
+
+    python benchmarks/knowledge_sweep.py            # the installed torch
+    python benchmarks/knowledge_sweep.py --all      # every case, agreeing ones too
+
+A disagreement is a candidate knowledge row (Dynamo breaks, no finding) or a false alarm
+(a finding, no break); a row lands only with a corpus case confirmed on each release
+(benchmarks/accuracy.py --only-labels). Results: benchmarks/RESULTS.md §24.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+HEADER = """import collections, copy, functools, hashlib, itertools, json, math, operator, os, pickle, re, sys
+import threading, uuid, weakref
+import numpy as np
+import torch
+"""
+
+# name -> statements (`; `-separated) that compute `y` from the input `x` (a float tensor of 4)
+CASES = {
+    "tracing_state": "y = x * 2 if torch._C._get_tracing_state() is None else x",
+    "jit_is_tracing": "y = x * 2 if not torch.jit.is_tracing() else x",
+    "jit_is_scripting": "y = x * 2 if not torch.jit.is_scripting() else x",
+    "onnx_export": "y = x * 2 if not torch.onnx.is_in_onnx_export() else x",
+    "fx_tracing": "y = x * 2 if not torch.fx._symbolic_trace.is_fx_tracing() else x",
+    "cuda_available": "y = x * 2 if torch.cuda.is_available() else x",
+    "manual_seed": "torch.manual_seed(0); y = x * 2",
+    "get_rng_state": "s = torch.get_rng_state(); y = x * 2",
+    "generator": "g = torch.Generator(); y = x * 2",
+    "data_ptr": "y = x * (x.data_ptr() % 2)",
+    "untyped_storage": "y = x * (x.untyped_storage().nbytes())",
+    "storage_offset": "y = x * x.storage_offset()",
+    "is_same_size": "y = x * 2 if x.is_same_size(x) else x",
+    "autograd_grad": "z = x.detach().requires_grad_(); y = torch.autograd.grad((z * z).sum(), z, create_graph=True)[0]",
+    "is_grad_enabled": "y = x * 2 if torch.is_grad_enabled() else x",
+    "deterministic": "y = x * 2 if torch.are_deterministic_algorithms_enabled() else x",
+    "dist_init": "y = x * 2 if torch.distributed.is_available() and torch.distributed.is_initialized() else x",
+    "autocast_enabled": "y = x * 2 if torch.is_autocast_enabled() else x",
+    "set_grad": "torch.set_grad_enabled(False); y = x * 2; torch.set_grad_enabled(True)",
+    "assert_close": "torch.testing.assert_close(x, x); y = x * 2",
+    "allclose": "y = x * 2 if torch.allclose(x, x) else x",
+    "allclose_method": "y = x * 2 if x.allclose(x) else x",
+    "equal_method": "y = x * 2 if x.equal(x) else x",
+    "isclose_all": "y = x * 2 if torch.isclose(x, x).all() else x",
+    "tensor_of_list": "y = torch.tensor([x.shape[0], 2]) + x.sum()",
+    "tensor_of_tensors": "y = torch.tensor([x[0], x[1]])",
+    "os_environ": "y = x * 2 if os.environ.get('FOO') else x",
+    "os_getenv": "y = x * 2 if os.getenv('FOO') else x",
+    "threading": "y = x * (threading.get_ident() % 2)",
+    "uuid": "u = uuid.uuid4(); y = x",
+    "hashlib": "h = hashlib.md5(b'a').hexdigest(); y = x",
+    "json_dumps": "s = json.dumps({'a': 1}); y = x",
+    "json_loads": "d = json.loads('{\"a\": 2}'); y = x * d['a']",
+    "pickle_dumps": "s = pickle.dumps(3); y = x",
+    "re_match": "y = x * 2 if re.match('a', 'abc') else x",
+    "fstring_tensor": "s = f'{x}'; y = x",
+    "weakref": "r = weakref.ref(x); y = x",
+    "id_call": "y = x * (id(x) % 2)",
+    "hash_tensor": "y = x * (hash(x) % 2)",
+    "copy_copy": "y = copy.copy(x)",
+    "math_funcs": "y = x * math.sqrt(2.0) * math.log(3.0)",
+    "itertools_chain": "y = sum(itertools.chain([x], [x]))",
+    "functools_reduce": "y = functools.reduce(lambda a, b: a + b, [x, x])",
+    "deque": "d = collections.deque([x]); y = d.pop()",
+    "np_prod_shape": "y = x * np.prod(x.shape)",
+    "np_interp": "y = x * float(np.interp(0.5, [0.0, 1.0], [0.0, 10.0]))",
+    "np_isin": "y = torch.as_tensor(np.isin(x.numpy(), np.array([0.0, 0.5])))",
+    "np_polyval": "y = x + np.polynomial.polynomial.polyval(2.0, [1.0, 2.0])",
+    "randperm": "y = x[torch.randperm(x.shape[0])]",
+    "bernoulli": "y = x * torch.bernoulli(torch.full_like(x, 0.5))",
+    "multinomial": "y = torch.multinomial(x.abs() + 0.1, 2)",
+    "searchsorted": "y = torch.searchsorted(torch.tensor([0.0, 0.5]), x)",
+    "unique_consecutive": "y = torch.unique_consecutive(x)",
+    "bincount": "y = torch.bincount((x.abs() * 3).long())",
+    "histc": "y = torch.histc(x, bins=4)",
+    "masked_scatter": "y = x.masked_scatter(x > 0, x)",
+    "index_put_bool": "y = x.clone(); y[y > 0] = 0",
+    "lstsq": "y = torch.linalg.lstsq(torch.eye(2) + 1, x[:2, None]).solution",
+    "linalg_eigh": "y = torch.linalg.eigh(x[:2, None] @ x[None, :2])[0]",
+    "isnan_any_if": "y = x if torch.isnan(x).any() else x * 2",
+    "is_nonzero": "y = x * 2 if x.sum().is_nonzero() else x",
+    "storage_offset_slice": "y = x[x.storage_offset():]",
+    "checkpoint": "y = torch.utils.checkpoint.checkpoint(torch.sin, x, use_reentrant=False)",
+    "nn_init": "w = torch.empty(2, 2); torch.nn.init.xavier_uniform_(w); y = x * w.sum()",
+    "one_hot_no_classes": "y = torch.nn.functional.one_hot((x * 3).long())",
+    "one_hot_classes": "y = torch.nn.functional.one_hot((x * 3).long(), 4)",
+    "zeros_of_sum": "y = torch.zeros(int(x.sum() * 0) + 2)",
+    "arange_tensor_end": "y = torch.arange((x.abs().sum() * 0 + 3).long())",
+    "histogram": "y = torch.histogram(x, bins=4).hist",
+    "quantile": "y = torch.quantile(x, 0.5)",
+    "matrix_rank": "y = x * torch.linalg.matrix_rank(torch.eye(3))",
+    "pinv": "y = torch.linalg.pinv(x[:2, None] @ x[None, :2])",
+    "svd": "y = torch.linalg.svd(x[:2, None] @ x[None, :2]).S",
+    "lobpcg": "y = torch.lobpcg(torch.eye(4) * 2 + 1, k=1)[0]",
+    "tensor_apply_": "y = x.clone().apply_(lambda v: v * 2)",
+    "tensor_map_": "y = x.clone().map_(x, lambda a, b: a + b)",
+    "contains": "y = x * 2 if 0.5 in x else x",
+    "nonzero_tuple": "y = x[torch.nonzero(x > 0.5, as_tuple=True)]",
+    "argwhere": "y = torch.argwhere(x > 0.5)",
+    "resize_": "y = x.clone().resize_(2)",
+    "set_": "y = torch.empty(0).set_(x)",
+    "data_assign": "z = x.clone(); z.data = x * 2; y = z",
+    "cartesian_prod": "y = torch.cartesian_prod(x, x)",
+    "combinations": "y = torch.combinations(x)",
+    "block_diag": "y = torch.block_diag(*[x[:2, None], x[2:, None]])",
+    "ctc_like_cumsum": "y = torch.cumsum(x, 0)",
+    "embedding_bag": "y = torch.nn.functional.embedding_bag(torch.tensor([0, 1]), x[:, None].expand(4, 2), torch.tensor([0]))",
+    "kthvalue": "y = torch.kthvalue(x, 2).values",
+    "unique_counts": "y = torch.unique(x, return_counts=True)[1]",
+    "tensor_split_tensor": "y = torch.tensor_split(x, torch.tensor([1, 3]))[0]",
+    "split_sizes_tolist": "y = torch.split(x, (x.abs() * 0 + 2).long().tolist())[0]",
+    "grad_attr": "y = x * 2 if x.grad is None else x",
+    "version_attr": "y = x * x._version",
+    "retain_grad": "z = x * 2; y = z",
+    "tensor_iter": "y = sum(v for v in x)",
+    "len_tensor": "y = x * len(x)",
+    "int_shape": "y = x * int(x.shape[0])",
+    "float_of_numel": "y = x * float(x.numel())",
+    "sys_getsizeof": "y = x * sys.getsizeof(1)",
+    "os_path": "y = x * 2 if os.path.exists('/tmp') else x",
+    "time_perf": "t = __import__('time').perf_counter(); y = x",
+    "random_seed": "__import__('random').seed(0); y = x",
+    "np_seed": "np.random.seed(0); y = x",
+    "torch_seed": "torch.seed(); y = x",
+    "cuda_seed": "torch.cuda.manual_seed_all(0); y = x",
+}
+
+
+def write_module(folder: str) -> tuple[str, dict[str, range]]:
+    lines = HEADER.splitlines() + ["", ""]
+    spans: dict[str, range] = {}
+    for name, body in CASES.items():
+        lines += ["@torch.compile(backend=\"eager\")", f"def f_{name}(x):"]
+        first = len(lines) + 1
+        lines += ["    " + stmt for stmt in body.split("; ")]
+        spans[name] = range(first, len(lines) + 1)
+        lines += ["    return y", "", ""]
+    path = os.path.join(folder, "sweep_cases.py")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path, spans
+
+
+def dynamo(path: str) -> dict[str, list[tuple[int, str]]]:
+    import torch
+
+    from compilelint.probe.capture import capture
+
+    sys.path.insert(0, os.path.dirname(path))
+    mod = importlib.import_module("sweep_cases")
+    out = {}
+    for name in CASES:
+        fn = getattr(mod, f"f_{name}")
+        fn = getattr(fn, "_torchdynamo_orig_callable", fn)
+        res = capture(fn, (torch.rand(4),))
+        out[name] = sorted({(b.line, b.gb_id or b.kind) for b in res.breaks
+                            if b.kind == "graph_break" and b.file == path})
+    return out
+
+
+def linter(path: str) -> list[tuple[int, str]]:
+    proc = subprocess.run([sys.executable, "-m", "compilelint", "check", path, "--no-cache", "--format", "json",
+                           "--exit-zero"], capture_output=True, text=True, check=True, cwd=os.path.dirname(path))
+    doc = json.loads(proc.stdout)
+    findings = doc if isinstance(doc, list) else doc["findings"]
+    return [(f["line"], f["code"]) for f in findings]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--all", action="store_true", help="print agreeing cases too")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")  # Dynamo's advice on each untraceable builtin
+    import torch
+
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "pyproject.toml"), "w") as fh:
+            fh.write("[tool.compilelint]\nroots = \"explicit\"\n")
+        path, spans = write_module(folder)
+        found = linter(path)
+        breaks = dynamo(path)
+    agree = 0
+    print(f"torch {torch.__version__}: {len(CASES)} calls, each in its own compiled function")
+    for name, span in spans.items():
+        codes = sorted({code for line, code in found if line in span})
+        ids = sorted({gb for line, gb in breaks[name] if line in span})
+        same = bool(codes) == bool(ids)
+        agree += same
+        if args.all or not same:
+            verdict = "agree" if same else ("MISSED" if ids else "FALSE ALARM")
+            print(f"  {verdict:11s} {name:22s} linter {','.join(codes) or '-':12s} Dynamo {','.join(ids) or '-'}")
+    print(f"agree on {agree} of {len(CASES)}")
+
+
+if __name__ == "__main__":
+    main()
