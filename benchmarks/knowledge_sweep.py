@@ -21,8 +21,8 @@ import sys
 import tempfile
 import warnings
 
-HEADER = """import collections, copy, functools, hashlib, itertools, json, math, operator, os, pickle, re, sys
-import threading, uuid, weakref
+HEADER = """import collections, copy, functools, hashlib, itertools, json, math, operator, os, pickle, random, re, sys
+import threading, time, uuid, weakref
 import numpy as np
 import torch
 """
@@ -129,8 +129,8 @@ CASES = {
     "float_of_numel": "y = x * float(x.numel())",
     "sys_getsizeof": "y = x * sys.getsizeof(1)",
     "os_path": "y = x * 2 if os.path.exists('/tmp') else x",
-    "time_perf": "t = __import__('time').perf_counter(); y = x",
-    "random_seed": "__import__('random').seed(0); y = x",
+    "time_perf": "t = time.perf_counter(); y = x",
+    "random_seed": "random.seed(0); y = x",
     "np_seed": "np.random.seed(0); y = x",
     "torch_seed": "torch.seed(); y = x",
     "cuda_seed": "torch.cuda.manual_seed_all(0); y = x",
