@@ -304,3 +304,64 @@ def test_a_breaks_echo_at_the_call_is_explained_by_the_finding_that_explains_the
     finding = Finding(path=path, line=brk, col=16, code="CL119", message="static", scope="Quadrature.nodes")
     assert not {brk, echo} & new_lines([finding])
     assert finding.evidence["status"] == "confirmed"
+
+
+WITH_SOURCE = '''
+import warnings
+
+import torch
+import torch.nn as nn
+
+
+class Base(nn.Module):
+    def forward(self, a, b):
+        return a @ b.T
+
+
+class Grid(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.base = Base()
+
+    def forward(self, x):
+        first = torch.stack([p[0].unsqueeze(0) for p in x], dim=-1)
+        with warnings.catch_warnings():  # the with
+            warnings.simplefilter("ignore", DeprecationWarning)  # the break
+            covars = self.base(first, first)
+        return covars.relu()
+
+
+class Outer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.grid = Grid()
+
+    def forward(self, x):
+        return self.grid(x) * 3  # the call
+'''
+
+
+def test_a_break_inside_a_with_block_is_echoed_at_the_with_and_at_the_call(tmp_path, monkeypatch):
+    """gpytorch's grid kernel: `warnings.simplefilter` inside `with warnings.catch_warnings()`
+    in an inlined forward. Dynamo logs the break (GB0007), the `with` as a step it could not
+    take (`step_unsupported`) and the same id again at the caller's call. The finding at the
+    break explains all three; without it all three are new."""
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / "with_echo.py").write_text(WITH_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import torch
+    import with_echo
+
+    res = capture(with_echo.Outer(), (torch.randn(2, 4),))
+    path = str(tmp_path / "with_echo.py")
+    text = WITH_SOURCE.splitlines()
+    at = {label: next(i for i, t in enumerate(text, 1) if f"# the {label}" in t) for label in ("with", "break", "call")}
+    logged = {b.line for b in res.breaks if b.file == path and b.kind == "graph_break"}
+    assert set(at.values()) <= logged, res.breaks
+    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 36))})
+    new_lines = lambda findings: {n.line for n in match(findings, [result]) if n.path.endswith("with_echo.py")}  # noqa: E731
+    assert set(at.values()) <= new_lines([])
+    finding = Finding(path=path, line=at["break"], col=13, code="CL112", message="static", scope="Grid.forward")
+    assert not set(at.values()) & new_lines([finding])

@@ -35,7 +35,7 @@ from compilelint.finding import Finding, class_label
 from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
-from compilelint.probe.source_spans import function_spans, loop_body, statement_span
+from compilelint.probe.source_spans import function_spans, loop_body, statement_span, with_body
 from compilelint.registry import PROBE_CODES
 
 _HELP = {
@@ -200,16 +200,28 @@ def match(
 
 
 def _explain_echoes(observed: list[_Observed]) -> None:
-    """A break Dynamo met inlining a call that it cannot resume inside (a function behind
-    `functools.cache`, one a context-manager decorator wraps) is reported once more at the
-    call, in the caller's frame: the same graph-break id, at a line of the first report's
-    user stack, in the same run. The finding that explains the first explains its echo."""
-    explained = [o for o in observed if o.explained and o.loc and o.rec.kind == "graph_break" and o.rec.gb_id]
+    """Echoes of a break a finding explains, in the same run. Dynamo reports a break it met
+    inlining a call it cannot resume inside (a function behind `functools.cache`, one a
+    context-manager decorator wraps, a `with` block) once more at the call, in a caller's
+    frame: one of the ids logged at the first place, at a line of its user stacks. And a
+    `with` whose body broke is logged as a step it could not take (`step_unsupported`). The
+    finding that explains the break explains its echoes."""
+    places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
     for o in observed:
-        if o.explained or not o.loc or o.rec.kind != "graph_break" or not o.rec.gb_id:
+        if o.explained and o.loc and o.rec.kind == "graph_break":
+            ids, stack = places.setdefault((o.target, *o.loc), (set(), set()))
+            ids.add(o.rec.gb_id)
+            stack.update(o.stack)
+    for o in observed:
+        if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
-        o.explained = any(e.target == o.target and e.rec.gb_id == o.rec.gb_id and e.loc != o.loc
-                          and o.loc in e.stack for e in explained)
+        if o.rec.gb_id:
+            o.explained = any(run == o.target and (path, line) != o.loc and o.rec.gb_id in ids and o.loc in stack
+                              for (run, path, line), (ids, stack) in places.items())
+        elif o.rec.reason == "step_unsupported":
+            body = with_body(o.loc[0], o.loc[1])
+            o.explained = body is not None and any(run == o.target and path == o.loc[0] and line in body
+                                                   for run, path, line in places)
 
 
 VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")

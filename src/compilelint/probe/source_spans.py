@@ -39,6 +39,15 @@ def loop_body(path: str, line: int) -> range | None:
 
 
 @functools.lru_cache(maxsize=256)
+def with_body(path: str, line: int) -> range | None:
+    """Lines of the body of the ``with`` statement that starts at ``line``."""
+    for node in _nodes(path):
+        if isinstance(node, (ast.With, ast.AsyncWith)) and node.lineno == line and node.body:
+            return range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1)
+    return None
+
+
+@functools.lru_cache(maxsize=256)
 def _statement_spans(path: str) -> tuple[range, ...]:
     """Each statement's lines; a compound statement's header only."""
     spans = []
