@@ -180,6 +180,31 @@ CASES = {
     "weight_norm": "y = WEIGHT_NORM(x)",
     "interpolate_scale_tensor": "y = F.interpolate(x.view(1, 1, 4), scale_factor=float(x.shape[0]) / 2)",
     "pad_list": "y = F.pad(x, [1, 1])",
+    # vision and loss code
+    "grid_sample": "g = F.affine_grid(torch.eye(2, 3)[None], [1, 1, 2, 2], align_corners=False); y = F.grid_sample(x.view(1, 1, 2, 2), g, align_corners=False)",
+    "interpolate_antialias": "y = F.interpolate(x.view(1, 1, 2, 2), size=(1, 1), mode='bilinear', antialias=True)",
+    "unfold": "y = F.unfold(x.view(1, 1, 2, 2), kernel_size=1)",
+    "roll_fftshift": "y = torch.fft.fftshift(torch.roll(x, 1))",
+    "meshgrid": "a, b = torch.meshgrid(x, x, indexing='ij'); y = a + b",
+    "linspace_tensor_steps": "y = torch.linspace(0, 1, steps=int(x.shape[0]))",
+    "topk_k_tensor": "y = x.topk(int(x.new_tensor(2).item())).values",
+    "ctc_loss": "lp = x.view(2, 1, 2).log_softmax(-1); y = F.ctc_loss(lp, torch.tensor([[1]]), torch.tensor([2]), torch.tensor([1]))",
+    "cross_entropy_smooth": "y = F.cross_entropy(x.view(2, 2), torch.tensor([0, 1]), ignore_index=-100, label_smoothing=0.1)",
+    "bce_pos_weight": "y = F.binary_cross_entropy_with_logits(x, torch.ones_like(x), pos_weight=torch.ones_like(x))",
+    "kl_div": "y = F.kl_div(x.log_softmax(0), x.softmax(0), reduction='batchmean')",
+    "nms_loop": "order = x.argsort(descending=True); keep = []; keep.append(order[0]); y = torch.stack(keep)",
+    "while_numel": "order = x.argsort(); y = x; while order.numel() > 2:\n    order = order[1:]",
+    "scatter_reduce": "y = torch.zeros(2).scatter_reduce(0, torch.tensor([0, 1, 0, 1]), x, reduce='amax')",
+    "index_add": "y = torch.zeros(2).index_add_(0, torch.tensor([0, 1, 0, 1]), x)",
+    "masked_fill": "y = x.masked_fill(x > 0.5, 0.0)",
+    "finfo_eps": "y = x + torch.finfo(x.dtype).eps",
+    "autocast_bf16": "y = x * 2",
+    "categorical_entropy": "y = D.Categorical(probs=x.softmax(0)).entropy()",
+    "normalize": "y = F.normalize(x, dim=0)",
+    "embedding_padding": "y = F.embedding(torch.tensor([0, 1]), x.view(2, 2), padding_idx=0)",
+    "sort_stable": "y = torch.sort(x, stable=True).values",
+    "clamp_tensor": "y = x.clamp(min=x.mean())",
+    "expand_list": "y = x.view(1, 4).expand(*[3, 4])",
 }
 
 
@@ -190,6 +215,7 @@ CONTEXTS = {
     "ctx_fork_rng": "torch.random.fork_rng()",
     "ctx_nullcontext": "contextlib.nullcontext()",
     "ctx_catch_warnings": "warnings.catch_warnings()",
+    "autocast_bf16": "torch.autocast(device_type='cpu', dtype=torch.bfloat16)",
 }
 
 
@@ -199,10 +225,12 @@ def write_module(folder: str) -> tuple[str, dict[str, range]]:
     for name, body in CASES.items():
         lines += ["@torch.compile(backend=\"eager\")", f"def f_{name}(x: torch.Tensor):"]
         first = len(lines) + 1
+        # (a statement may carry its own block: "while ...:\n        body", indented to match)
+        statements = [row for stmt in body.split("; ") for row in stmt.split("\n")]
         if name in CONTEXTS:
-            lines += [f"    with {CONTEXTS[name]}:"] + ["        " + stmt for stmt in body.split("; ")]
+            lines += [f"    with {CONTEXTS[name]}:"] + ["        " + stmt for stmt in statements]
         else:
-            lines += ["    " + stmt for stmt in body.split("; ")]
+            lines += ["    " + stmt for stmt in statements]
         spans[name] = range(first, len(lines) + 1)
         lines += ["    return y", "", ""]
     path = os.path.join(folder, "sweep_cases.py")
