@@ -35,6 +35,50 @@ MHA = nn.MultiheadAttention(4, 2, batch_first=True).eval()
 EMB_NORM = nn.Embedding(6, 4, max_norm=1.0)
 SPECTRAL = nn.utils.spectral_norm(nn.Linear(4, 4))
 WEIGHT_NORM = nn.utils.parametrizations.weight_norm(nn.Linear(4, 4))
+
+
+@torch.jit.script
+def JS(x):
+    return x * 2
+
+
+TRACED = torch.jit.trace(nn.Linear(4, 4), torch.randn(1, 4))
+
+
+class Scaled(torch.autograd.Function):
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cpu")
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    @torch.amp.custom_bwd(device_type="cpu")
+    def backward(ctx, grad):
+        return grad * 2
+
+
+@torch.compiler.disable
+def DISABLED(x):
+    return x * 2
+
+
+@torch.fx.wrap
+def FX_WRAPPED(x):
+    return x * 2
+
+
+class Ignored(nn.Module):
+    @torch.jit.ignore
+    def helper(self, x):
+        return x * 2
+
+    def forward(self, x):
+        return self.helper(x)
+
+
+IGNORED = Ignored()
+SEQ = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4))
 """
 
 # name -> statements (`; `-separated) that compute `y` from the input `x` (a float tensor of 4)
@@ -205,6 +249,18 @@ CASES = {
     "sort_stable": "y = torch.sort(x, stable=True).values",
     "clamp_tensor": "y = x.clamp(min=x.mean())",
     "expand_list": "y = x.view(1, 4).expand(*[3, 4])",
+    # scripting, tracing and wrappers
+    "jit_script_fn": "y = JS(x)",
+    "jit_traced_module": "y = TRACED(x.view(1, 4))",
+    "jit_ignore_method": "y = IGNORED(x)",
+    "custom_fwd_function": "y = Scaled.apply(x)",
+    "compiler_disable_call": "y = DISABLED(x)",
+    "fx_wrap_call": "y = FX_WRAPPED(x)",
+    "partial_call": "y = functools.partial(torch.add, alpha=2)(x, x)",
+    "vmap": "y = torch.vmap(torch.sin)(x)",
+    "func_grad": "y = torch.func.grad(lambda v: v.sin().sum())(x)",
+    "checkpoint_sequential": "y = torch.utils.checkpoint.checkpoint_sequential(SEQ, 2, x.view(1, 4), use_reentrant=False)",
+    "dynamo_graph_break": "y = x * 2; torch._dynamo.graph_break()",
 }
 
 

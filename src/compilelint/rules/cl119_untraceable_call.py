@@ -11,6 +11,10 @@ TENSOR = "torch.Tensor."  # the table's names of tensor methods
 UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
+# what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
+# of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
+SCRIPT_MODULE = "torch.jit.ScriptModule"
+SCRIPT_MODULE_MAKERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit.load", "torch.jit.freeze"})
 RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
                          "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
@@ -126,6 +130,8 @@ class Denoiser(torch.nn.Module):
         # draw (`i = rng.randrange(a, b)`) -> the draw
         self._scopes: list[tuple[set[str], dict[str, tuple]]] = [(set(), {})]
         self._depth = 0  # blocks entered: a rebinding in a nested block (`if m != 1: i = ...`) may not run
+        # names and `self.` attributes bound to a TorchScript module: (class or None, name)
+        self._scripted: set[tuple[str | None, str]] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
@@ -140,6 +146,14 @@ class Denoiser(torch.nn.Module):
         self._depth -= 1
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Call) and self._makes_script_module(node.value):
+            scope = self.ctx.function
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    self._scripted.add((None, t.target.value))
+                elif isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
+                        and t.target.value.value == "self" and scope is not None and scope.class_name:
+                    self._scripted.add((scope.class_name, t.target.attr.value))
         rngs, draws = self._scopes[-1]
         names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
         value = node.value
@@ -209,6 +223,13 @@ class Denoiser(torch.nn.Module):
             return
         if qualified is None and isinstance(node.func, cst.Attribute) and self._tensor_method(node):
             return
+        if self._scripted and self._calls_script_module(node.func):
+            entry = self._known.get(SCRIPT_MODULE)
+            if entry is not None:
+                self.report(node, self.message.format(what="calling a TorchScript module", why=_why(entry)),
+                            help="Compile the eager module instead of its TorchScript version (keep the "
+                                 "`nn.Module` and call it), or call the TorchScript module outside the region.")
+            return
         called = self._callee_class(node.func)
         cls = self._library_base(called)
         entry = self._known.get(cls)
@@ -272,6 +293,20 @@ class Denoiser(torch.nn.Module):
             bases = [b for b in table[cls].bases if self._known.get(b) is not None or b in table]
             cls = bases[0] if bases else None
         return cls
+
+    def _makes_script_module(self, call: cst.Call) -> bool:
+        qualified = self.ctx.qualify(call.func)
+        if qualified in SCRIPT_MODULE_MAKERS:
+            return True
+        return qualified == "torch.jit.script" and bool(call.args) \
+            and isinstance(call.args[0].value, (cst.Call, cst.Attribute))
+
+    def _calls_script_module(self, func: cst.BaseExpression) -> bool:
+        if isinstance(func, cst.Name):
+            return (None, func.value) in self._scripted
+        scope = self.ctx.function
+        return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+            and scope is not None and (scope.class_name, func.attr.value) in self._scripted
 
     def _callee_class(self, func: cst.BaseExpression) -> str | None:
         """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`, and
