@@ -121,3 +121,24 @@ def test_representative_cases_confirmed_by_dynamo():
     failures = {name: problems for name, problems in failures.items() if problems}
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
     assert not any(by_name[c.name].get("skipped") for c in cases)
+
+
+CATCH_WARNINGS = """
+import warnings
+import torch
+
+
+@torch.compile
+def f(x):
+    with warnings.catch_warnings():
+        y = x * 2
+    return y
+"""
+
+
+@pytest.mark.parametrize("release, flagged", [("2.11", True), ("2.12", True), ("2.13", False), ("2.14", False)])
+def test_catch_warnings_is_refused_only_before_the_release_that_traces_it(tmp_path, release, flagged):
+    """CL141's `TRACED_FROM`: 2.13.0 and 2.14.1 trace `with warnings.catch_warnings():`
+    (clean_catch_warnings_01), earlier releases refused it."""
+    codes = [f.code for f in lint_snippet(tmp_path, CATCH_WARNINGS, target_torch=release)]
+    assert ("CL141" in codes) is flagged

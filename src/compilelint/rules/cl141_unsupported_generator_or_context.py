@@ -13,9 +13,10 @@ UNSUPPORTED = frozenset({
     "torch.random.fork_rng", "torch.device", "torch.backends.cudnn.flags",
     "torch.backends.cuda.sdp_kernel", "numpy.errstate",
 })
-# Traced from 2.13 (measured on 2.13.0 and 2.14.1: one graph); the break in the usual
+# Context managers of UNSUPPORTED that a later release traces -> that release.
+# catch_warnings: one graph on 2.13.0 and 2.14.1; the break in the usual
 # `with warnings.catch_warnings(): warnings.simplefilter(...)` is the simplefilter (CL112).
-TRACED_FROM_2_13 = frozenset({"warnings.catch_warnings"})
+TRACED_FROM = {"warnings.catch_warnings": (2, 13)}
 LOCKS = frozenset({
     "threading.Lock", "threading.RLock", "threading.Condition", "threading.Semaphore",
     "threading.BoundedSemaphore", "multiprocessing.Lock", "multiprocessing.RLock",
@@ -184,7 +185,8 @@ def batches(x):  # expect
             if qualified == "contextlib.ExitStack" and scope is not None and node.asname is not None \
                     and isinstance(node.asname.name, cst.Name):
                 self._stacks.setdefault(id(scope.node), set()).add(node.asname.name.value)
-            if qualified in TRACED_FROM_2_13 and torch_version(self.ctx.settings) >= (2, 13):
+            traced_from = TRACED_FROM.get(qualified)
+            if traced_from is not None and torch_version(self.ctx.settings) >= traced_from:
                 return
             if qualified in UNSUPPORTED or qualified in LOCKS:
                 self.report(node, self.message.format(what=f"`with {qualified}(...)`"))
