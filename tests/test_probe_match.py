@@ -365,3 +365,59 @@ def test_a_break_inside_a_with_block_is_echoed_at_the_with_and_at_the_call(tmp_p
     assert set(at.values()) <= new_lines([])
     finding = Finding(path=path, line=at["break"], col=13, code="CL112", message="static", scope="Grid.forward")
     assert not set(at.values()) & new_lines([finding])
+
+
+COMPREHENSION_SOURCE = '''
+import torch
+import torch.nn as nn
+
+
+class Prompted(nn.Module):
+    def forward(self, batch):
+        images = torch.stack([self.scale(r["image"]) for r in batch])  # the comprehension
+        out = []
+        for r in batch:
+            out.append(r["image"].nonzero())  # the break
+        return images, out
+
+    def scale(self, t):
+        return t * 2
+
+
+class Plain(nn.Module):
+    def forward(self, batch):
+        return torch.stack([self.scale(r["image"]) for r in batch])  # no break around it
+
+    def scale(self, t):
+        return t * 2
+'''
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12 inlines comprehensions (PEP 709)")
+def test_a_comprehension_compiled_alone_after_its_function_broke_is_an_echo(tmp_path, monkeypatch):
+    """segment-anything's forward: a break in a loop makes Dynamo run the whole function
+    eagerly; before Python 3.12 the comprehension in it is then a frame of its own, which
+    Dynamo compiles alone and cannot step (`Missing tp_iternext`). The finding at the break
+    explains it; without that finding it is new, and a comprehension in a function that did
+    not break is never compiled alone."""
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / "comp_echo.py").write_text(COMPREHENSION_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import torch
+    import comp_echo
+
+    batch = [{"image": torch.randn(3)}, {"image": torch.randn(3)}]
+    path = str(tmp_path / "comp_echo.py")
+    text = COMPREHENSION_SOURCE.splitlines()
+    at = {label: next(i for i, t in enumerate(text, 1) if f"# the {label}" in t) for label in ("comprehension", "break")}
+    res = capture(comp_echo.Prompted(), (batch,))
+    iternext = {b.line for b in res.breaks if b.file == path and b.reason.startswith("Missing tp_iternext")}
+    assert iternext == {at["comprehension"]}, res.breaks
+    assert not capture(comp_echo.Plain(), (batch,)).breaks
+    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 25))})
+    new_lines = lambda findings: {n.line for n in match(findings, [result]) if n.path.endswith("comp_echo.py")}  # noqa: E731
+    assert set(at.values()) <= new_lines([])
+    finding = Finding(path=path, line=at["break"], col=24, code="CL120", message="static", scope="Prompted.forward")
+    assert not set(at.values()) & new_lines([finding])

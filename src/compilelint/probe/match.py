@@ -35,7 +35,7 @@ from compilelint.finding import Finding, class_label
 from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
-from compilelint.probe.source_spans import function_spans, loop_body, statement_span, with_body
+from compilelint.probe.source_spans import comprehension_home, function_spans, loop_body, statement_span, with_body
 from compilelint.registry import PROBE_CODES
 
 _HELP = {
@@ -204,8 +204,10 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     inlining a call it cannot resume inside (a function behind `functools.cache`, one a
     context-manager decorator wraps, a `with` block) once more at the call, in a caller's
     frame: one of the ids logged at the first place, at a line of its user stacks. And a
-    `with` whose body broke is logged as a step it could not take (`step_unsupported`). The
-    finding that explains the break explains its echoes."""
+    `with` whose body broke is logged as a step it could not take (`step_unsupported`). Before
+    Python 3.12 a comprehension is a frame of its own: when the function holding it runs
+    eagerly because of a break, Dynamo compiles the comprehension alone and cannot step its
+    iterator (`Missing tp_iternext`). The finding that explains the break explains its echoes."""
     places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
     for o in observed:
         if o.explained and o.loc and o.rec.kind == "graph_break":
@@ -215,13 +217,23 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     for o in observed:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
-        if o.rec.gb_id:
+        if o.rec.reason.startswith("Missing tp_iternext"):
+            home = comprehension_home(o.loc[0], o.loc[1])
+            o.explained = bool(home) and any(run == o.target and any(p == o.loc[0] and ln in home
+                                                                     for p, ln in ((path, line), *stack))
+                                             for (run, path, line), (_, stack) in places.items())
+        elif o.rec.gb_id:
             o.explained = any(run == o.target and (path, line) != o.loc and o.rec.gb_id in ids and o.loc in stack
                               for (run, path, line), (ids, stack) in places.items())
         elif o.rec.reason == "step_unsupported":
             body = with_body(o.loc[0], o.loc[1])
             o.explained = body is not None and any(run == o.target and path == o.loc[0] and line in body
                                                    for run, path, line in places)
+    # the frame skip Dynamo logs where an echo stopped it is the echo's too
+    echoed = {(o.target, o.loc) for o in observed if o.explained and o.rec.kind == "graph_break"}
+    for o in observed:
+        if not o.explained and o.rec.kind == "frame_skip" and (o.target, o.loc) in echoed:
+            o.explained = True
 
 
 VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")

@@ -82,3 +82,23 @@ def enclosing_def(path: str | None, line: int | None) -> tuple[str | None, int]:
         if line in span and span.start > best:
             best = span.start
     return path, best
+
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@functools.lru_cache(maxsize=256)
+def comprehension_home(path: str, line: int) -> frozenset[int]:
+    """Lines of the function holding a comprehension at ``line``, less the comprehension's
+    own; empty when no comprehension inside a function spans the line. Before Python 3.12 a
+    comprehension runs as a frame of its own, called from the function that holds it."""
+    comps = [n for n in _nodes(path) if isinstance(n, _COMPREHENSIONS)
+             and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    if not comps:
+        return frozenset()
+    comp = max(comps, key=lambda n: n.lineno)
+    homes = [span for span in _def_spans(path) if comp.lineno in span]
+    if not homes:
+        return frozenset()
+    return frozenset(min(homes, key=len)) - frozenset(range(comp.lineno, (comp.end_lineno or comp.lineno) + 1))
