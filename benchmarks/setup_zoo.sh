@@ -22,4 +22,7 @@ python -m pip install requests
 # denoising-diffusion-pytorch imports torchvision, accelerate and pytorch-fid at the top: its adapter stubs them
 python -m pip install --no-deps denoising-diffusion-pytorch==2.3.4 ema-pytorch==0.8.3
 python -m pip install einops==0.8.2 pillow tqdm
+# stop 31: four libraries measured first as they came (RESULTS §25); none needs more than numpy,
+# scipy and tqdm (above), and none imports a held-out package
+python -m pip install --no-deps pytorch-metric-learning==2.9.0 snntorch==1.0.0 normflows==1.7.3 pytorch-tabnet==4.1.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
