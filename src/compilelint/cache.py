@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 14  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 15  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -51,7 +51,9 @@ FORMAT = 14  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # summary lists its re-exports; 11: functions returning tuple displays keep each element's kind;
 # 12: an attribute may hold an autograd Function's `apply` ("apply:C"); 13: a guessed
 # parameter the body uses as text or a mapping is a Python value; 14: functions say whether
-# they are `@torch.no_grad()` / `@torch.inference_mode()` methods (API entry points)
+# they are `@torch.no_grad()` / `@torch.inference_mode()` methods (API entry points);
+# 15: an attribute may hold bound methods of the instance ("self:a|b"), and a call through
+# a local name bound to functions names each ("a|b", kind name or dotted)
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from compilelint.index_roots import RootFinding
 from compilelint.index_wrappers import DecoratorWrappers
-from compilelint.summary import APPLY, KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import APPLY, BOUND, KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 
@@ -251,8 +251,12 @@ class ProjectIndex(RootFinding, DecoratorWrappers):
     def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
         if call.kind == "decorator":
             return self._wrappers(key, call.target)
-        if "|" in call.target and call.kind in ("name", "ctorcall", "property"):
+        if "|" in call.target and call.kind in ("name", "dotted", "ctorcall", "property"):
             return self._either(key, call)
+        if call.kind in ("self", "selfattr"):
+            bound = self._bound_calls(self.owner(key), call.target)
+            if bound:
+                return bound
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
             return self._family(call.method)
@@ -266,16 +270,36 @@ class ProjectIndex(RootFinding, DecoratorWrappers):
                           and (not accessor or self.functions[f"{sub}.{name}"].accessor))
         return ((found,) if found else ()) + overrides
 
+    def _bound_calls(self, owner: str | None, attr: str) -> tuple[str, ...]:
+        """`self.<attr>(...)` where the attribute holds bound methods of the instance
+        (`self.loss_method = self.a if c else self.b`): each method, and each project
+        subclass's override of it (the instance decides)."""
+        for cls in self._lineage(owner) if owner else ():
+            info = self.classes.get(cls)
+            ref = info.attr_classes.get(attr) if info else None
+            if ref and ref.startswith(BOUND):
+                found = []
+                for name in ref[len(BOUND):].split("|"):
+                    own = self.method(owner, name)
+                    subs = [f"{sub}.{name}" for sub in self.subclasses(owner) if f"{sub}.{name}" in self.functions]
+                    found += [k for k in (own, *subs) if k and k in self.functions and k not in found]
+                return tuple(found)
+        return ()
+
     def _either(self, key: str, call: CallEdge) -> tuple[str, ...]:
-        """A call on one of a registry's classes ("A|B"): what each of them runs."""
+        """A call on one of a registry's classes ("A|B"), or of the functions a local name
+        was bound to: what each of them runs."""
         classes, dot, method = call.target, "", ""
         if call.kind == "ctorcall":
             classes, dot, method = call.target.rpartition(".")
         module, found = key.split(":", 1)[0], []
         for cls in classes.split("|"):
-            if call.kind == "name":  # SOLVERS[method](...): the class's __init__
+            if call.kind == "name":  # SOLVERS[method](...): the class's __init__; fn(x), a local alias
                 class_key = self.resolve_class(module, cls)
-                callee = self._constructor(class_key) if class_key else None
+                callee = self._constructor(class_key) if class_key else self.resolve_name(module, cls)
+            elif call.kind == "dotted":  # fn = mod.a if c else mod.b; fn(x)
+                callee = self._lookup(cls)
+                callee = None if callee in self.classes else callee
             else:
                 callee = self.resolve_call(key, replace(call, target=cls + dot + method))
             if callee and callee not in found:

@@ -27,6 +27,7 @@ def _trim(row: tuple, defaults: tuple) -> tuple:
     return row[:end]
 
 APPLY = "apply:"  # ClassSummary.attr_classes: the attribute holds `C.apply` (an autograd Function's)
+BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method
 
 
 @dataclass(slots=True)

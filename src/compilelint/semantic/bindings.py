@@ -55,6 +55,7 @@ class FunctionScope:
     # far: `input.log_prob()` and `input.variance` (a property) are that class's (semantic.calls)
     typed: dict[str, str] = field(default_factory=dict)
     reads: set = field(default_factory=set)  # the property edges made so far (one per place)
+    aliases: dict = field(default_factory=dict)  # name -> (edge kind, [functions it was bound to]) or None
 
     def text_params(self) -> frozenset[str]:
         if self.text_uses is None:

@@ -16,6 +16,29 @@ class CallGraph:
         self.edge_index(node)
         self.not_read.add(id(node.func))  # a call, not a read: `p.m()` is edge_index's
 
+    def exit_Assign(self, node: cst.Assign) -> None:
+        """`spline_fn = splines.rational_quadratic_spline` (in one branch, another function in
+        the other): a later `spline_fn(...)` calls one of the functions bound."""
+        if not self.scopes or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+            return
+        aliases, name = self.scopes[-1].aliases, node.targets[0].target.value
+        values = [node.value.body, node.value.orelse] if isinstance(node.value, cst.IfExp) else [node.value]
+        for value in values:
+            ref = None
+            if isinstance(value, cst.Name) and not self.locally_bound(value.value):
+                ref = ("name", value.value)
+            elif isinstance(value, cst.Attribute) and (qualified := self.qualify(value)) \
+                    and not qualified.startswith(("builtins.", "torch.")):
+                ref = ("dotted", qualified)
+            held = aliases.get(name, ())
+            if ref is None or held is None or (held and held[0] != ref[0]):
+                aliases[name] = None  # bound to something else too: no edge
+                return
+            if not held:
+                aliases[name] = (ref[0], [ref[1]])
+            elif ref[1] not in held[1]:
+                held[1].append(ref[1])
+
     def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
         if isinstance(node.target, cst.Attribute):
             self.not_read.add(id(node.target))  # `self.x = v` runs x's setter, if any, not its getter
@@ -113,7 +136,8 @@ class CallGraph:
                 return CallEdge("instance", scope.var_class[func.value])  # layer(x), layer a Block
             if not self.locally_bound(func.value):
                 return CallEdge("name", func.value)
-            return None
+            alias = scope.aliases.get(func.value)
+            return CallEdge(alias[0], "|".join(alias[1])) if alias else None  # spline_fn(x)
         if isinstance(func, cst.Subscript):
             if table := self.table_classes(func):
                 return CallEdge("name", table)  # SOLVERS[method](...): one of the registry's classes

@@ -8,7 +8,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.semantic.compile_values import nested_scope
-from compilelint.summary import APPLY
+from compilelint.summary import APPLY, BOUND
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
@@ -196,6 +196,10 @@ class ClassTracking:
                         # `self.sqrt = Sqrt.apply`: calling it runs Sqrt.forward if Sqrt is an
                         # autograd Function (the project decides)
                         info.attr_classes[assign_target] = APPLY + ref
+                elif _bound_methods(value):
+                    # `self.loss_method = self.mat_based_loss if mat_based else self.pair_based_loss`:
+                    # calling it runs one of the methods, on this instance
+                    info.attr_classes[assign_target] = BOUND + "|".join(_bound_methods(value))
                 elif isinstance(value, cst.Call) and kind == Kind.MODULE:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
@@ -367,3 +371,13 @@ class ClassTracking:
                 and not self.locally_bound(func.value.value):
             return self.class_tables.get(func.value.value)
         return None
+
+
+def _bound_methods(value: cst.BaseExpression) -> tuple[str, ...]:
+    """The method names of `self.m`, or of each branch of `self.a if c else self.b`."""
+    if isinstance(value, cst.IfExp):
+        body, orelse = _bound_methods(value.body), _bound_methods(value.orelse)
+        return body + tuple(n for n in orelse if n not in body) if body and orelse else ()
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        return (value.attr.value,)
+    return ()
