@@ -32,7 +32,9 @@ class Entry:
     the tensor method `m`. `form`: "call" (calling the name breaks), "instance" (calling
     an object of that class breaks: `self.lstm(x)`) or "branch" (the call is traced and its
     value becomes a graph input: only an `if`/`while`/conditional expression whose test
-    holds the call breaks, `if random.uniform(0, 1) < p:`). `size_at`: the draw breaks only when
+    holds the call breaks, `if random.uniform(0, 1) < p:`) or "input" (a tensor method that
+    breaks only on a graph input: on a tensor held on the module or class, `self.mem.detach_()`,
+    not on one made in the region). `size_at`: the draw breaks only when
     it returns a Python scalar, i.e. no `size=` and no positional argument at that index
     (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and
     the first it no longer does. `case`: corpus cases whose labels Dynamo confirms (for a
@@ -325,6 +327,12 @@ ENTRIES: tuple[Entry, ...] = (
           "a Python callable applied per element (GB0055), or an in-place resize (GB0126)",
           "write the function with tensor ops; `reshape` / `new_empty` instead of `resize_`",
           ("kn_one_hot_01",), "2.13.0, 2.14.1", traced=("clean_kn_one_hot_01",)),
+    Entry(_names("torch.Tensor", "detach_", "unsqueeze_", "squeeze_", "t_", "transpose_", "swapdims_",
+                 "swapaxes_", "as_strided_"), "untraceable", "CL119", "GB0148",
+          "an in-place view of a graph input (a parameter, a buffer, state kept on the module) is not supported",
+          "rebind instead of changing in place: `self.mem = self.mem.detach()`; on a tensor made in the "
+          "region the in-place form is traced", ("kn_inplace_view_input_01",), "2.13.0, 2.14.1", form="input",
+          traced=("clean_kn_inplace_view_input_01",)),
     Entry(("torch.testing.assert_close",), "untraceable", "CL119", "GB0170",
           "Data-dependent branching (it compares the values in Python)",
           "check outside the compiled region, in the test or the eager caller", ("kn_tensor_compare_01",),

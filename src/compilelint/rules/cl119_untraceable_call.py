@@ -266,7 +266,9 @@ class Denoiser(torch.nn.Module):
         func = node.func
         entry = self._known.get(TENSOR + func.attr.value)
         receiver, scope = func.value, self.ctx.function
-        if entry is None or entry.form != "call":
+        if entry is None or entry.form not in ("call", "input"):
+            return False
+        if entry.form == "input" and not _held_state(receiver):
             return False
         kind = self.ctx.kind(receiver)
         if kind in (Kind.VALUE, Kind.MODULE) or (isinstance(receiver, cst.Name) and (
@@ -356,3 +358,13 @@ def _why(entry: knowledge.Entry) -> str:
     if entry.category == "rng":
         return f"Dynamo does not trace this random-number state or draw and breaks the graph ({entry.gb_id})"
     return f"Dynamo cannot trace it and breaks the graph ({entry.gb_id})"
+
+
+def _held_state(node: cst.BaseExpression) -> bool:
+    """A tensor kept on the module or class (`self.mem`, `cls.instances[i].mem`): a graph
+    input, where a tensor made in the region is not."""
+    if not isinstance(node, cst.Attribute):
+        return False
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in ("self", "cls")
