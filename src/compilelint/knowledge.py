@@ -20,7 +20,7 @@ CATEGORIES = {
     "untraceable": "something Dynamo refuses or fails to trace",
     "rng": "reads or sets random-number state Dynamo does not model",
 }
-FORMS = ("call", "instance", "branch")
+FORMS = ("call", "instance", "branch", "input")
 
 
 @dataclass(frozen=True)
