@@ -244,6 +244,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if None in sides:
                 return None
             return "maybe" if "maybe" in sides else ("likely" if "likely" in sides else "certain")
+        if isinstance(node, cst.IfExp):  # `pos < m if inverted else pos > m`: a mask either way
+            sides = [self._boolish(node.body), self._boolish(node.orelse)]
+            if None in sides:
+                return None
+            return "maybe" if "maybe" in sides else ("likely" if "likely" in sides else "certain")
         if isinstance(node, cst.Call):
             return self._bool_call(node)
         if isinstance(node, cst.Name):
@@ -388,8 +393,10 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if verdict == "maybe" and isinstance(node.value, cst.Name) \
                     and node.value.value in self._ordered_names(element.slice.value):
                 verdict = "likely"  # `x[x > 0]`: x is an array
-            # a list or tuple indexed by a Python bool is not this; base must be tensor-like
-            if verdict == "maybe" and not base.tensorish:
+            # a list or tuple indexed by a Python bool is not this; base must be tensor-like,
+            # or unknown and indexed by what its name says is a mask (`a1[pos_mask]`)
+            if verdict == "maybe" and not base.tensorish and not (
+                    base == Kind.UNKNOWN and self._param_mask(element.slice.value)):
                 continue
             # a boolean tensor indexes only tensors (and arrays), so a likely mask suffices
             if base == Kind.UNKNOWN and verdict == "maybe" and not self._param_mask(element.slice.value):

@@ -71,7 +71,8 @@ def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTI
 
 def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
     """Names `test` proves are not tensors when it evaluates to `truth`: `isinstance(t, float)`
-    when true, `isinstance(t, Tensor)` when false, through `not` / `and` / `or`."""
+    when true, `isinstance(t, Tensor)` / `torch.is_tensor(t)` when false, through `not` /
+    `and` / `or`."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         return not_tensors(test.expression, not truth)
     if isinstance(test, cst.BooleanOperation):
@@ -79,6 +80,9 @@ def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
         if isinstance(test.operator, cst.And) is truth:
             return not_tensors(test.left, truth) | not_tensors(test.right, truth)
         return frozenset()
+    if isinstance(test, cst.Call) and dotted(test.func) == "torch.is_tensor" and len(test.args) == 1 \
+            and isinstance(test.args[0].value, cst.Name):
+        return frozenset({test.args[0].value.value}) if not truth else frozenset()  # `not torch.is_tensor(x) and x == 0`
     if not (isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2
             and isinstance(test.args[0].value, cst.Name)):
         return frozenset()

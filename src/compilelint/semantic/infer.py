@@ -61,6 +61,9 @@ def infer(node: cst.BaseExpression, env) -> Kind:
         ops = [c.operator for c in node.comparisons]
         if all(isinstance(op, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for op in ops):
             return Kind.VALUE
+        if any(isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+               for n in (node.left, *(c.comparator for c in node.comparisons))):
+            return Kind.VALUE  # `reduction_type != "already_reduced"`: text, whatever the other side's guess
         kinds = [infer(node.left, env)] + [infer(c.comparator, env) for c in node.comparisons]
         result = Kind.VALUE
         for kind in kinds:
