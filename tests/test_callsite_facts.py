@@ -171,3 +171,30 @@ def test_integer_literals_in_any_base_and_the_summary_round_trip(tmp_path):
     assert summary.foreign_attrs == ("part",)
     assert summary.classes["M"].none_attrs == ("part",)
     assert ModuleSummary.from_json(summary.to_json()) == summary
+
+
+def test_the_right_of_and_holds_only_on_calls_that_make_the_left_true(tmp_path):
+    """`if first_spike_time and torch.max(data) > 1:` with `first_spike_time=0`: the tensor
+    comparison runs only on calls that pass a true value; a module-level `and` has no caller
+    (and must not crash the rule)."""
+    source = """
+        import torch
+
+        def encode(data, first_spike_time=0):
+            if first_spike_time and torch.max(data) > 1:
+                raise ValueError("data out of range")
+            return data * 2
+
+        flag = False
+        if flag and torch.ones(2).sum() > 0:
+            pass
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return encode(x{args})
+    """
+    quiet = _check(tmp_path, {"enc.py": source.format(args="")})
+    assert not [k for k in quiet if k[2] in ("CL102", "CL001")], quiet
+    loud = _check(tmp_path, {"enc.py": source.format(args=", first_spike_time=2")})
+    assert ("enc.py", 5, "CL102") in loud
+    assert not [k for k in loud if k[2] == "CL001"], loud

@@ -297,6 +297,8 @@ class GuardTracking:
     def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """`given:` labels: what the caller must pass for the branch to run (semantic.facts).
         The function's summary then keeps its positional parameters, to map call sites."""
+        if not self.scopes:
+            return ()  # module level: no caller decides
         scope = self.scopes[-1]
         if scope.facts is None:
             if not isinstance(scope.node, cst.FunctionDef):
