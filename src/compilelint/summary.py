@@ -126,13 +126,16 @@ class ClassSummary:
     # `self.x = x` from an untyped constructor parameter: an object the caller gives
     # (`self.likelihood.expected_log_prob()` runs one of the project's implementations)
     param_attrs: tuple[str, ...] = ()
+    # `self.x` a tensor (a registered buffer, a parameter, a tensor op's result): a subclass in
+    # another file reads it (`if self.reset_mechanism_val == 0:`; semantic.project, "s" leaves)
+    tensor_attrs: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
         return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs,
-                      self.param_attrs), _CLASS)
+                      self.param_attrs, self.tensor_attrs), _CLASS)
 
 
-_CLASS = ((), {}, (), (), (), ())
+_CLASS = ((), {}, (), (), (), (), ())
 
 
 @dataclass(slots=True)

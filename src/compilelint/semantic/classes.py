@@ -305,7 +305,32 @@ class ClassTracking:
             return Kind.UNKNOWN
         if attr in ("training",):
             return Kind.VALUE
-        return self._class_attr_kind(self.class_table.get(scope.class_name), attr)
+        kind = self._class_attr_kind(self.class_table.get(scope.class_name), attr)
+        if kind == Kind.UNKNOWN and self._foreign_base(scope.class_name):
+            # set, maybe, by a project base class in another file: only the project can tell
+            if self.assuming is None:
+                self.open_seen = True
+            else:
+                self.assuming.add(f"s|{scope.class_name}|{attr}")
+                return Kind.LIKELY
+        return kind
+
+    def _foreign_base(self, name: str) -> bool:
+        """The class (or a base of this file) derives from a class defined in another file
+        of the project (not torch's, not a builtin)."""
+        seen, todo = set(), [name]
+        while todo:
+            info = self.class_table.get(todo.pop())
+            if info is None or info.qualname in seen:
+                continue
+            seen.add(info.qualname)
+            for base in info.bases:
+                local = self.local_class(base)
+                if local:
+                    todo.append(local)
+                elif "." in base and not base.startswith(("torch.", "builtins.", "typing.", "abc.", "enum.")):
+                    return True
+        return False
 
     def object_attr_kind(self, name: str, attr: str) -> Kind:
         """What `name.attr` holds when `name` holds an instance of a class of this file

@@ -78,6 +78,8 @@ class KindSolver:
                 tag, fn, rest = leaf.split("|", 2)
                 if tag == "p":
                     return f"`{rest}` is a tensor at the compiled calls of `{fn}`"
+                if tag == "s":
+                    return f"`self.{rest}` is a tensor set by a base class of `{fn}`"
                 callee = self._callee(f"{module}:{fn}", int(rest.partition("#")[0]))
                 name = callee.split(":", 1)[1] if callee else "the callee"
                 if tag == "i":
@@ -97,6 +99,8 @@ class KindSolver:
             tag, fn, rest = leaf.split("|", 2)
             if tag == "p":
                 found = self._param_kind(f"{module}:{fn}", rest)
+            elif tag == "s":
+                found = self._inherited_attr(f"{module}:{fn}", rest)
             else:
                 edge, _, n = rest.partition("#")
                 found = self._returned(f"{module}:{fn}", int(edge), int(n) if tag == "i" else None)
@@ -106,6 +110,19 @@ class KindSolver:
             self._active.discard(key)
         self._memo[key] = found
         return found
+
+    def _inherited_attr(self, class_key: str, attr: str) -> str:
+        """`self.attr` in a class whose lineage crosses files: a tensor if the first class on
+        it that sets the attribute holds a tensor there."""
+        for owner in self.index._lineage(class_key):
+            info = self.index.classes.get(owner)
+            if info is None:
+                continue
+            if attr in info.tensor_attrs:
+                return "tensor"
+            if attr in info.set_attrs or attr in info.attr_classes:
+                return "unknown"
+        return "unknown"
 
     def _callee(self, key: str, edge: int) -> str | None:
         info = self.index.functions.get(key)

@@ -20,6 +20,7 @@ from compilelint.semantic.compiled import CompileTracking
 from compilelint.semantic.guards import GuardTracking
 from compilelint.semantic.imports import ImportTracking
 from compilelint.semantic.iteration import IterationBindings
+from compilelint.semantic.kinds import Kind
 from compilelint.semantic.loops import LoopTracking
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
@@ -227,7 +228,8 @@ class Walker(*PARTS, cst.CSTVisitor):
     def summary(self) -> ModuleSummary:
         classes = {name: ClassSummary(tuple(info.bases), info.attr_classes, tuple(info.decorators),
                                       tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)),
-                                      tuple(sorted(info.param_attrs)))
+                                      tuple(sorted(info.param_attrs)),
+                                      tuple(sorted(a for a, k in info.attr_kinds.items() if k == Kind.TENSOR)))
                    for name, info in self.class_table.items()}
         return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
                              foreign_attrs=tuple(sorted(self.foreign_attrs)), exports=tuple(self.exports))
