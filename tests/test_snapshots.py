@@ -139,8 +139,10 @@ def diff_cases(expected: dict, got: dict) -> list[str]:
 
 
 def check_snapshot(path: Path, got: dict) -> None:
-    """Compare with the file at `path`, or rewrite it in update mode."""
+    """Compare with the file at `path`, or rewrite it in update mode. A rule's crash (CL001)
+    is never a result to keep, in either mode."""
     text = json.dumps(got, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    assert '"CL001"' not in text, f"a rule crashed while making {path.name}: fix it, do not snapshot it"
     if UPDATE:
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
