@@ -57,6 +57,7 @@ class Entry:
     form: str = "call"
     size_at: int | None = None
     traced: tuple[str, ...] = ()
+    why: str | None = None  # the finding's consequence, where the form's general wording would mislead
 
     def applies_to(self, version: tuple[int, int]) -> bool:
         return self.torch_min <= version and (self.torch_max is None or version < self.torch_max)
@@ -301,6 +302,7 @@ ENTRIES: tuple[Entry, ...] = (
           "Dynamo does not support RNN, GRU, or LSTM (`torch._dynamo.config.allow_rnn` is off)",
           "the whole function runs eagerly; the cells (`nn.LSTMCell`, …) are traced",
           ("kn_rnn_lstm_01", "kn_rnn_gru_01", "kn_rnn_rnn_01", "kn_rnn_wrapper_01"), CONFIRMED, form="instance",
+          why="Dynamo refuses to wrap RNN, GRU and LSTM modules; the whole function runs eagerly",
           traced=("clean_kn_lstm_cell_01", "clean_kn_rnn_wrapper_01")),
     Entry(("torch.nn.CTCLoss", "torch.nn.modules.loss.CTCLoss"), "untraceable", "CL119", "GB0036",
           "Dynamic shape operator (it calls `F.ctc_loss`)",
@@ -332,7 +334,9 @@ ENTRIES: tuple[Entry, ...] = (
           "an in-place view of a graph input (a parameter, a buffer, state kept on the module) is not supported",
           "rebind instead of changing in place: `self.mem = self.mem.detach()`; on a tensor made in the "
           "region the in-place form is traced", ("kn_inplace_view_input_01",), "2.13.0, 2.14.1", form="input",
-          traced=("clean_kn_inplace_view_input_01",)),
+          traced=("clean_kn_inplace_view_input_01",),
+          why="Dynamo does not take an in-place view of a graph input (a parameter, a buffer, state kept on "
+              "the module) and breaks the graph"),
     Entry(("torch.testing.assert_close",), "untraceable", "CL119", "GB0170",
           "Data-dependent branching (it compares the values in Python)",
           "check outside the compiled region, in the test or the eager caller", ("kn_tensor_compare_01",),

@@ -345,8 +345,8 @@ def _draws_scalar(node: cst.Call, size_at: int) -> bool:
 
 
 def _why(entry: knowledge.Entry) -> str:
-    if entry.form == "instance" and entry.gb_id == "GB0014":
-        return f"Dynamo refuses to wrap RNN, GRU and LSTM modules; the whole function runs eagerly ({entry.gb_id})"
+    if entry.why:
+        return f"{entry.why} ({entry.gb_id})"
     if entry.form == "instance":
         return f"its forward cannot be traced and breaks the graph ({entry.gb_id}: {entry.reason})"
     if entry.form == "branch":
