@@ -175,8 +175,8 @@ def test_integer_literals_in_any_base_and_the_summary_round_trip(tmp_path):
 
 def test_the_right_of_and_holds_only_on_calls_that_make_the_left_true(tmp_path):
     """`if first_spike_time and torch.max(data) > 1:` with `first_spike_time=0`: the tensor
-    comparison runs only on calls that pass a true value; a module-level `and` has no caller
-    (and must not crash the rule)."""
+    comparison runs only on calls that pass a true value (the right side of `and` carries the
+    left's `given:` labels, semantic.guards); a module-level `and` has no caller to ask."""
     source = """
         import torch
 

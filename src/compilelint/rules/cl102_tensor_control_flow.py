@@ -174,8 +174,7 @@ class M(torch.nn.Module):
         if names:
             self._guards[id(node)] = names
 
-    def _check(self, test: cst.BaseExpression, what: str, anchor: cst.CSTNode | None = None,
-               when: tuple[str, ...] = ()) -> None:
+    def _check(self, test: cst.BaseExpression, what: str, anchor: cst.CSTNode | None = None) -> None:
         self._tested.add(id(test))
         if isinstance(test, cst.BooleanOperation) or (
             isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
@@ -185,7 +184,7 @@ class M(torch.nn.Module):
             kind = self.ctx.kind(test)
         if kind.tensorish:
             self.report(anchor or test, self.message.format(what=what),
-                        severity="error" if kind == Kind.TENSOR else "warning", when=when)
+                        severity="error" if kind == Kind.TENSOR else "warning")
 
     def visit_If(self, node: cst.If) -> None:
         above = self._guards.get(id(node), frozenset())
@@ -221,9 +220,7 @@ class M(torch.nn.Module):
         # the left side decides and the right side never runs
         decided = self.ctx.compiling_guard(node.left) is (not is_and)
         if not decided and id(node) in self._tested:
-            # `if first_spike_time and t.max() > 1:` with `first_spike_time=0`: the right side
-            # runs only on calls that pass what makes the left true
-            self._check(node.right, f"`{op}`", when=self.ctx.caller_conditions(node.left) if is_and else ())
+            self._check(node.right, f"`{op}`")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):
