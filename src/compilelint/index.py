@@ -254,7 +254,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers):
         if "|" in call.target and call.kind in ("name", "dotted", "ctorcall", "property"):
             return self._either(key, call)
         if call.kind in ("self", "selfattr"):
-            bound = self._bound_calls(self.owner(key), call.target)
+            bound = self._bound_calls(key, call)
             if bound:
                 return bound
         found = self.resolve_call(key, call)
@@ -270,19 +270,20 @@ class ProjectIndex(RootFinding, DecoratorWrappers):
                           and (not accessor or self.functions[f"{sub}.{name}"].accessor))
         return ((found,) if found else ()) + overrides
 
-    def _bound_calls(self, owner: str | None, attr: str) -> tuple[str, ...]:
+    def _bound_calls(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.<attr>(...)` where the attribute holds bound methods of the instance
-        (`self.loss_method = self.a if c else self.b`): each method, and each project
-        subclass's override of it (the instance decides)."""
+        (`self.loss_method = self.a if c else self.b`): what `self.a(...)` and `self.b(...)`
+        run, each method and its subclasses' overrides (the instance decides)."""
+        owner = self.owner(key)
         for cls in self._lineage(owner) if owner else ():
             info = self.classes.get(cls)
-            ref = info.attr_classes.get(attr) if info else None
+            ref = info.attr_classes.get(call.target) if info else None
             if ref and ref.startswith(BOUND):
-                found = []
+                found: list[str] = []
                 for name in ref[len(BOUND):].split("|"):
-                    own = self.method(owner, name)
-                    subs = [f"{sub}.{name}" for sub in self.subclasses(owner) if f"{sub}.{name}" in self.functions]
-                    found += [k for k in (own, *subs) if k and k in self.functions and k not in found]
+                    if name != call.target:  # (`self.f = self.f`: no edge of its own)
+                        found += [k for k in self._callees_of(key, replace(call, kind="self", target=name))
+                                  if k not in found]
                 return tuple(found)
         return ()
 

@@ -66,6 +66,13 @@ def _bool_tensor_annotation(annotation: cst.BaseExpression) -> bool:
     return (dotted(annotation) or "").endswith("BoolTensor")
 
 
+def _weakest(verdicts: list[str | None]) -> str | None:
+    """A mask when every part is one, as sure as the least sure part."""
+    if None in verdicts:
+        return None
+    return "maybe" if "maybe" in verdicts else ("likely" if "likely" in verdicts else "certain")
+
+
 class BooleanMaskIndex(Rule):
     code = "CL121"
     name = "boolean-mask-index"
@@ -240,15 +247,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
             # `mask * (p == True)`: a product of two boolean tensors is one (of a mask and a
             # float tensor, a float tensor)
-            sides = [self._boolish(node.left), self._boolish(node.right)]
-            if None in sides:
-                return None
-            return "maybe" if "maybe" in sides else ("likely" if "likely" in sides else "certain")
+            return _weakest([self._boolish(node.left), self._boolish(node.right)])
         if isinstance(node, cst.IfExp):  # `pos < m if inverted else pos > m`: a mask either way
-            sides = [self._boolish(node.body), self._boolish(node.orelse)]
-            if None in sides:
-                return None
-            return "maybe" if "maybe" in sides else ("likely" if "likely" in sides else "certain")
+            return _weakest([self._boolish(node.body), self._boolish(node.orelse)])
         if isinstance(node, cst.Call):
             return self._bool_call(node)
         if isinstance(node, cst.Name):

@@ -114,7 +114,7 @@ class KindSolver:
     def _inherited_attr(self, class_key: str, attr: str) -> str:
         """`self.attr` in a class whose lineage crosses files: a tensor if the first class on
         it that sets the attribute holds a tensor there."""
-        for owner in self.index._lineage(class_key):
+        for owner in self.index.lineage(class_key):
             info = self.index.classes.get(owner)
             if info is None:
                 continue
