@@ -198,3 +198,46 @@ def test_the_right_of_and_holds_only_on_calls_that_make_the_left_true(tmp_path):
     loud = _check(tmp_path, {"enc.py": source.format(args=", first_spike_time=2")})
     assert ("enc.py", 5, "CL102") in loud
     assert not [k for k in loud if k[2] == "CL001"], loud
+
+
+def test_a_parameter_passed_on_is_decided_by_the_callers_call_sites(tmp_path):
+    """snntorch's `_latency_errors(data, ..., first_spike_time, normalize)`, reached through
+    helpers that each pass their own `first_spike_time=0` on: the check runs only when a
+    compiled call at the top passes one; a parameter without a default given a literal
+    `False` at its one call site skips its branch (CallEdge.forwards, `given:=NAME`)."""
+    errors = """
+        import torch
+
+        def check(data, first, strict):
+            if first and torch.max(data) > 1:
+                raise ValueError("out of range")
+            if strict and bool(torch.isnan(data).any()):
+                raise ValueError("nan")
+    """
+    source = """
+        import torch
+        from errors import check
+
+        def _encode(data, first=0):
+            check(data, first, False)
+            return data * 2
+
+        def encode(data, *, first=0):
+            first_ = first
+            return _encode(data, first)
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                for _ in range(2):
+                    x = encode(x{args})
+                return x
+    """
+    quiet = _check(tmp_path, {"errors.py": errors, "enc.py": source.format(args="")})
+    assert quiet == {}, quiet
+    loud = _check(tmp_path, {"errors.py": errors, "enc.py": source.format(args=", first=3")})
+    assert set(loud) == {("errors.py", 5, "CL102"), ("enc.py", 15, "CL150")}, loud
+    assert loud[("errors.py", 5, "CL102")].when == ()
+    # a caller that rebinds what it passes on is not followed: undecided, the finding holds
+    rebound = source.replace("first_ = first", "first = first or 0")
+    kept = _check(tmp_path, {"errors.py": errors, "enc.py": rebound.format(args="")})
+    assert ("errors.py", 5, "CL102") in kept, kept

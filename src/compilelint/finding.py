@@ -143,6 +143,7 @@ def _when_word(label: str) -> str:
                 attrs.append(f"`{alt}` is set")
             else:
                 name = alt[alt.index("[") + 1:-1] if alt.startswith("**") else alt.removesuffix("!=None")
+                name = name.removeprefix("=")
                 names.append(f"`{name}`")
         passes = [f"the caller passes {' or '.join(names)}"] if names else []
         return "when " + " or ".join(passes + attrs)

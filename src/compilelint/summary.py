@@ -58,13 +58,17 @@ class CallEdge:
     loop: int | None = None  # the outermost loop around the call (its index in walk order)
     loop_keyword: str | None = None  # "for" or "while", with `loop`
     when: tuple[str, ...] = ()  # the modes the call needs to run (`if self.training:` around it)
+    # (position or keyword, parameter, its default: "none" / "falsy" / "required") of the
+    # arguments that pass the caller's own parameter on: a `given:` label of the callee on
+    # it is decided by the caller's call sites (project_rules.callsites)
+    forwards: tuple[tuple[int | str, str, str], ...] = ()
 
     def to_json(self) -> tuple:
-        return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword, self.when),
-                     _EDGE)
+        return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword, self.when,
+                      self.forwards), _EDGE)
 
 
-_EDGE = (None, None, None, (), None, None, ())
+_EDGE = (None, None, None, (), None, None, (), ())
 
 
 @dataclass(slots=True)

@@ -82,6 +82,7 @@ def given_met(label: str, params: dict[str, list[str]]) -> bool | None:
 
 
 def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
+    alt = alt.removeprefix("=")  # (a parameter without a default: semantic.facts)
     if alt.startswith("self."):
         return None
     if alt.startswith("**"):

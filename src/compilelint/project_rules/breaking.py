@@ -42,7 +42,7 @@ def _reach(context) -> tuple[dict, dict[str, frozenset]]:
         for caller, call in sites.callers.get(callee, ()):
             grown = reach.get(caller, frozenset())
             for when in reach[callee]:
-                through = sites.through(callee, call, when)
+                through = sites.through(callee, call, when, caller)
                 # the call must run, then the callee's break
                 if through is not None and not _through_override(index, caller, call, callee):
                     grown = _add(grown, both(tuple(call.when), through))

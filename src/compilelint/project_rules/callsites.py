@@ -11,7 +11,10 @@ pass anything. So a label is
     yes     some site passes the argument: the finding holds as it is (label removed)
     maybe   stays on the finding as a `when` condition ("only when the caller passes
             `profile`"); a test on `self.x` alone that the project cannot decide is dropped
-            (attributes set from a config are everywhere: the condition would say little)
+            (attributes set from a config are everywhere: the condition would say little),
+            and so is one on a parameter without a default (every call passes it)
+A site that passes its own parameter on (`f(x, flag)`, CallEdge.forwards) is decided by
+its own function's call sites, as far as the chain of such parameters goes.
 """
 
 from __future__ import annotations
@@ -117,12 +120,12 @@ class CallSites:
                 verdict = self.decide(key, label)
                 if verdict == "no":
                     return None
-                if verdict == "yes" or (verdict == "maybe" and _only_attributes(label)):
-                    continue  # (an attribute set somewhere: too common a test to report as a condition)
+                if verdict == "yes" or (verdict == "maybe" and (_only_attributes(label) or _any_required(label))):
+                    continue  # (an attribute set somewhere, a parameter every call passes: too common to report)
             out.append(label)
         return tuple(out)
 
-    def through(self, callee: str, call, when: tuple[str, ...]) -> tuple[str, ...] | None:
+    def through(self, callee: str, call, when: tuple[str, ...], caller: str | None = None) -> tuple[str, ...] | None:
         """`when` of a break in `callee` as seen from one call site: None when this site
         never reaches it; otherwise the labels that still apply (a `given:` one the site
         decides is gone: it named the callee's parameters, which mean nothing to the caller;
@@ -134,7 +137,7 @@ class CallSites:
         out = []
         for label in when:
             if is_given(label):
-                if self.at_site(callee, call, label) == "no":
+                if self.at_site(callee, call, label, caller) == "no":
                     return None
                 continue
             if on_self(label) and not same_self:
@@ -152,14 +155,15 @@ class CallSites:
             if _only_attributes(label):  # the class decides, whoever calls
                 verdicts = {self.at_site(key, None, label)}
             else:
-                verdicts = {self.at_site(key, call, label) for _, call in self.callers.get(key, ())}
+                self._memo[memo] = "maybe"  # (recursion through forwarded parameters: undecided)
+                verdicts = {self.at_site(key, call, label, caller) for caller, call in self.callers.get(key, ())}
                 if key in self.compiled or not verdicts:
                     verdicts.add("maybe")  # callers outside the project
-            found = "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
+            found = _strongest(verdicts)
             self._memo[memo] = found
         return found
 
-    def at_site(self, callee: str, call, label: str) -> str:
+    def at_site(self, callee: str, call, label: str, caller: str | None = None) -> str:
         """Whether one call site passes what `label` needs: "yes", "no" or "maybe"."""
         info = self.index.functions.get(callee)
         verdicts = []
@@ -169,8 +173,8 @@ class CallSites:
             elif info is None or info.params is None or call.kind in ("local", "decorator"):
                 verdicts.append("maybe")  # (a nested function may be called from anywhere its parent hands it)
             else:
-                verdicts.append(self._alternative(info, call, alt))
-        return "yes" if "yes" in verdicts else "maybe" if "maybe" in verdicts else "no"
+                verdicts.append(self._alternative(info, call, alt, caller))
+        return _strongest(verdicts)
 
     def attribute(self, key: str, attr: str) -> str:
         """"no" when `self.<attr>` is None in every instance a method `key` may run on: the
@@ -202,8 +206,9 @@ class CallSites:
                 return "maybe"  # set where the project cannot see (a base outside it)
         return "no"
 
-    @staticmethod
-    def _alternative(info, call, alt: str) -> str:
+    def _alternative(self, info, call, alt: str, caller: str | None) -> str:
+        required = alt.startswith("=")  # (no default: a call site that leaves it out is unseen)
+        alt = alt.removeprefix("=")
         params = info.params
         offset = first_argument(call, info)
         keys = {key for key, _ in call.args}
@@ -223,10 +228,30 @@ class CallSites:
         name = alt if truthy else alt[:-6]
         spec = passed(call, info, name)
         if spec is not None:
-            return _value(spec, truthy)
-        if spread or ("*" in keys and name in params):
+            forwarded = self._forwarded(call, info, name, truthy, caller)
+            return forwarded or _value(spec, truthy)
+        if required or spread or ("*" in keys and name in params):
             return "maybe"
         return "no"  # left to its default, which skips the branch
+
+    def _forwarded(self, call, info, name: str, truthy: bool, caller: str | None) -> str | None:
+        """The verdict of a site that passes its own parameter on (`f(x, flag)` in a
+        function whose `flag=False` no caller of its own passes), decided over the caller's
+        call sites; None when the argument is not one."""
+        if caller is None or not call.forwards:
+            return None
+        position = info.params.index(name) - first_argument(call, info) if name in info.params else None
+        for key, param, default in call.forwards:
+            if key == name or (position is not None and position >= 0 and key == position):
+                if not truthy and default == "falsy":
+                    return "yes"  # (`0` / `False` is not None)
+                label = ("=" if default == "required" else "") + param + ("" if truthy else "!=None")
+                return self.decide(caller, GIVEN + label)
+        return None
+
+
+def _strongest(verdicts) -> str:
+    return next((v for v in ("yes", "maybe") if v in verdicts), "no")
 
 
 def _value(spec, truthy: bool) -> str:
@@ -235,6 +260,10 @@ def _value(spec, truthy: bool) -> str:
     if spec == "false":
         return "no" if truthy else "yes"
     return "yes" if spec in SURE else "maybe"
+
+
+def _any_required(label: str) -> bool:
+    return any(alt.startswith("=") for alt in label[len(GIVEN):].split("|"))
 
 
 def _only_attributes(label: str) -> bool:

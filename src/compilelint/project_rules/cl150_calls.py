@@ -36,7 +36,7 @@ def run(context) -> list:
             position = loop_position(analysis, call.loop)
             if position is None or (analysis.path, position[0]) in have:
                 continue
-            reached = [sites.through(callee, call, when) for when in reach[callee]]
+            reached = [sites.through(callee, call, when, key) for when in reach[callee]]
             reached = [both(tuple(call.when), when) for when in reached if when is not None]
             if not reached:
                 continue  # this call passes nothing that reaches the callee's breaks

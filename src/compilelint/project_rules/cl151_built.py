@@ -31,7 +31,7 @@ def run(context) -> list:
             continue
         callee = breaking[0]  # (a registry's object: the first of its classes whose method breaks)
         if key in context.region:
-            reached = [sites.through(callee, call, when) for when in reach[callee]]
+            reached = [sites.through(callee, call, when, key) for when in reach[callee]]
             reached = [both(tuple(call.when), when) for when in reached if when is not None]
             if not reached:
                 continue

@@ -250,7 +250,8 @@ class Denoiser(torch.nn.Module):
             return False
         if not isinstance(value, (cst.Name, cst.Attribute)):
             return False  # `torch.Generator()` built here: reported where it is built (GB0363)
-        when = self.ctx.caller_conditions(value)
+        # (a parameter without a default, `given:=g`, says nothing of what it holds)
+        when = tuple(label for label in self.ctx.caller_conditions(value) if not label.startswith("given:="))
         if not when:
             return False  # not known to hold a generator
         self.report(node, self.message.format(

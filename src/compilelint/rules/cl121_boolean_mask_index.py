@@ -23,9 +23,11 @@ ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqu
 
 
 def _numeric(node: cst.BaseExpression) -> bool:
-    """A number, or a negation (`-bound`: only numbers and arrays negate)."""
+    """A number, a negation (`-bound`: only numbers and arrays negate), or a bound kept on
+    an object (`self.low`: a threshold; text and lists are not ordered against arrays)."""
     return isinstance(node, (cst.Integer, cst.Float)) or (
-        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus))
+        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)) or (
+        isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self")
 
 
 def _is_bool_dtype(node: cst.BaseExpression | None) -> bool:

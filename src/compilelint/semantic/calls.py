@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.facts import CallerFacts
 from compilelint.semantic.kinds import dotted
 from compilelint.summary import CallEdge
 
@@ -126,6 +127,7 @@ class CallGraph:
         index = scope.edges[id(node)] = len(info.calls)
         self._in_loop(call, scope)
         call.args = args
+        call.forwards = self._forwards(node, scope)
         call.when = self.when  # a break behind this call is reached only then
         info.calls.append(call)
         return index
@@ -189,6 +191,30 @@ class CallGraph:
         if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
             return cls
         return None
+
+    def _forwards(self, node: cst.Call, scope) -> tuple:
+        """The arguments that pass one of the function's own parameters on unchanged
+        (`_errors(data, first_spike_time)`): two levels of call-site facts."""
+        named = [arg for arg in node.args if not arg.star and isinstance(arg.value, cst.Name)
+                 and arg.value.value in scope.params]
+        if not named or not isinstance(scope.node, cst.FunctionDef):
+            return ()
+        if scope.facts is None:
+            scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
+        out = []
+        position = 0
+        for arg in node.args:
+            if arg.star:
+                position = -1 if arg.star == "*" else position  # positions after it are anyone's guess
+                continue
+            key = arg.keyword.value if arg.keyword is not None else position
+            if arg.keyword is None:
+                if position < 0:
+                    continue
+                position += 1
+            if isinstance(arg.value, cst.Name) and (kind := scope.facts.forwarded(arg.value.value)):
+                out.append((key, arg.value.value, kind))
+        return tuple(out)
 
     def _arg_specs(self, node: cst.Call) -> tuple:
         """[position or keyword, kind spec] of each argument that may carry a tensor or

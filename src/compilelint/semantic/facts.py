@@ -11,6 +11,9 @@ only on such calls. The walk states the condition as a `when` label; the project
                           positional parameters (`*NAME` is not empty)
     given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)
     given:self.ATTR       `self.ATTR` is not None: decided by the class, not the call
+    given:=NAME           NAME has no default: only its call sites can rule the branch out
+                          (each passes a falsy literal, or its own parameter that no caller
+                          of its own passes); undecided, the label is dropped, not kept
                           (`self.norm = None` the only assignment in the class and its
                           subclasses, and nothing sets `.norm` on another object)
 
@@ -90,10 +93,13 @@ class CallerFacts:
         self.positional = [p.name.value for p in (*params.posonly_params, *params.params)]
         self.bound = bool(bound and self.positional)
         self.defaults: dict[str, str] = {}
-        for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        self.required: set[str] = set()  # (not `self`)
+        for i, param in enumerate((*params.posonly_params, *params.params, *params.kwonly_params)):
             falsy = _falsy_default(param.default)
             if falsy:
                 self.defaults[param.name.value] = falsy
+            elif param.default is None and not (i == 0 and bound):
+                self.required.add(param.name.value)
         self.star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         self.kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
         self._rebound: set[str] | None = None
@@ -101,7 +107,7 @@ class CallerFacts:
 
     @property
     def relevant(self) -> bool:
-        return bool(self.defaults or self.star or self.kwargs or self.in_class)
+        return bool(self.defaults or self.required or self.star or self.kwargs or self.in_class)
 
     def rebound(self, name: str) -> bool:
         if self._rebound is None:
@@ -109,6 +115,13 @@ class CallerFacts:
             self._node.body.visit(visitor)
             self._rebound = visitor.names
         return name in self._rebound
+
+    def forwarded(self, name: str) -> str | None:
+        """How a call site's bare `name` argument can be decided through this function's
+        own callers: "none" / "falsy" (its default), "required"; None when it cannot (not
+        a parameter, another default, rebound in the body)."""
+        kind = self.defaults.get(name) or ("required" if name in self.required else None)
+        return kind if kind and not self.rebound(name) else None
 
     def labels(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """The `given:` labels a branch with this test needs (each a conjunct)."""
@@ -165,7 +178,7 @@ class CallerFacts:
                 return []
             if name in self.defaults:
                 return [name]
-            return []
+            return ["=" + name] if name in self.required else []
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len" \
                 and len(value.args) == 1:
             return self._truthy(value.args[0].value) if isinstance(value.args[0].value, cst.Name) \
@@ -183,9 +196,11 @@ class CallerFacts:
         if isinstance(left, cst.Name):
             name = left.value
             # (`labels is not None` is already a mode of its own, "labels")
-            if self.defaults.get(name) == "none" and name not in LABEL_NAMES and not self.rebound(name):
+            if name in LABEL_NAMES or self.rebound(name):
+                return []
+            if self.defaults.get(name) == "none":
                 return [f"{name}!=None"]
-            return []
+            return [f"={name}!=None"] if name in self.required else []
         key = self._kwargs_get(left)
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
 
