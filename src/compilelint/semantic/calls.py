@@ -201,42 +201,38 @@ class CallGraph:
             return ()
         if scope.facts is None:
             scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
-        out = []
-        position = 0
-        for arg in node.args:
-            if arg.star:
-                position = -1 if arg.star == "*" else position  # positions after it are anyone's guess
-                continue
-            key = arg.keyword.value if arg.keyword is not None else position
-            if arg.keyword is None:
-                if position < 0:
-                    continue
-                position += 1
-            if isinstance(arg.value, cst.Name) and (kind := scope.facts.forwarded(arg.value.value)):
-                out.append((key, arg.value.value, kind))
-        return tuple(out)
+        return tuple((key, arg.value.value, kind) for key, arg in _keyed(node)
+                     if isinstance(arg.value, cst.Name) and (kind := scope.facts.forwarded(arg.value.value)))
 
     def _arg_specs(self, node: cst.Call) -> tuple:
         """[position or keyword, kind spec] of each argument that may carry a tensor or
         rule one out, "false"/"true" for a literal flag; positions stop at the first
         `*args` ("*"), and "**" marks a `**mapping`."""
         out = []
-        position = 0
-        for arg in node.args:
-            if arg.star:
-                if arg.star == "*" and position >= 0:
-                    position = -1
-                    out.append(("*", "unknown"))  # positions after it are anyone's guess
-                elif arg.star == "**":
-                    out.append(("**", "unknown"))  # any keyword may be in it
-                continue
-            key = arg.keyword.value if arg.keyword is not None else position
-            if arg.keyword is None:
-                if position < 0:
-                    continue
-                position += 1
-            out.append((key, _constant(arg.value) or self.kind_spec(arg.value)))
+        for key, arg in _keyed(node, stars=True):
+            out.append((key, "unknown" if arg is None else _constant(arg.value) or self.kind_spec(arg.value)))
         return tuple(out)
+
+
+def _keyed(node: cst.Call, stars: bool = False):
+    """(position or keyword, argument) of each argument; positions stop at the first
+    `*args` (after it they are anyone's guess). With `stars`, ("*", None) marks that
+    `*args` and ("**", None) each `**mapping` (any keyword may be in it)."""
+    position = 0
+    for arg in node.args:
+        if arg.star:
+            if arg.star == "*" and position >= 0:
+                position = -1
+                if stars:
+                    yield "*", None
+            elif arg.star == "**" and stars:
+                yield "**", None
+            continue
+        if arg.keyword is not None:
+            yield arg.keyword.value, arg
+        elif position >= 0:
+            yield position, arg
+            position += 1
 
 
 def _constant(value: cst.BaseExpression) -> str | None:
