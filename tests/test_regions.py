@@ -145,3 +145,42 @@ def test_a_read_on_an_object_just_built_runs_the_getter_only(tmp_path):
                 return x / Stats(x).x  # a plain attribute: no code runs
     """))
     assert findings == []
+
+
+def test_a_method_or_submodule_picked_by_name_is_in_the_region(tmp_path):
+    """`getattr(self, <pattern>)` runs one of the methods (or submodules) whose name the
+    pattern spells, in any spelling of the string; a bare name or too little text picks
+    nothing, and a method no pattern matches stays out."""
+    findings = lint_snippet(tmp_path, """
+        import torch
+        class Reducer(torch.nn.Module):
+            def forward(self, x, kind, mode, name):
+                a = getattr(self, "{}_reduction".format(kind))(x)
+                b = getattr(self, f"pool_{mode}")(x)
+                c = getattr(self, "norm_%s" % mode)(x)
+                d = getattr(self, "head_" + mode)(x)
+                e = getattr(self, name)(x) + getattr(self, f"{name}_x")(x)
+                return a + b + c + d + e
+            def mean_reduction(self, x):
+                print("a")
+                return x
+            def pool_max(self, x):
+                print("b")
+                return x
+            def norm_l2(self, x):
+                print("c")
+                return x
+            def head_linear(self, x):
+                print("d")
+                return x
+            def debug_x(self, x):
+                print("e")
+                return x
+        class Sub(Reducer):
+            def sum_reduction(self, x):
+                print("f")
+                return x
+    """)
+    # (`debug_x`'s print, line 23: `f"{name}_x"` is too little text to pick it by)
+    assert codes_by_line(findings) == {(11, "CL110"), (14, "CL110"), (17, "CL110"), (20, "CL110"),
+                                       (27, "CL110")}

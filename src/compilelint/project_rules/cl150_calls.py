@@ -27,8 +27,12 @@ def run(context) -> list:
         for call in index.functions[key].calls:
             if call.loop is None:
                 continue
-            callee = index.resolve_call(key, call)
-            if callee not in reach or callee == key:
+            # an edge may run one of several (`getattr(self, f"{kind}_loss")`, `fn = a if c else b`);
+            # a module's own `__call__` around its forward is left to its class (as before)
+            callees = (index.resolve_call(key, call),) if call.kind in ("instance", "selfattr") \
+                else index.callees(key, call)
+            callee = next((c for c in callees if c in reach and c != key), None)
+            if callee is None:
                 continue
             analysis = by_module.get(module)
             if analysis is None:

@@ -3,6 +3,8 @@ the kinds of the arguments it passes (for parameter kinds across functions)."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from compilelint.semantic.facts import CallerFacts
@@ -118,7 +120,8 @@ class CallGraph:
         if known != -1:
             return known
         info = self.functions[scope.qualname]
-        call = self._edge(node.func, scope)
+        dispatch = _dispatch_edge(node)
+        call = dispatch or self._edge(node.func, scope)
         if call is None:
             scope.edges[id(node)] = None
             return None
@@ -126,8 +129,11 @@ class CallGraph:
         args = self._arg_specs(node)
         index = scope.edges[id(node)] = len(info.calls)
         self._in_loop(call, scope)
-        call.args = args
-        call.forwards = self._forwards(node, scope)
+        if dispatch:  # (getattr's arguments are not the method's: what it is called with is unknown)
+            call.args = (("*", "unknown"), ("**", "unknown"))
+        else:
+            call.args = args
+            call.forwards = self._forwards(node, scope)
         call.when = self.when  # a break behind this call is reached only then
         info.calls.append(call)
         return index
@@ -233,6 +239,42 @@ def _keyed(node: cst.Call, stars: bool = False):
         elif position >= 0:
             yield position, arg
             position += 1
+
+
+def _dispatch_edge(node: cst.Call) -> CallEdge | None:
+    """`getattr(self, "{}_reduction".format(kind))`, `getattr(self, f"forward_{mode}")`:
+    the method (or submodule) picked by name is one of those the pattern matches, which the
+    project resolves (a `self` edge whose target holds `*`). Reading it is as good as
+    calling it: what the lookup returns is called where the name is known no better."""
+    if not (isinstance(node.func, cst.Name) and node.func.value == "getattr" and len(node.args) >= 2
+            and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self"):
+        return None
+    pattern = _name_pattern(node.args[1].value)
+    if pattern is None or len(pattern.replace("*", "")) < 3:
+        return None  # (a bare variable, or too little text to pick methods by)
+    return CallEdge("self", pattern)
+
+
+def _name_pattern(value: cst.BaseExpression) -> str | None:
+    """A glob of the names a string expression can spell: text kept, each value put in `*`."""
+    if isinstance(value, cst.SimpleString):
+        text = value.evaluated_value
+        return text if isinstance(text, str) else None
+    if isinstance(value, cst.FormattedString):
+        parts = [p.value if isinstance(p, cst.FormattedStringText) else "*" for p in value.parts]
+        return "".join(parts)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format" \
+            and isinstance(value.func.value, cst.SimpleString):
+        text = value.func.value.evaluated_value
+        return re.sub(r"\{[^{}]*\}", "*", text) if isinstance(text, str) else None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo) \
+            and isinstance(value.left, cst.SimpleString):
+        text = value.left.evaluated_value
+        return re.sub(r"%[-+ #0-9.]*[sdifr]", "*", text) if isinstance(text, str) else None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        left, right = _name_pattern(value.left), _name_pattern(value.right)
+        return (left or "*") + (right or "*") if left or right else None
+    return None
 
 
 def _constant(value: cst.BaseExpression) -> str | None:

@@ -1,0 +1,100 @@
+"""Call edges that run one of several functions (a part of `index.ProjectIndex`): a
+method picked by name (`getattr(self, f"{kind}_reduction")`), bound methods kept on an
+attribute, one of a registry's classes or of the functions a local name was bound to, and
+a method of an untyped constructor argument's family."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import replace
+
+from compilelint.summary import BOUND, CallEdge
+
+FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
+
+
+class ManyCallees:
+    def _named_like(self, key: str, pattern: str) -> tuple[str, ...]:
+        """`getattr(self, f"{kind}_reduction")`: the methods of the instance's class, its bases
+        and subclasses whose names the pattern matches, and the forward of each submodule
+        attribute it matches (`getattr(self, f"layer{i}")`)."""
+        owner = self.owner(key)
+        if owner is None:
+            return ()
+        found: list[str] = []
+        for cls in (*self._lineage(owner), *self.subclasses(owner)):
+            for name, method, _ in self._own_methods(cls):
+                if method != key and method not in found and fnmatch.fnmatchcase(name, pattern):
+                    found.append(method)
+            info = self.classes.get(cls)
+            for attr in (info.attr_classes if info else ()):
+                if fnmatch.fnmatchcase(attr, pattern) and (forward := self._attr_forward(cls, attr)) \
+                        and forward not in found:
+                    found.append(forward)
+        return tuple(found)
+
+    def _bound_calls(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.<attr>(...)` where the attribute holds bound methods of the instance
+        (`self.loss_method = self.a if c else self.b`): what `self.a(...)` and `self.b(...)`
+        run, each method and its subclasses' overrides (the instance decides)."""
+        owner = self.owner(key)
+        for cls in self._lineage(owner) if owner else ():
+            info = self.classes.get(cls)
+            ref = info.attr_classes.get(call.target) if info else None
+            if ref and ref.startswith(BOUND):
+                found: list[str] = []
+                for name in ref[len(BOUND):].split("|"):
+                    if name != call.target:  # (`self.f = self.f`: no edge of its own)
+                        found += [k for k in self._callees_of(key, replace(call, kind="self", target=name))
+                                  if k not in found]
+                return tuple(found)
+        return ()
+
+    def _either(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """A call on one of a registry's classes ("A|B"), or of the functions a local name
+        was bound to: what each of them runs."""
+        classes, dot, method = call.target, "", ""
+        if call.kind == "ctorcall":
+            classes, dot, method = call.target.rpartition(".")
+        module, found = key.split(":", 1)[0], []
+        for cls in classes.split("|"):
+            if call.kind == "name":  # SOLVERS[method](...): the class's __init__; fn(x), a local alias
+                class_key = self.resolve_class(module, cls)
+                callee = self._constructor(class_key) if class_key else self.resolve_name(module, cls)
+            elif call.kind == "dotted":  # fn = mod.a if c else mod.b; fn(x)
+                callee = self._lookup(cls)
+                callee = None if callee in self.classes else callee
+            else:
+                callee = self.resolve_call(key, replace(call, target=cls + dot + method))
+            if callee and callee not in found:
+                found.append(callee)
+        return tuple(found)
+
+    def _given_object(self, class_key: str | None, attr: str) -> bool:
+        """`self.<attr>` holds what a constructor was given and nothing types."""
+        lineage = [self.classes[owner] for owner in self._lineage(class_key) if owner in self.classes] \
+            if class_key else []
+        return any(attr in info.param_attrs for info in lineage) and not any(attr in info.attr_classes
+                                                                             for info in lineage)
+
+    def _family(self, method: str) -> tuple[str, ...]:
+        """`self.x.method()` on an object the project cannot type (a constructor parameter:
+        gpytorch's `self.likelihood.expected_log_prob(...)`): every project implementation of
+        `method`, when they are one family (overrides of one base's method); none when the
+        name is a dunder, `forward`, or defined by unrelated classes."""
+        found = self._families.get(method)
+        if found is not None:
+            return found
+        if self._by_method is None:
+            self._by_method = {}
+            for key, info in self.functions.items():
+                if info.class_name is not None:
+                    self._by_method.setdefault(key.rsplit(".", 1)[-1], []).append(key)
+        keys = self._by_method.get(method, []) if not method.startswith("__") and method != "forward" else []
+        roots = set()
+        for key in keys:
+            lineage = self._lineage(key.rsplit(".", 1)[0])
+            roots.add(next(owner for owner in reversed(lineage) if f"{owner}.{method}" in self.functions))
+        found = self._families[method] = tuple(keys) if len(roots) == 1 and len(keys) <= FAMILY_MAX else ()
+        return found
+
