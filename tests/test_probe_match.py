@@ -421,3 +421,55 @@ def test_a_comprehension_compiled_alone_after_its_function_broke_is_an_echo(tmp_
     assert set(at.values()) <= new_lines([])
     finding = Finding(path=path, line=at["break"], col=24, code="CL120", message="static", scope="Prompted.forward")
     assert not set(at.values()) & new_lines([finding])
+
+
+SUBMODULE_ECHO_SOURCE = '''
+import torch
+from torch.autograd import Variable
+
+
+class Select(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("index", torch.zeros(3, dtype=torch.long))
+
+    def forward(self, x):
+        return torch.index_select(x, 1, Variable(self.index)) * 2  # the break
+
+
+class Parent(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.select = Select()
+
+    def forward(self, x):
+        y = self.select(x + 1)  # its echo
+        return y - 1
+'''
+
+
+def test_a_submodules_break_echoed_at_its_call_is_explained_by_dynamos_duplicate_mark(tmp_path, monkeypatch):
+    """pytorchcv's condensenet: `Variable(self.index)` in a submodule breaks (GB0007); Dynamo
+    logs it once more at the call in the parent, its user stack "suppressed due to
+    duplicate graph break". The finding at the break explains the echo; without it both
+    are new."""
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / "echo_select.py").write_text(SUBMODULE_ECHO_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import torch
+    import echo_select
+
+    res = capture(echo_select.Parent(), (torch.zeros(2, 4),))
+    path = str(tmp_path / "echo_select.py")
+    text = SUBMODULE_ECHO_SOURCE.splitlines()
+    brk = next(i for i, t in enumerate(text, 1) if "# the break" in t)
+    echo = next(i for i, t in enumerate(text, 1) if "# its echo" in t)
+    echoes = [b for b in res.breaks if b.file == path and b.line == echo]
+    assert echoes and all("duplicate" in b.detail for b in echoes), res.breaks
+    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 24))})
+    new_lines = lambda findings: {n.line for n in match(findings, [result]) if n.path.endswith("echo_select.py")}  # noqa: E731
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=40, code="CL119", message="static", scope="Select.forward")
+    assert not {brk, echo} & new_lines([finding])

@@ -199,11 +199,15 @@ def match(
     return _new_findings(observed, cwd)
 
 
+DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
+
+
 def _explain_echoes(observed: list[_Observed]) -> None:
     """Echoes of a break a finding explains, in the same run. Dynamo reports a break it met
     inlining a call it cannot resume inside (a function behind `functools.cache`, one a
     context-manager decorator wraps, a `with` block) once more at the call, in a caller's
-    frame: one of the ids logged at the first place, at a line of its user stacks. And a
+    frame: one of the ids logged at the first place, at a line of its user stacks (or, when
+    Dynamo says the break duplicates one it logged, the stack suppressed). And a
     `with` whose body broke is logged as a step it could not take (`step_unsupported`). Before
     Python 3.12 a comprehension is a frame of its own: when the function holding it runs
     eagerly because of a break, Dynamo compiles the comprehension alone and cannot step its
@@ -223,7 +227,11 @@ def _explain_echoes(observed: list[_Observed]) -> None:
                                                                      for p, ln in ((path, line), *stack))
                                              for (run, path, line), (_, stack) in places.items())
         elif o.rec.gb_id:
-            o.explained = any(run == o.target and (path, line) != o.loc and o.rec.gb_id in ids and o.loc in stack
+            # Dynamo marks a break it already logged at the same place, seen again from another
+            # frame (a submodule's break echoed at its call in the parent): the same break
+            duplicate = DUPLICATE in (o.rec.detail or "")
+            o.explained = any(run == o.target and (path, line) != o.loc and o.rec.gb_id in ids
+                              and (o.loc in stack or duplicate)
                               for (run, path, line), (ids, stack) in places.items())
         elif o.rec.reason == "step_unsupported":
             body = with_body(o.loc[0], o.loc[1])
