@@ -473,3 +473,57 @@ def test_a_submodules_break_echoed_at_its_call_is_explained_by_dynamos_duplicate
     assert {brk, echo} <= new_lines([])
     finding = Finding(path=path, line=brk, col=40, code="CL119", message="static", scope="Select.forward")
     assert not {brk, echo} & new_lines([finding])
+
+
+RECOMPILED_SOURCE = '''
+import torch
+from torch.autograd import Variable
+
+
+class Select(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("index", torch.arange(n))
+
+    def forward(self, x):  # the skip
+        x = torch.index_select(x, 1, Variable(self.index))  # the break
+        return torch.cat([x, x], 1)
+
+
+class Parent(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList(Select(2 ** i) for i in range(10))
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        return x
+'''
+
+
+def test_a_recompile_limit_in_a_function_that_breaks_is_explained_by_its_break(tmp_path, monkeypatch):
+    """A module whose forward breaks runs as frames of its own, compiled again for each of
+    the ten instances until the recompile limit skips it (pytorchcv's condensenet): the
+    finding at the break explains the skip too; without it both are new."""
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / "recompiled_select.py").write_text(RECOMPILED_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import torch
+    import recompiled_select
+
+    res = capture(recompiled_select.Parent(), (torch.zeros(2, 1),))
+    path = str(tmp_path / "recompiled_select.py")
+    text = RECOMPILED_SOURCE.splitlines()
+    brk = next(i for i, t in enumerate(text, 1) if "# the break" in t)
+    skip = next(i for i, t in enumerate(text, 1) if "# the skip" in t)
+    assert any(b.kind == "frame_skip" and b.line == skip and "recompile_limit" in b.reason for b in res.breaks), \
+        res.breaks
+    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 26))})
+    new_lines = lambda findings: {n.line for n in match(findings, [result])  # noqa: E731
+                                  if n.path.endswith("recompiled_select.py") and n.code != "CL902"}  # (not recompiles)
+    assert {brk, skip} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=38, code="CL119", message="static", scope="Select.forward")
+    assert not {brk, skip} & new_lines([finding])

@@ -199,6 +199,7 @@ def match(
     return _new_findings(observed, cwd)
 
 
+RECOMPILE_LIMIT = "the function runs eagerly from now on"  # probe.dynamo_text: a recompile (cache size) limit hit
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
 
 
@@ -237,11 +238,19 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             body = with_body(o.loc[0], o.loc[1])
             o.explained = body is not None and any(run == o.target and path == o.loc[0] and line in body
                                                    for run, path, line in places)
-    # the frame skip Dynamo logs where an echo stopped it is the echo's too
+    # the frame skip Dynamo logs where an echo stopped it is the echo's too; and a function
+    # that breaks runs as frames of its own, compiled again for each instance it meets until
+    # the recompile limit: that skip is the explained break's, inside the function
     echoed = {(o.target, o.loc) for o in observed if o.explained and o.rec.kind == "graph_break"}
     for o in observed:
-        if not o.explained and o.rec.kind == "frame_skip" and (o.target, o.loc) in echoed:
+        if o.explained or o.rec.kind != "frame_skip" or not o.loc:
+            continue
+        if (o.target, o.loc) in echoed:
             o.explained = True
+        elif RECOMPILE_LIMIT in o.rec.reason and o.rec.function:
+            spans = [span for span in function_spans(o.loc[0], o.rec.function) if o.loc[1] in span]
+            o.explained = any(run == o.target and path == o.loc[0] and any(line in span for span in spans)
+                              for run, (path, line) in echoed)
 
 
 VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")
