@@ -261,15 +261,25 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees):
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
             return self._family(call.method)
+        backward = self.function_backward(found) if call.kind in ("apply", "self") else None
         accessor = call.kind == "property"
         if call.kind != "self" and not (accessor and call.target == "self"):
             wrapper = self._call_override(found) if call.kind in ("instance", "selfattr") else None
-            return tuple(k for k in (found, wrapper) if k)
+            return tuple(k for k in (found, wrapper, backward) if k)
         name = call.method if accessor else call.target
         overrides = tuple(f"{sub}.{name}" for sub in self.subclasses(self.owner(key))
                           if f"{sub}.{name}" in self.functions and f"{sub}.{name}" != found
                           and (not accessor or self.functions[f"{sub}.{name}"].accessor))
-        return ((found,) if found else ()) + overrides
+        return ((found,) if found else ()) + overrides + ((backward,) if backward else ())
+
+    def function_backward(self, forward: str | None) -> str | None:
+        """`F.apply(x)` (or `self.f(x)` after `self.f = F.apply`) reaching an autograd
+        Function's forward: Dynamo traces its `backward` too, when an input needs gradients
+        (in training: under `torch.no_grad()` it does not)."""
+        if not forward or not forward.endswith(".forward"):
+            return None
+        owner = self.owner(forward)
+        return self.method(owner, "backward") if owner and self._autograd_function(owner) else None
 
     def _call_override(self, forward: str | None) -> str | None:
         """The project's own `__call__` on a module's lineage: calling the module runs it

@@ -90,8 +90,10 @@ class CallSites:
         for callee, sites in self.callers.items():
             for caller, call in sites:
                 same_self = same_object(call, callee)  # `self.X` labels name the caller's object
-                callees.setdefault(caller, []).append((callee, tuple(
-                    label for label in call.when if not is_given(label) and (same_self or not on_self(label)))))
+                labels = tuple(label for label in call.when if not is_given(label) and (same_self or not on_self(label)))
+                if callee == self.index.function_backward(self.index.resolve_call(caller, call)):
+                    labels += ("training",)  # (a Function's backward: traced only when gradients flow)
+                callees.setdefault(caller, []).append((callee, labels))
         while queue:  # labels only ever shrink (an intersection over callers): the queue empties
             caller = queue.pop()
             for callee, site in callees.get(caller, ()):
