@@ -11,11 +11,11 @@ only on such calls. The walk states the condition as a `when` label; the project
                           positional parameters (`*NAME` is not empty)
     given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)
     given:self.ATTR       `self.ATTR` is not None: decided by the class, not the call
+                          (`self.norm = None` the only assignment in the class and its
+                          subclasses, and nothing sets `.norm` on another object)
     given:=NAME           NAME has no default: only its call sites can rule the branch out
                           (each passes a falsy literal, or its own parameter that no caller
                           of its own passes); undecided, the label is dropped, not kept
-                          (`self.norm = None` the only assignment in the class and its
-                          subclasses, and nothing sets `.norm` on another object)
 
 Several alternatives (a test joined by `or`) are one label, joined by `|`. A label is made
 only when the parameter's default (or an empty `*args` / `**kwargs`) skips the branch and
