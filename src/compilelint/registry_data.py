@@ -236,6 +236,15 @@ RULES = {
         'gb_id': 'GB0156',
         'breaks_graph': True,
     },
+    'CL144': {
+        'name': 'assert-on-object',
+        'severity': 'error',
+        'summary': '`assert self.layers`, `assert transforms`: asserting a module or a tuple of objects',
+        'message': '`assert {what}` tests the truth of {holds}: Dynamo hands the value to the assertion it traces, cannot, and runs the whole function eagerly ({gb})',
+        'help': 'Assert what you mean about it: `assert len(transforms) > 0`, `assert self.layers is not None`, `assert isinstance(self.head, nn.Linear)`; Dynamo traces those.',
+        'gb_id': 'GB0055',
+        'breaks_graph': True,
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',
