@@ -239,7 +239,7 @@ RULES = {
     'CL144': {
         'name': 'assert-on-object',
         'severity': 'error',
-        'summary': '`assert self.layers`, `assert transforms`: asserting a module or a tuple of objects',
+        'summary': '`assert self.layers`, `assert transforms`, `assert cache`: asserting a module or an object',
         'message': '`assert {what}` tests the truth of {holds}: Dynamo hands the value to the assertion it traces, cannot, and runs the whole function eagerly ({gb})',
         'help': 'Assert what you mean about it: `assert len(transforms) > 0`, `assert self.layers is not None`, `assert isinstance(self.head, nn.Linear)`; Dynamo traces those.',
         'gb_id': 'GB0055',

@@ -8,7 +8,7 @@ from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Ki
 class AssertOnObject(Rule):
     code = "CL144"
     name = "assert-on-object"
-    summary = "`assert self.layers`, `assert transforms`: asserting a module or a tuple of objects"
+    summary = "`assert self.layers`, `assert transforms`, `assert cache`: asserting a module or an object"
     message = ("`assert {what}` tests the truth of {holds}: Dynamo hands the value to the assertion it "
                "traces, cannot, and runs the whole function eagerly ({gb})")
     severity = "error"
@@ -26,11 +26,12 @@ class Net(nn.Module):
         super().__init__()
         self.layers = nn.ModuleList([nn.Linear(4, 4)])
         self.causal = causal
-    def forward(self, x, *sizes: int):
+    def forward(self, x, cache: "Cache", *sizes: int, n: int = 1):
         assert self.causal, "only causal"  # a flag
         assert len(self.layers) > 0 and self.layers is not None
         assert isinstance(self.layers[0], nn.Linear)
         assert sizes  # a tuple of ints
+        assert n and cache is not None
         return self.layers[0](x)
 """,
         """
@@ -59,6 +60,17 @@ class Net(nn.Module):
 """,
         """
 import torch
+from typing import Optional
+class Cache:
+    pass
+class Step(torch.nn.Module):
+    def forward(self, x, cache: Optional[Cache] = None):
+        if cache is not None:
+            assert cache  # expect
+        return x
+""",
+        """
+import torch
 from torch.distributions import Transform
 class Composed(Transform):
     def __init__(self, *transforms: Transform):
@@ -78,29 +90,46 @@ class Flow(torch.nn.Module):
         if self.ctx.kind(test) == Kind.MODULE:
             self._report(test, "a module", "GB0055")
             return
-        star = self._star_annotation(test)
-        if star in TENSOR_ANNOTATIONS:
+        star, cls = self._annotation(test)
+        if star and cls in TENSOR_ANNOTATIONS:
             self._report(test, "a tuple of tensors", "GB0112")
-        elif star is not None and star[:1].isupper() and star not in VALUE_ANNOTATIONS:
-            self._report(test, f"a tuple of `{star}` objects", "GB0055")
+        elif cls is not None and cls[:1].isupper() and cls not in VALUE_ANNOTATIONS | TENSOR_ANNOTATIONS:
+            self._report(test, f"a tuple of `{cls}` objects" if star else f"a `{cls}` object", "GB0055")
 
-    def _star_annotation(self, test: cst.BaseExpression) -> str | None:
-        """The class a function's `*args` is annotated with, when the test is that name and the
-        function never rebinds it (`*transforms: Transform`)."""
+    def _annotation(self, test: cst.BaseExpression) -> tuple[bool, str | None]:
+        """(whether it is `*args`, the class it is annotated with) when the test names a
+        parameter the function never rebinds: `*transforms: Transform`, `cache: Cache`,
+        `Optional[Cache]` / `Cache | None` (asserted, it is not None)."""
         scope = self.ctx.function
         func = scope.node if scope is not None else None
         if not isinstance(test, cst.Name) or not isinstance(func, cst.FunctionDef):
-            return None
+            return False, None
         star = func.params.star_arg
-        if not isinstance(star, cst.Param) or star.name.value != test.value or star.annotation is None:
-            return None
+        params = [p for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+                  if p.name.value == test.value]
+        is_star = isinstance(star, cst.Param) and star.name.value == test.value
+        param = star if is_star else (params[0] if params else None)
+        if param is None or param.annotation is None:
+            return False, None
         if scope.facts is None:
             scope.facts = CallerFacts(func, scope.bound, scope.class_name is not None)
         if scope.facts.rebound(test.value):
-            return None
-        name = dotted(star.annotation.annotation)
-        return name.split(".")[-1] if name else None
+            return False, None
+        name = dotted(_not_optional(param.annotation.annotation))
+        return is_star, name.split(".")[-1] if name else None
 
     def _report(self, test: cst.BaseExpression, holds: str, gb: str) -> None:
         what = dotted(test) or "..."
         self.report(test, self.message.format(what=what, holds=holds, gb=gb))
+
+
+def _not_optional(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X` of `Optional[X]` and of `X | None`."""
+    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").endswith("Optional") \
+            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
+        return annotation.slice[0].slice.value
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        sides = [side for side in (annotation.left, annotation.right)
+                 if not (isinstance(side, cst.Name) and side.value == "None")]
+        return sides[0] if len(sides) == 1 else annotation
+    return annotation
