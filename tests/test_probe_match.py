@@ -280,31 +280,44 @@ def area(a, b):
 '''
 
 
+def _program(tmp_path, monkeypatch, name: str, source: str, build):
+    """Capture a real program written to `name`.py (`build(module, torch)` gives the
+    callable and its arguments): its breaks, the line of each `# marker` comment, and the
+    lines of the new (probe-only) findings `match` makes for given static findings."""
+    import importlib
+
+    import torch
+    from compilelint.probe.capture import capture
+    from compilelint.probe.runner import TargetResult
+
+    (tmp_path / f"{name}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fn, args = build(importlib.import_module(name), torch)
+    res = capture(fn, args)
+    path = str(tmp_path / f"{name}.py")
+    lines = source.splitlines()
+    line_of = lambda mark: next(i for i, t in enumerate(lines, 1) if f"# {mark}" in t)  # noqa: E731
+    result = TargetResult(target="t", name="t", status="ok", capture=res,
+                          lines_run={path: list(range(1, len(lines) + 1))})
+
+    def new_lines(findings, codes=("CL901", "CL902", "CL903")):
+        return {n.line for n in match(findings, [result]) if n.path == path and n.code in codes}
+    return res, path, line_of, new_lines
+
+
 def test_a_breaks_echo_at_the_call_is_explained_by_the_finding_that_explains_the_break(tmp_path, monkeypatch):
     """zuko's Gauss-Legendre quadrature: Dynamo cannot resume inside a `functools.cache`
     function called from an autograd.Function's forward, and reports the same break (GB0007)
     once more at the call. The finding at the break explains both; without it both are new."""
-    from compilelint.probe.capture import capture
-    from compilelint.probe.runner import TargetResult
-
-    (tmp_path / "echo_quadrature.py").write_text(ECHO_SOURCE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import torch
-    import echo_quadrature
-
-    res = capture(echo_quadrature.area, (torch.zeros(3), torch.ones(3)))
-    path = str(tmp_path / "echo_quadrature.py")
-    text = ECHO_SOURCE.splitlines()
-    brk = next(i for i, t in enumerate(text, 1) if "# the break" in t)
-    echo = next(i for i, t in enumerate(text, 1) if "# its echo" in t)
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "echo_quadrature", ECHO_SOURCE,
+        lambda mod, torch: (mod.area, (torch.zeros(3), torch.ones(3))))
+    brk, echo = line_of("the break"), line_of("its echo")
     assert {brk, echo} <= {b.line for b in res.breaks if b.file == path and b.gb_id == "GB0007"}, res.breaks
-    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 32))})
-    new_lines = lambda findings: {n.line for n in match(findings, [result]) if n.path.endswith("echo_quadrature.py")}  # noqa: E731
     assert {brk, echo} <= new_lines([])
     finding = Finding(path=path, line=brk, col=16, code="CL119", message="static", scope="Quadrature.nodes")
     assert not {brk, echo} & new_lines([finding])
     assert finding.evidence["status"] == "confirmed"
-
 
 WITH_SOURCE = '''
 import warnings
@@ -453,27 +466,15 @@ def test_a_submodules_break_echoed_at_its_call_is_explained_by_dynamos_duplicate
     logs it once more at the call in the parent, its user stack "suppressed due to
     duplicate graph break". The finding at the break explains the echo; without it both
     are new."""
-    from compilelint.probe.capture import capture
-    from compilelint.probe.runner import TargetResult
-
-    (tmp_path / "echo_select.py").write_text(SUBMODULE_ECHO_SOURCE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import torch
-    import echo_select
-
-    res = capture(echo_select.Parent(), (torch.zeros(2, 4),))
-    path = str(tmp_path / "echo_select.py")
-    text = SUBMODULE_ECHO_SOURCE.splitlines()
-    brk = next(i for i, t in enumerate(text, 1) if "# the break" in t)
-    echo = next(i for i, t in enumerate(text, 1) if "# its echo" in t)
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "echo_select", SUBMODULE_ECHO_SOURCE,
+        lambda mod, torch: (mod.Parent(), (torch.zeros(2, 4),)))
+    brk, echo = line_of("the break"), line_of("its echo")
     echoes = [b for b in res.breaks if b.file == path and b.line == echo]
     assert echoes and all("duplicate" in b.detail for b in echoes), res.breaks
-    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 24))})
-    new_lines = lambda findings: {n.line for n in match(findings, [result]) if n.path.endswith("echo_select.py")}  # noqa: E731
     assert {brk, echo} <= new_lines([])
     finding = Finding(path=path, line=brk, col=40, code="CL119", message="static", scope="Select.forward")
     assert not {brk, echo} & new_lines([finding])
-
 
 RECOMPILED_SOURCE = '''
 import torch
@@ -506,24 +507,13 @@ def test_a_recompile_limit_in_a_function_that_breaks_is_explained_by_its_break(t
     """A module whose forward breaks runs as frames of its own, compiled again for each of
     the ten instances until the recompile limit skips it (pytorchcv's condensenet): the
     finding at the break explains the skip too; without it both are new."""
-    from compilelint.probe.capture import capture
-    from compilelint.probe.runner import TargetResult
-
-    (tmp_path / "recompiled_select.py").write_text(RECOMPILED_SOURCE)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    import torch
-    import recompiled_select
-
-    res = capture(recompiled_select.Parent(), (torch.zeros(2, 1),))
-    path = str(tmp_path / "recompiled_select.py")
-    text = RECOMPILED_SOURCE.splitlines()
-    brk = next(i for i, t in enumerate(text, 1) if "# the break" in t)
-    skip = next(i for i, t in enumerate(text, 1) if "# the skip" in t)
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "recompiled_select", RECOMPILED_SOURCE,
+        lambda mod, torch: (mod.Parent(), (torch.zeros(2, 1),)))
+    brk, skip = line_of("the break"), line_of("the skip")
     assert any(b.kind == "frame_skip" and b.line == skip and "recompile_limit" in b.reason for b in res.breaks), \
         res.breaks
-    result = TargetResult(target="t", name="t", status="ok", capture=res, lines_run={path: list(range(1, 26))})
-    new_lines = lambda findings: {n.line for n in match(findings, [result])  # noqa: E731
-                                  if n.path.endswith("recompiled_select.py") and n.code != "CL902"}  # (not recompiles)
-    assert {brk, skip} <= new_lines([])
+    breaks_only = ("CL901", "CL903")  # (not the recompiles, CL902)
+    assert {brk, skip} <= new_lines([], breaks_only)
     finding = Finding(path=path, line=brk, col=38, code="CL119", message="static", scope="Select.forward")
-    assert not {brk, skip} & new_lines([finding])
+    assert not {brk, skip} & new_lines([finding], breaks_only)

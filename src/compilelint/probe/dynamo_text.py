@@ -24,6 +24,7 @@ _NESTED_MARK = "*** While handling this graph break, another graph break occurre
 _LIMIT_RE = re.compile(
     r"hit config\.(?P<which>\w*(?:cache_size_limit|recompile_limit)\w*)\s*\((?P<n>\d+)\)"
 )
+LIMIT_HIT = "the function runs eagerly from now on"  # a frame skip's reason when a recompile limit is hit
 _FN_LOC_RE = re.compile(r"function: '(?P<func>[^']+)' \((?P<file>.+?):(?P<line>\d+)\)")
 _FRAME_SKIPPED_RE = re.compile(r"frame skipped: (?P<func>\S+) \((?P<file>.+?) line (?P<line>\d+)\)")
 _FRAME_SUMMARY_RE = re.compile(r"<FrameSummary file (?P<file>.+?), line (?P<line>\d+) in (?P<func>[^>\s]+)>")
@@ -278,7 +279,7 @@ def _parse_other(text: str, callers) -> list[BreakRecord]:
         fl = _FN_LOC_RE.search(text)
         loc = (fl.group("file"), int(fl.group("line")), fl.group("func")) if fl else (None, None, None)
         parsed = [loc] if loc[0] else []
-        reason = f"hit {lim.group('which')} ({lim.group('n')}): the function runs eagerly from now on"
+        reason = f"hit {lim.group('which')} ({lim.group('n')}): {LIMIT_HIT}"
         if loc[2]:
             reason = f"{loc[2]}: " + reason
         return [_mk("frame_skip", reason, None, _merge_stacks(callers, parsed), text, loc)]

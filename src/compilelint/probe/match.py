@@ -33,6 +33,7 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding, class_label
 from compilelint.probe.attr_facts import attribute_met
+from compilelint.probe.dynamo_text import LIMIT_HIT
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import comprehension_home, function_spans, loop_body, statement_span, with_body
@@ -199,7 +200,6 @@ def match(
     return _new_findings(observed, cwd)
 
 
-RECOMPILE_LIMIT = "the function runs eagerly from now on"  # probe.dynamo_text: a recompile (cache size) limit hit
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
 
 
@@ -247,7 +247,7 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             continue
         if (o.target, o.loc) in echoed:
             o.explained = True
-        elif RECOMPILE_LIMIT in o.rec.reason and o.rec.function:
+        elif LIMIT_HIT in o.rec.reason and o.rec.function:
             spans = [span for span in function_spans(o.loc[0], o.rec.function) if o.loc[1] in span]
             o.explained = any(run == o.target and path == o.loc[0] and any(line in span for span in spans)
                               for run, (path, line) in echoed)

@@ -1,8 +1,8 @@
 import libcst as cst
 
 from compilelint.rules.base import Rule
-from compilelint.semantic.facts import CallerFacts
-from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, dotted
+from compilelint.semantic.facts import facts_of
+from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, dotted, not_optional
 
 
 class AssertOnObject(Rule):
@@ -109,27 +109,12 @@ class Flow(torch.nn.Module):
                   if p.name.value == test.value]
         is_star = isinstance(star, cst.Param) and star.name.value == test.value
         param = star if is_star else (params[0] if params else None)
-        if param is None or param.annotation is None:
+        if param is None or param.annotation is None or facts_of(scope).rebound(test.value):
             return False, None
-        if scope.facts is None:
-            scope.facts = CallerFacts(func, scope.bound, scope.class_name is not None)
-        if scope.facts.rebound(test.value):
-            return False, None
-        name = dotted(_not_optional(param.annotation.annotation))
+        name = dotted(not_optional(param.annotation.annotation))
         return is_star, name.split(".")[-1] if name else None
 
     def _report(self, test: cst.BaseExpression, holds: str, gb: str) -> None:
         what = dotted(test) or "..."
         self.report(test, self.message.format(what=what, holds=holds, gb=gb))
 
-
-def _not_optional(annotation: cst.BaseExpression) -> cst.BaseExpression:
-    """`X` of `Optional[X]` and of `X | None`."""
-    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").endswith("Optional") \
-            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
-        return annotation.slice[0].slice.value
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
-        sides = [side for side in (annotation.left, annotation.right)
-                 if not (isinstance(side, cst.Name) and side.value == "None")]
-        return sides[0] if len(sides) == 1 else annotation
-    return annotation

@@ -7,7 +7,7 @@ import re
 
 import libcst as cst
 
-from compilelint.semantic.facts import CallerFacts
+from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import dotted
 from compilelint.summary import CallEdge
 
@@ -201,14 +201,12 @@ class CallGraph:
     def _forwards(self, node: cst.Call, scope) -> tuple:
         """The arguments that pass one of the function's own parameters on unchanged
         (`_errors(data, first_spike_time)`): two levels of call-site facts."""
-        named = [arg for arg in node.args if not arg.star and isinstance(arg.value, cst.Name)
-                 and arg.value.value in scope.params]
-        if not named or not isinstance(scope.node, cst.FunctionDef):
+        if not any(not arg.star and isinstance(arg.value, cst.Name) and arg.value.value in scope.params
+                   for arg in node.args):
             return ()
-        if scope.facts is None:
-            scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
+        facts = facts_of(scope)
         return tuple((key, arg.value.value, kind) for key, arg in _keyed(node)
-                     if isinstance(arg.value, cst.Name) and (kind := scope.facts.forwarded(arg.value.value)))
+                     if isinstance(arg.value, cst.Name) and (kind := facts.forwarded(arg.value.value))) if facts else ()
 
     def _arg_specs(self, node: cst.Call) -> tuple:
         """[position or keyword, kind spec] of each argument that may carry a tensor or

@@ -235,3 +235,13 @@ def _string(node: cst.BaseExpression) -> str | None:
         text = node.evaluated_value
         return text if isinstance(text, str) and text.isidentifier() else None
     return None
+
+
+def facts_of(scope) -> CallerFacts | None:
+    """The facts of a walker function scope (`bindings.FunctionScope`), made the first time
+    they are asked for; None for a lambda or module level."""
+    if scope is None or not isinstance(scope.node, cst.FunctionDef):
+        return None
+    if scope.facts is None:
+        scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
+    return scope.facts

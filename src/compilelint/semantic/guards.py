@@ -9,7 +9,7 @@ import libcst as cst
 
 from compilelint.finding import ON_ERROR
 from compilelint.semantic.compile_values import compile_constant, empty_names, membership_in_empty
-from compilelint.semantic.facts import LABEL_NAMES, CallerFacts
+from compilelint.semantic.facts import LABEL_NAMES, facts_of
 from compilelint.semantic.kinds import dotted
 from compilelint.semantic.local_flags import local_flags
 
@@ -300,12 +300,8 @@ class GuardTracking:
         if not self.scopes:
             return ()  # module level: no caller decides
         scope = self.scopes[-1]
-        if scope.facts is None:
-            if not isinstance(scope.node, cst.FunctionDef):
-                return ()
-            scope.facts = CallerFacts(scope.node, scope.bound, scope.class_name is not None)
-        facts = scope.facts
-        if not facts.relevant:
+        facts = facts_of(scope)
+        if facts is None or not facts.relevant:
             return ()
         labels = facts.labels(test, negated)
         if labels:

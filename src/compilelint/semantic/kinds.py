@@ -99,24 +99,30 @@ VALUE_ANNOTATIONS = frozenset({
 TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor", "BoolTensor", "Parameter"})
 
 
-def annotated_class(annotation: cst.BaseExpression, qualify) -> str | None:
-    """The class a parameter annotation names (`MultivariateNormal`, `dists.Normal`, the
-    same under `Optional[...]` / `... | None` or as a string), if it looks like a project
-    class: not a builtin, typing or torch name."""
-    if isinstance(annotation, cst.SimpleString):
-        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
-        return text if all(part.isidentifier() for part in text.split(".")) and text[-1:].isalnum() \
-            and text.split(".")[-1][:1].isupper() else None
+def not_optional(annotation: cst.BaseExpression) -> cst.BaseExpression:
+    """`X` of `Optional[X]` and of `X | None`; any other annotation as it is."""
     if isinstance(annotation, cst.Subscript):
         inner = annotation.slice
         if (dotted(annotation.value) or "").split(".")[-1] == "Optional" and len(inner) == 1 \
                 and isinstance(inner[0].slice, cst.Index):
-            return annotated_class(inner[0].slice.value, qualify)
-        return None
+            return inner[0].slice.value
     if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
         sides = [side for side in (annotation.left, annotation.right)
                  if not (isinstance(side, cst.Name) and side.value == "None")]
-        return annotated_class(sides[0], qualify) if len(sides) == 1 else None
+        if len(sides) == 1:
+            return sides[0]
+    return annotation
+
+
+def annotated_class(annotation: cst.BaseExpression, qualify) -> str | None:
+    """The class a parameter annotation names (`MultivariateNormal`, `dists.Normal`, the
+    same under `Optional[...]` / `... | None` or as a string), if it looks like a project
+    class: not a builtin, typing or torch name."""
+    annotation = not_optional(annotation)
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+        return text if all(part.isidentifier() for part in text.split(".")) and text[-1:].isalnum() \
+            and text.split(".")[-1][:1].isupper() else None
     if not isinstance(annotation, (cst.Name, cst.Attribute)):
         return None
     name = qualify(annotation) or dotted(annotation)
