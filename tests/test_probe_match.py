@@ -517,3 +517,49 @@ def test_a_recompile_limit_in_a_function_that_breaks_is_explained_by_its_break(t
     assert {brk, skip} <= new_lines([], breaks_only)
     finding = Finding(path=path, line=brk, col=38, code="CL119", message="static", scope="Select.forward")
     assert not {brk, skip} & new_lines([finding], breaks_only)
+
+
+SHIFTED_SOURCE = '''
+import numpy as np
+import torch
+
+
+def drop_mask(n, b):
+    m = np.random.binomial(  # the first break
+        n=1,
+        p=0.5,
+        size=(n, b)).astype(np.float32)
+    alive = m.sum(axis=0)
+    dead = np.where(alive == 0.0)[0]  # the second break
+    m[np.random.randint(0, n, size=dead.shape), dead] = 1.0
+    d = np.concatenate((m, m), axis=1)
+    return torch.from_numpy(d)
+
+
+def masked(x):
+    return x + drop_mask(3, 4).sum()
+'''
+
+
+def test_a_break_shifted_after_a_multi_line_statement_goes_to_the_finding_it_came_from(tmp_path, monkeypatch):
+    """pytorchcv's FractalNet drop mask: once a function breaks at a statement of several
+    lines (`np.random.binomial(...)`), torch 2.13 on Python 3.11 reports the next break
+    (the `np.where`, GB0036) on a later line of the function. It is the finding's, of the
+    same Dynamo id, between the two; a finding of another id there does not take it."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "shifted_break", SHIFTED_SOURCE,
+        lambda mod, torch: (mod.masked, (torch.rand(3),)))
+    first, second = line_of("the first break"), line_of("the second break")
+    nonzero = [b for b in res.breaks if b.file == path and b.gb_id == "GB0036"]
+    assert nonzero, res.breaks
+    reported = nonzero[0].line
+    if reported == second:
+        pytest.skip("this torch reports the break on its own line")
+    rng = Finding(path=path, line=first, col=9, code="CL119", message="static", scope="drop_mask")
+    where = Finding(path=path, line=second, col=12, code="CL120", message="static", scope="drop_mask")
+    assert reported in new_lines([rng])
+    assert reported not in new_lines([rng, where])
+    assert where.evidence["status"] == "confirmed"
+    other = Finding(path=path, line=second, col=12, code="CL103", message="static", scope="drop_mask")
+    assert reported in new_lines([rng, other])
+    assert other.evidence["status"] != "confirmed"

@@ -37,7 +37,7 @@ from compilelint.probe.dynamo_text import LIMIT_HIT
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import comprehension_home, function_spans, loop_body, statement_span, with_body
-from compilelint.registry import PROBE_CODES
+from compilelint.registry import PROBE_CODES, get as get_rule
 
 _HELP = {
     "graph_break": "Remove the construct Dynamo cannot trace from the compiled region, or move it out "
@@ -398,7 +398,12 @@ def _misplaced_breaks(findings: list[Finding], observed: list[_Observed], cwd: s
         m = _RESUME_RE.match(o.rec.function)
         name = m.group("name") if m else o.rec.function
         spans = function_spans(o.abs_file, name)
-        if not spans or any(o.loc[1] in span for span in spans):
+        if not spans:
+            continue
+        if any(o.loc[1] in span for span in spans):
+            shifted = _shifted_after_resume(o, observed, findings, spans, name, cwd)
+            if shifted is not None:
+                out.setdefault(id(shifted), []).append(o)
             continue
         homes = [span for span in spans if any(p == o.abs_file and ln in span for p, ln in o.stack)]
         if len(homes) != 1:
@@ -408,6 +413,35 @@ def _misplaced_breaks(findings: list[Finding], observed: list[_Observed], cwd: s
         if len(cands) == 1:
             out.setdefault(id(cands[0]), []).append(o)
     return out
+
+
+def _shifted_after_resume(o: _Observed, observed: list[_Observed], findings: list[Finding],
+                          spans: tuple[range, ...], name: str, cwd: str) -> Finding | None:
+    """The finding a break was shifted from. torch 2.13 on Python 3.11: once a function
+    breaks at a statement spanning lines, the next break in its resume function carries a
+    later line of the function (measured: a `np.where` reported three lines down, on the
+    next statement). Such a break at a line holding no finding is given to the one
+    breaking finding with the break's id between the multi-line statement and that line."""
+    line = o.loc[1]
+    home = next(span for span in spans if line in span)
+    ends = []
+    for e in observed:
+        if e is o or e.target != o.target or e.rec.kind != "graph_break" or not e.loc \
+                or e.abs_file != o.abs_file or e.loc[1] not in home or e.loc[1] >= line:
+            continue
+        stmt = statement_span(o.abs_file, e.loc[1])
+        if stmt is not None and len(stmt) > 1:
+            ends.append(stmt[-1])
+    if not ends or not o.rec.gb_id:
+        return None
+    after = max(ends)
+    mine = [f for f in findings if _abs(f.path, cwd) == o.abs_file and _same_function(f.scope, name)]
+    at_line = statement_span(o.abs_file, line) or range(line, line + 1)
+    if any(f.line in at_line for f in mine):
+        return None
+    cands = [f for f in mine if f.code.startswith("CL1") and f.code != "CL150" and after < f.line < line
+             and (info := get_rule(f.code)) is not None and info.gb_id == o.rec.gb_id]
+    return cands[0] if len(cands) == 1 else None
 
 
 def _same_function(scope: str | None, function: str | None) -> bool:
