@@ -245,6 +245,16 @@ RULES = {
         'gb_id': 'GB0055',
         'breaks_graph': True,
     },
+    'CL145': {
+        'name': 'ctx-saved-variables',
+        'severity': 'error',
+        'summary': '`ctx.saved_variables` in an autograd Function: the old name of `ctx.saved_tensors`',
+        'message': "`{ctx}.saved_variables` is the old name of `{ctx}.saved_tensors`: Dynamo's context knows only the new one, raises inside the trace and runs the whole function eagerly (GB0088)",
+        'help': 'Read `ctx.saved_tensors`: same tensors, and Dynamo traces it.',
+        'gb_id': 'GB0088',
+        'breaks_graph': True,
+        'autofix': '`ctx.saved_variables` becomes `ctx.saved_tensors`',
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',

@@ -1,0 +1,89 @@
+"""Breaks Dynamo reports on another line than the statement that made them, given back to
+the finding there (torch 2.13 on Python 3.11 puts some breaks of a resume function on the
+wrong line). Records are `probe.match`'s observed breaks (`.rec`, `.loc`, `.stack`,
+`.target`, `.abs_file`)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from compilelint.finding import Finding
+from compilelint.probe.source_spans import function_spans, statement_span
+from compilelint.registry import get as get_rule
+
+
+def abs_path(path: str, cwd: str) -> str:
+    p = path if os.path.isabs(path) else os.path.join(cwd, path)
+    try:
+        return os.path.normcase(os.path.realpath(p))
+    except OSError:
+        return os.path.normcase(os.path.abspath(p))
+
+
+RESUME_RE = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_\d+$")
+
+
+def misplaced_breaks(findings: list[Finding], observed: list, cwd: str) -> dict[int, list]:
+    """Graph breaks Dynamo puts on a line outside the function it names (torch 2.13 on
+    Python 3.11: a break in a resume function can carry a line past the function's end),
+    each given to the one breaking finding of that function, if it has exactly one: the
+    function is the def of that name holding another line of the record's stack there
+    (the resume point). {id(finding): [records]}."""
+    out: dict[int, list] = {}
+    for o in observed:
+        if o.rec.kind != "graph_break" or not o.loc or not o.rec.function:
+            continue
+        m = RESUME_RE.match(o.rec.function)
+        name = m.group("name") if m else o.rec.function
+        spans = function_spans(o.abs_file, name)
+        if not spans:
+            continue
+        if any(o.loc[1] in span for span in spans):
+            shifted = _shifted_after_resume(o, observed, findings, spans, name, cwd)
+            if shifted is not None:
+                out.setdefault(id(shifted), []).append(o)
+            continue
+        homes = [span for span in spans if any(p == o.abs_file and ln in span for p, ln in o.stack)]
+        if len(homes) != 1:
+            continue
+        cands = [f for f in findings if f.code.startswith("CL1") and f.code != "CL150" and f.line in homes[0]
+                 and abs_path(f.path, cwd) == o.abs_file and same_function(f.scope, name)]
+        if len(cands) == 1:
+            out.setdefault(id(cands[0]), []).append(o)
+    return out
+
+
+def _shifted_after_resume(o, observed: list, findings: list[Finding],
+                          spans: tuple[range, ...], name: str, cwd: str) -> Finding | None:
+    """The finding a break was shifted from. torch 2.13 on Python 3.11: once a function
+    breaks at a statement spanning lines, the next break in its resume function carries a
+    later line of the function (measured: a `np.where` reported three lines down, on the
+    next statement). Such a break at a line holding no finding is given to the one
+    breaking finding with the break's id between the multi-line statement and that line."""
+    line = o.loc[1]
+    home = next(span for span in spans if line in span)
+    ends = []
+    for e in observed:
+        if e is o or e.target != o.target or e.rec.kind != "graph_break" or not e.loc \
+                or e.abs_file != o.abs_file or e.loc[1] not in home or e.loc[1] >= line:
+            continue
+        stmt = statement_span(o.abs_file, e.loc[1])
+        if stmt is not None and len(stmt) > 1:
+            ends.append(stmt[-1])
+    if not ends or not o.rec.gb_id:
+        return None
+    after = max(ends)
+    mine = [f for f in findings if abs_path(f.path, cwd) == o.abs_file and same_function(f.scope, name)]
+    at_line = statement_span(o.abs_file, line) or range(line, line + 1)
+    if any(f.line in at_line for f in mine):
+        return None
+    cands = [f for f in mine if f.code.startswith("CL1") and f.code != "CL150" and after < f.line < line
+             and (info := get_rule(f.code)) is not None and info.gb_id == o.rec.gb_id]
+    return cands[0] if len(cands) == 1 else None
+
+
+def same_function(scope: str | None, function: str | None) -> bool:
+    if not scope or not function:
+        return False
+    return scope == function or scope.endswith("." + function)
