@@ -41,8 +41,8 @@ RULES = {
     'CL105': {
         'name': 'tensor-numpy',
         'severity': 'error',
-        'summary': '`.numpy()`/`.cpu()` then Python use, where it breaks',
-        'message': '{what} of a NumPy array made from a tensor (`.numpy()`): Dynamo traces the array as a tensor, so turning it into Python data breaks the graph',
+        'summary': 'a NumPy array in the region (`.numpy()`, NumPy calls) turned into Python data',
+        'message': '{what} of a NumPy array: Dynamo traces NumPy in a compiled region as tensor code, so turning the array into Python data breaks the graph',
         'help': 'Stay in torch (or in NumPy arrays, which Dynamo traces) until the compiled call returns; use torch ops (`torch.where`, `torch.argmax`) instead of Python values and branches.',
         'gb_id': 'GB0033',
         'breaks_graph': True,

@@ -117,7 +117,7 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "item")
         if receiver is None or is_ndarray(receiver, self.ctx):
-            return  # an ndarray made from a tensor: CL105 reports it
+            return  # an ndarray: CL105 reports it
         severity = receiver_severity(self.ctx, receiver)
         if severity is not None:
             self.report(node, severity=severity)

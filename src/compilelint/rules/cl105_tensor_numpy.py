@@ -13,9 +13,9 @@ CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "boo
 class TensorNumpy(Rule):
     code = "CL105"
     name = "tensor-numpy"
-    summary = "`.numpy()`/`.cpu()` then Python use, where it breaks"
-    message = ("{what} of a NumPy array made from a tensor (`.numpy()`): Dynamo traces the array as a "
-               "tensor, so turning it into Python data breaks the graph")
+    summary = "a NumPy array in the region (`.numpy()`, NumPy calls) turned into Python data"
+    message = ("{what} of a NumPy array: Dynamo traces NumPy in a compiled region as tensor code, so "
+               "turning the array into Python data breaks the graph")
     severity = "error"
     gb_id = "GB0033"
     help = ("Stay in torch (or in NumPy arrays, which Dynamo traces) until the compiled call returns; "

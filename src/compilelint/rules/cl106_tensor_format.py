@@ -130,7 +130,7 @@ class Router(torch.nn.Module):
 
     def _kind(self, node: cst.BaseExpression) -> Kind | None:
         if is_ndarray(node, self.ctx):
-            return None  # an ndarray made from a tensor: CL105 reports it
+            return None  # an ndarray: CL105 reports it
         kind = self.ctx.kind(node)
         return kind if kind.tensorish else None
 

@@ -17,7 +17,7 @@ What a rule may ask (read-only):
   ctx.loops                  loops around the current node, innermost last
   ctx.compiled_state(expr) / ctx.compiled_callable(expr)
   ctx.compiling_guard(test)  True / False / None for `is_compiling()` tests
-  ctx.ndarray_names()        local names bound to NumPy arrays made from tensors
+  ctx.ndarray_names()        local names bound to NumPy arrays
   ctx.element_class(expr), ctx.class_table, ctx.settings
 and report through `Rule.report`.
 """

@@ -45,7 +45,7 @@ class FunctionScope:
     edges: dict[int, int | None] = field(default_factory=dict)  # id(Call) -> its call edge
     returns: list = field(default_factory=list)  # each `return`'s kind spec
     items: list = field(default_factory=list)  # each `return`'s element specs (None: not a tuple display)
-    ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays made from tensors
+    ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays (semantic.ndarrays)
     # id(if body) -> (name, its kind before): `if isinstance(x, Tensor):` makes x a tensor there
     narrowed: dict[int, tuple[str, Kind]] = field(default_factory=dict)
     # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps
@@ -485,8 +485,7 @@ class Bindings:
             scope.ndarrays = scope.ndarrays | frozenset(targets)
 
     def ndarray_names(self) -> frozenset[str]:
-        """Local names of the current function bound (so far, in source order) to ndarrays
-        made from tensors."""
+        """Local names of the current function bound (so far, in source order) to ndarrays."""
         return self.scopes[-1].ndarrays if self.scopes else frozenset()
 
 

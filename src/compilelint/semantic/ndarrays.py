@@ -1,22 +1,32 @@
-"""Which expressions hold a NumPy array made from a tensor (CL103-CL106 tell them apart).
+"""Which expressions hold a NumPy array (CL103-CL106 tell them apart).
 
-Dynamo traces `.numpy()` and NumPy calls on the result as tensor operations (torch 2.1+),
-so the array itself is fine; what breaks is turning it into Python data. CL105 owns those
-conversions; CL103/CL104/CL106 skip them so one line gets one finding.
+Dynamo traces `.numpy()` and NumPy calls as tensor operations (torch 2.1+), so the array
+itself is fine; what breaks is turning it into Python data. CL105 owns those conversions;
+CL103/CL104/CL106 skip them so one line gets one finding.
 
 Purely syntactic and local to the enclosing function: an expression is an ndarray if it
-calls `.numpy()`, calls `numpy.*` on an ndarray or a tensor, or reads a local name bound
-earlier (in source order) to such an expression (the walker's bindings keep those names).
+calls `.numpy()`, calls `numpy.*` on an ndarray, a tensor or a value the walk cannot type
+(a parameter, a slice of one: not on Python numbers, which Dynamo may fold), indexes
+anything with an ndarray, or reads a local name bound earlier (in source order) to such an
+expression (the walker's bindings keep those names).
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.kinds import Kind
+
 # ndarray attributes that are Python values (or shapes), not arrays.
 VALUE_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides", "flags"})
 # ndarray methods that leave NumPy for Python values: the conversion itself.
 PYTHON_METHODS = frozenset({"item", "tolist", "tobytes", "__len__"})
+# numpy functions whose result is a Python value (a flag, a shape, a type), not an array.
+PYTHON_FUNCTIONS = frozenset({
+    "numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size", "numpy.iterable", "numpy.dtype",
+    "numpy.issubdtype", "numpy.result_type", "numpy.promote_types", "numpy.can_cast", "numpy.iinfo",
+    "numpy.finfo", "numpy.broadcast_shapes", "numpy.isrealobj", "numpy.iscomplexobj",
+})
 
 
 def is_numpy_call(node: cst.BaseExpression) -> bool:
@@ -36,7 +46,9 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
         func = node.func
         qualified = ctx.qualify(func) or ""
         if qualified.startswith("numpy."):
-            return any(is_ndarray(a.value, ctx, names) or ctx.kind(a.value).tensorish for a in node.args)
+            if qualified in PYTHON_FUNCTIONS:
+                return False
+            return any(is_ndarray(a.value, ctx, names) or _array_like(a.value, ctx, qualified) for a in node.args)
         if isinstance(func, cst.Attribute):
             if func.attr.value in PYTHON_METHODS:
                 return False
@@ -47,7 +59,8 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
             return False
         return is_ndarray(node.value, ctx, names)
     if isinstance(node, cst.Subscript):
-        return is_ndarray(node.value, ctx, names)
+        return is_ndarray(node.value, ctx, names) or any(
+            isinstance(e.slice, cst.Index) and is_ndarray(e.slice.value, ctx, names) for e in node.slice)
     if isinstance(node, cst.BinaryOperation):
         return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names)
     if isinstance(node, cst.UnaryOperation):
@@ -59,3 +72,16 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     if isinstance(node, cst.BooleanOperation):
         return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names)
     return False
+
+
+def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:
+    """A numpy call's argument that makes its result a traced array: a tensor, or (outside
+    `numpy.random`, CL119's) a value the walk cannot type read from a name, not a number."""
+    kind = ctx.kind(node)
+    if kind.tensorish:
+        return True
+    if function.startswith("numpy.random.") or kind is not Kind.UNKNOWN:
+        return False
+    while isinstance(node, (cst.Subscript, cst.Attribute)):
+        node = node.value
+    return isinstance(node, cst.Name)
