@@ -56,11 +56,12 @@ def misplaced_breaks(findings: list[Finding], observed: list, cwd: str) -> dict[
 
 def _shifted_after_resume(o, observed: list, findings: list[Finding],
                           spans: tuple[range, ...], name: str, cwd: str) -> Finding | None:
-    """The finding a break was shifted from. torch 2.13 on Python 3.11: once a function
-    breaks at a statement spanning lines, the next break in its resume function carries a
-    later line of the function (measured: a `np.where` reported three lines down, on the
-    next statement). Such a break at a line holding no finding is given to the one
-    breaking finding with the break's id between the multi-line statement and that line."""
+    """The finding a break was shifted from. torch 2.13 on Python 3.11: after a function
+    breaks, a later break in its resume function can carry a later line of the function
+    (measured: FractalNet's `np.where` reported three lines down, after a break at a call
+    spanning lines; pytorch-metric-learning's SmoothAP `torch.unique` two lines down). Such
+    a break at a line holding no finding is given to the one breaking finding with the
+    break's id between the earlier break's statement and that line."""
     line = o.loc[1]
     home = next(span for span in spans if line in span)
     ends = []
@@ -69,8 +70,7 @@ def _shifted_after_resume(o, observed: list, findings: list[Finding],
                 or e.abs_file != o.abs_file or e.loc[1] not in home or e.loc[1] >= line:
             continue
         stmt = statement_span(o.abs_file, e.loc[1])
-        if stmt is not None and len(stmt) > 1:
-            ends.append(stmt[-1])
+        ends.append(stmt[-1] if stmt is not None else e.loc[1])
     if not ends or not o.rec.gb_id:
         return None
     after = max(ends)
