@@ -5,9 +5,10 @@ itself is fine; what breaks is turning it into Python data. CL105 owns those con
 CL103/CL104/CL106 skip them so one line gets one finding.
 
 Purely syntactic and local to the enclosing function: an expression is an ndarray if it
-calls `.numpy()`, calls `numpy.*` on an ndarray, a tensor or a value the walk cannot type
+calls `.numpy()`, builds one (`np.array`, `np.arange`, ...), calls `numpy.*` on an ndarray, a tensor or a value the walk cannot type
 (a parameter, a slice of one: not on Python numbers, which Dynamo may fold), indexes
-anything with an ndarray, or reads a local name bound earlier (in source order) to such an
+anything with an ndarray, is `tuple()`/`list()` of one or a tuple of them (each name
+unpacked from it is an array), or reads a local name bound earlier (in source order) to such an
 expression (the walker's bindings keep those names).
 """
 
@@ -21,6 +22,14 @@ from compilelint.semantic.kinds import Kind
 VALUE_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides", "flags"})
 # ndarray methods that leave NumPy for Python values: the conversion itself.
 PYTHON_METHODS = frozenset({"item", "tolist", "tobytes", "__len__"})
+# numpy functions that build an array from whatever they are given (a list, a shape):
+# Dynamo traces the result as a tensor even when it holds constants (measured on 2.13.0:
+# `int(np.arange(n)[-1])` and slicing by `np.array([1, 3])[0]` read the value, GB0033).
+CONSTRUCTORS = frozenset({
+    "numpy.array", "numpy.asarray", "numpy.stack", "numpy.concatenate", "numpy.vstack", "numpy.hstack",
+    "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.arange", "numpy.linspace",
+    "numpy.eye", "numpy.zeros_like", "numpy.ones_like", "numpy.full_like", "numpy.empty_like",
+})
 # numpy functions whose result is a Python value (a flag, a shape, a type), not an array.
 PYTHON_FUNCTIONS = frozenset({
     "numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size", "numpy.iterable", "numpy.dtype",
@@ -48,7 +57,11 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
         if qualified.startswith("numpy."):
             if qualified in PYTHON_FUNCTIONS:
                 return False
+            if qualified in CONSTRUCTORS:
+                return True
             return any(is_ndarray(a.value, ctx, names) or _array_like(a.value, ctx, qualified) for a in node.args)
+        if qualified in ("builtins.tuple", "builtins.list"):  # its elements are arrays
+            return bool(node.args) and is_ndarray(node.args[0].value, ctx, names)
         if isinstance(func, cst.Attribute):
             if func.attr.value in PYTHON_METHODS:
                 return False
@@ -69,6 +82,8 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
         if all(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
             return False
         return is_ndarray(node.left, ctx, names) or any(is_ndarray(c.comparator, ctx, names) for c in node.comparisons)
+    if isinstance(node, cst.Tuple):  # `y0, y1 = boxes[0], boxes[1]`
+        return bool(node.elements) and all(is_ndarray(e.value, ctx, names) for e in node.elements)
     if isinstance(node, cst.BooleanOperation):
         return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names)
     return False
