@@ -563,3 +563,51 @@ def test_a_break_shifted_after_a_multi_line_statement_goes_to_the_finding_it_cam
     other = Finding(path=path, line=second, col=12, code="CL103", message="static", scope="drop_mask")
     assert reported in new_lines([rng, other])
     assert other.evidence["status"] != "confirmed"
+
+
+BUILT_SOURCE = '''
+import torch
+import torch.nn as nn
+
+
+class Scaler:
+    def __init__(self, s):
+        self.s = s
+
+    def apply(self, x):
+        print("scaling")  # the break
+        return x * self.s
+
+
+class Meta(nn.Module):
+    def forward(self, x):
+        return Scaler(2.0)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.meta = Meta()
+
+    def forward(self, x):
+        y = self.meta(x).apply(x)  # its echo
+        return y + 1
+'''
+
+
+def test_a_break_in_a_method_of_a_built_object_is_echoed_at_the_call_as_a_reconstruction_failure(
+        tmp_path, monkeypatch):
+    """zuko's autoregressive transforms: `self.meta(x).call_and_ladj(x)` calls a method of a
+    transform the frame just built, and a break inside it (`print` here) is logged once more
+    at the call as GB0092: Dynamo cannot rebuild the bound method to resume. The finding at
+    the break explains that echo; without one, both are new."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "built_echo", BUILT_SOURCE,
+        lambda mod, torch: (mod.Net(), (torch.rand(3),)))
+    brk, echo = line_of("the break"), line_of("its echo")
+    assert any(b.line == echo and b.gb_id == "GB0092" and "reconstruction" in b.reason.lower()
+               for b in res.breaks if b.file == path), res.breaks
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="Scaler.apply")
+    assert not {brk, echo} & new_lines([finding])
+    assert finding.evidence["status"] == "confirmed"

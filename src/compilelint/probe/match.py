@@ -193,6 +193,7 @@ def match(
 
 
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
+UNRESUMABLE = "GB0092"  # "Reconstruction failure" / "Encountered graph break that we cannot resume from"
 
 
 def _explain_echoes(observed: list[_Observed]) -> None:
@@ -204,7 +205,9 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     `with` whose body broke is logged as a step it could not take (`step_unsupported`). Before
     Python 3.12 a comprehension is a frame of its own: when the function holding it runs
     eagerly because of a break, Dynamo compiles the comprehension alone and cannot step its
-    iterator (`Missing tp_iternext`). The finding that explains the break explains its echoes."""
+    iterator (`Missing tp_iternext`). A break inside a method of an object the frame built
+    is echoed at the call as a reconstruction failure (GB0092): Dynamo cannot rebuild the
+    bound method to resume. The finding that explains the break explains its echoes."""
     places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
     for o in observed:
         if o.explained and o.loc and o.rec.kind == "graph_break":
@@ -223,8 +226,12 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             # Dynamo marks a break it already logged at the same place, seen again from another
             # frame (a submodule's break echoed at its call in the parent): the same break
             duplicate = DUPLICATE in (o.rec.detail or "")
-            o.explained = any(run == o.target and (path, line) != o.loc and o.rec.gb_id in ids
-                              and (o.loc in stack or duplicate)
+            # a break inside a method of an object the frame built: Dynamo cannot rebuild the
+            # bound method to resume after it, and logs that at the call, under another id
+            unresumable = o.rec.gb_id == UNRESUMABLE and "reconstruction" in o.rec.reason.lower()
+            o.explained = any(run == o.target and (path, line) != o.loc
+                              and ((o.rec.gb_id in ids and (o.loc in stack or duplicate))
+                                   or (unresumable and o.loc in stack))
                               for (run, path, line), (ids, stack) in places.items())
         elif o.rec.reason == "step_unsupported":
             body = with_body(o.loc[0], o.loc[1])
