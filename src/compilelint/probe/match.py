@@ -193,7 +193,8 @@ def match(
 
 
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
-UNRESUMABLE = "GB0092"  # "Reconstruction failure" / "Encountered graph break that we cannot resume from"
+# Dynamo's words when it cannot resume after a break inside a call it inlined
+UNRESUMABLE = ("Failed to handle graph break gracefully", "cannot resume from", "Reconstruction failure")
 
 
 def _explain_echoes(observed: list[_Observed]) -> None:
@@ -205,9 +206,11 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     `with` whose body broke is logged as a step it could not take (`step_unsupported`). Before
     Python 3.12 a comprehension is a frame of its own: when the function holding it runs
     eagerly because of a break, Dynamo compiles the comprehension alone and cannot step its
-    iterator (`Missing tp_iternext`). A break inside a method of an object the frame built
-    is echoed at the call as a reconstruction failure (GB0092): Dynamo cannot rebuild the
-    bound method to resume. The finding that explains the break explains its echoes."""
+    iterator (`Missing tp_iternext`). A break inside a call Dynamo cannot resume after is
+    echoed at the call under another id, in its words for that: a method of an object the
+    frame built (a reconstruction failure, GB0092), a call inside a generator expression it
+    was stepping (a cell it cannot read, GB0091). The finding that explains the break
+    explains its echoes."""
     places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
     for o in observed:
         if o.explained and o.loc and o.rec.kind == "graph_break":
@@ -226,9 +229,9 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             # Dynamo marks a break it already logged at the same place, seen again from another
             # frame (a submodule's break echoed at its call in the parent): the same break
             duplicate = DUPLICATE in (o.rec.detail or "")
-            # a break inside a method of an object the frame built: Dynamo cannot rebuild the
-            # bound method to resume after it, and logs that at the call, under another id
-            unresumable = o.rec.gb_id == UNRESUMABLE and "reconstruction" in o.rec.reason.lower()
+            # a break inside a call Dynamo cannot resume after (a method of an object the frame
+            # built, a generator it was stepping): logged at the call, under another id
+            unresumable = any(w in f"{o.rec.reason} {o.rec.detail or ''}" for w in UNRESUMABLE)
             o.explained = any(run == o.target and (path, line) != o.loc
                               and ((o.rec.gb_id in ids and (o.loc in stack or duplicate))
                                    or (unresumable and o.loc in stack))
