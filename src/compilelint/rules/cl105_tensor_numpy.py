@@ -3,6 +3,10 @@ import libcst as cst
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
+from compilelint.rules.cl107_tensor_as_int import SIZE_FACTORIES, SIZE_METHODS
+
+# torch functions whose positional arguments (or a list of them) are sizes.
+SIZE_FUNCTIONS = SIZE_FACTORIES | {"torch.reshape"}
 
 CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
          "builtins.complex": "complex", "builtins.str": "str", "builtins.repr": "repr",
@@ -104,9 +108,32 @@ def summary(x):
             if receiver is not None and is_ndarray(receiver, self.ctx):
                 self.report(node, self.message.format(what=f"`.{method}()`"))
                 return
-        name = CASTS.get(self.ctx.qualify(node.func) or "")
+        qualified = self.ctx.qualify(node.func) or ""
+        name = CASTS.get(qualified)
         if name and node.args and node.args[0].keyword is None and is_ndarray(node.args[0].value, self.ctx):
             self.report(node, self.message.format(what=f"`{name}()`"))
+            return
+        size = self._array_size(node, qualified)
+        if size is not None:
+            self.report(size, self.message.format(what="A size taken from the value"))
+
+    def _array_size(self, node: cst.Call, qualified: str) -> cst.BaseExpression | None:
+        """An array given as a size: to `torch.reshape`, a torch factory, or a tensor's
+        `.view()` / `.reshape()`; alone or in a list or tuple of sizes
+        (`x.reshape(-1, np.prod(x.shape[1:]))`)."""
+        method = isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
+            and self.ctx.kind(node.func.value).tensorish
+        if not (method or qualified in SIZE_FUNCTIONS):
+            return None
+        for arg in node.args:
+            if arg.keyword is not None or arg.star:
+                continue
+            value = arg.value
+            items = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
+            for item in items:
+                if is_ndarray(item, self.ctx):
+                    return item
+        return None
 
     def _test(self, test: cst.BaseExpression, what: str) -> None:
         if is_ndarray(test, self.ctx) and not self._tensor_rule_reports(test):

@@ -91,12 +91,30 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
 
 def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:
     """A numpy call's argument that makes its result a traced array: a tensor, or (outside
-    `numpy.random`, CL119's) a value the walk cannot type read from a name, not a number."""
+    `numpy.random`, CL119's) a shape, a tuple or list display, or a value the walk cannot
+    type read from a name; not a number (`np.ceil(h / 2)` on an int is folded)."""
     kind = ctx.kind(node)
     if kind.tensorish:
         return True
-    if function.startswith("numpy.random.") or kind is not Kind.UNKNOWN:
+    if function.startswith("numpy.random."):
+        return False
+    if _shape(node) or (isinstance(node, (cst.Tuple, cst.List)) and node.elements):
+        return True  # `np.prod(x.shape[1:])`, `np.prod((16, 224))`: measured, a traced array
+    if kind is not Kind.UNKNOWN:
         return False
     while isinstance(node, (cst.Subscript, cst.Attribute)):
         node = node.value
     return isinstance(node, cst.Name)
+
+
+def _shape(node: cst.BaseExpression) -> bool:
+    """A tuple of sizes: `x.shape`, `x.shape[1:]`, `x.size()`; not one size, `x.shape[1]`
+    (`int(np.sqrt(x.shape[1]))` is folded: measured, no break)."""
+    while isinstance(node, cst.Subscript):
+        if not all(isinstance(e.slice, cst.Slice) for e in node.slice):
+            return False
+        node = node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == "shape"
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "size" \
+        and not node.args
