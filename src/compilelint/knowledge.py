@@ -278,6 +278,11 @@ ENTRIES: tuple[Entry, ...] = (
           "`np.isin`, `np.nanmean`, `np.polyfit`, `np.unravel_index`, ... (use `torch.bucketize`, `torch.isin`, "
           "`torch.nanmean`, or compute it outside the region)", ("kn_numpy_unsupported_01",), "2.13.0, 2.14.1",
           traced=("clean_kn_numpy_supported_01",)),
+    Entry(_names("numpy", "isscalar", "ndim", "size", "result_type"), "untraceable", "CL119", "GB0208",
+          "torch.* op returned non-Tensor (torch._numpy answers these with a Python value)",
+          "ask Python instead: `isinstance(s, (int, float))`, `len(shape)`, `math.prod(shape)`; "
+          "`np.shape`, `np.issubdtype` and `np.finfo` are traced", ("kn_numpy_python_value_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_numpy_python_value_01",)),
     Entry(("numpy.polynomial.*",), "skipped", "CL119", "GB0007",
           "torch._numpy has no `polynomial`: NumPy's own function is marked as skipped",
           "compute nodes, fits and coefficients once, outside the region, and keep them as tensors "
