@@ -5,11 +5,13 @@ itself is fine; what breaks is turning it into Python data. CL105 owns those con
 CL103/CL104/CL106 skip them so one line gets one finding.
 
 Purely syntactic and local to the enclosing function: an expression is an ndarray if it
-calls `.numpy()`, builds one (`np.array`, `np.arange`, ...), calls `numpy.*` on an ndarray, a tensor or a value the walk cannot type
-(a parameter, a slice of one: not on Python numbers, which Dynamo may fold), indexes
-anything with an ndarray, is `tuple()`/`list()` of one or a tuple of them (each name
-unpacked from it is an array), or reads a local name bound earlier (in source order) to such an
-expression (the walker's bindings keep those names).
+calls `.numpy()`; builds one (`np.array`, `np.arange`, ...: whatever it holds, Dynamo
+traces it); calls `numpy.*` on an ndarray, a tensor, a tuple of sizes (`x.shape[1:]`), a
+tuple or list display, or a value the walk cannot type (a helper's parameter), but not on
+a Python number (`np.ceil(h / 2)`, `np.sqrt(x.shape[1])`: Dynamo folds those); indexes
+anything with an ndarray; is `tuple()` / `list()` of one, or a tuple of them (each name
+unpacked from it is an array); or reads a local name bound earlier (in source order) to
+such an expression (the walker's bindings keep those names).
 """
 
 from __future__ import annotations
