@@ -281,7 +281,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(_names("numpy", "isscalar", "ndim", "size", "result_type"), "untraceable", "CL119", "GB0208",
           "torch.* op returned non-Tensor (torch._numpy answers these with a Python value)",
           "ask Python instead: `isinstance(s, (int, float))`, `len(shape)`, `math.prod(shape)`; "
-          "`np.shape`, `np.issubdtype` and `np.finfo` are traced", ("kn_numpy_python_value_01",), "2.13.0, 2.14.1",
+          "`np.shape`, `np.issubdtype` and `np.finfo` are traced", ("kn_numpy_python_value_01",), CONFIRMED,
           traced=("clean_kn_numpy_python_value_01",)),
     Entry(("numpy.polynomial.*",), "skipped", "CL119", "GB0007",
           "torch._numpy has no `polynomial`: NumPy's own function is marked as skipped",
