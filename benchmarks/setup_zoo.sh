@@ -25,4 +25,8 @@ python -m pip install einops==0.8.2 pillow tqdm
 # stop 31: four libraries measured first as they came (RESULTS §25); none needs more than numpy,
 # scipy and tqdm (above), and none imports a held-out package
 python -m pip install --no-deps pytorch-metric-learning==2.9.0 snntorch==1.0.0 normflows==1.7.3 pytorch-tabnet==4.1.0
+# stop 33: two lucidrains attention libraries measured first as they came (RESULTS §27)
+python -m pip install --no-deps reformer-pytorch==1.4.4 performer-pytorch==1.1.4 axial-positional-embedding==0.3.12 \
+    local-attention==1.11.2 product-key-memory==0.3.0 hyper-connections==0.4.11 colt5-attention==0.11.2
+python -m pip install packaging
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
