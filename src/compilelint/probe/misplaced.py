@@ -14,6 +14,7 @@ from compilelint.registry import get as get_rule
 
 
 def abs_path(path: str, cwd: str) -> str:
+    """`path` (relative to `cwd`) as the matcher compares paths: absolute, real, case-folded."""
     p = path if os.path.isabs(path) else os.path.join(cwd, path)
     try:
         return os.path.normcase(os.path.realpath(p))
@@ -25,11 +26,12 @@ RESUME_RE = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_\d+$")
 
 
 def misplaced_breaks(findings: list[Finding], observed: list, cwd: str) -> dict[int, list]:
-    """Graph breaks Dynamo puts on a line outside the function it names (torch 2.13 on
-    Python 3.11: a break in a resume function can carry a line past the function's end),
-    each given to the one breaking finding of that function, if it has exactly one: the
-    function is the def of that name holding another line of the record's stack there
-    (the resume point). {id(finding): [records]}."""
+    """Graph breaks Dynamo puts on a line that is not their statement's (torch 2.13 on
+    Python 3.11), each given to the finding it came from. A break carrying a line past the
+    end of the function it names goes to that function's one breaking finding, if it has
+    exactly one (the function is the def of that name holding another line of the
+    record's stack: the resume point); one shifted down its function after an earlier
+    break, to the finding `_shifted_after_resume` finds. {id(finding): [records]}."""
     out: dict[int, list] = {}
     for o in observed:
         if o.rec.kind != "graph_break" or not o.loc or not o.rec.function:
