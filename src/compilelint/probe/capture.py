@@ -25,7 +25,7 @@ import traceback
 from typing import Any, Callable
 
 from compilelint.probe.dynamo_text import (
-    _frames_in, _gb_ids, _mk, _one_line, _reason_from_block, _user_stack_section, parse_record_text,
+    CANNOT_RESUME, _frames_in, _gb_ids, _mk, _one_line, _reason_from_block, _user_stack_section, parse_record_text,
 )
 from compilelint.probe.logcapture import _LogCapture
 from compilelint.probe.records import KINDS, BreakRecord, CaptureResult
@@ -154,8 +154,6 @@ def _called_names(path: str | None, line: int | None) -> list[str]:
 
 # the compile reason Dynamo gives when it compiles up to the last resumable point
 _STEP_UNSUPPORTED = "step_unsupported"
-# the second record Dynamo logs for such a break, at the same place as the first
-_CANNOT_RESUME = "Encountered graph break that we cannot resume from"
 
 
 def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
@@ -170,7 +168,7 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     reason: the break is the innermost one."""
     breaks = [r for r in records if r.kind == "graph_break"]
     callers = {(f, ln) for r in breaks if r.reason != _STEP_UNSUPPORTED for f, ln in r.stack[:-1]}
-    places = {(r.file, r.line, r.gb_id) for r in breaks if not r.reason.startswith(_CANNOT_RESUME)}
+    places = {(r.file, r.line, r.gb_id) for r in breaks if not r.reason.startswith(CANNOT_RESUME)}
     # Each frame a break happened under logs it again after it, with the same reason, at its
     # calling line (`x = self.blocks(x)` for an `if` on a tensor in a helper the block calls).
     # Only a record logged after the inner one: a break of the caller's own, logged first,
@@ -203,7 +201,7 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
             return (r.file, r.line) in callers
         if id(r) in echoes:
             return True
-        return r.reason.startswith(_CANNOT_RESUME) and (r.file, r.line, r.gb_id) in places
+        return r.reason.startswith(CANNOT_RESUME) and (r.file, r.line, r.gb_id) in places
 
     return [r for r in records if not echo(r)]
 

@@ -29,9 +29,13 @@ _FN_LOC_RE = re.compile(r"function: '(?P<func>[^']+)' \((?P<file>.+?):(?P<line>\
 _FRAME_SKIPPED_RE = re.compile(r"frame skipped: (?P<func>\S+) \((?P<file>.+?) line (?P<line>\d+)\)")
 _FRAME_SUMMARY_RE = re.compile(r"<FrameSummary file (?P<file>.+?), line (?P<line>\d+) in (?P<func>[^>\s]+)>")
 _SKIP_FRAME_RE = re.compile(r"Skipping frame because (?P<why>[^\n]+)")
+# Dynamo's words when it cannot resume after a break (inside a call it inlined)
+GRACEFUL_FAILURE = "Failed to handle graph break gracefully"
+CANNOT_RESUME = "Encountered graph break that we cannot resume from"
+UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, "Reconstruction failure")
 _WRAPPER_PREFIXES = (
     "Encountered graph break when attempting to trace",
-    "Failed to handle graph break gracefully",
+    GRACEFUL_FAILURE,
 )
 _SECTION_ENDS = (
     "User code traceback:",

@@ -32,7 +32,7 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding, class_label
 from compilelint.probe.attr_facts import attribute_met
-from compilelint.probe.dynamo_text import LIMIT_HIT
+from compilelint.probe.dynamo_text import LIMIT_HIT, UNRESUMABLE
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
@@ -193,8 +193,6 @@ def match(
 
 
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
-# Dynamo's words when it cannot resume after a break inside a call it inlined
-UNRESUMABLE = ("Failed to handle graph break gracefully", "cannot resume from", "Reconstruction failure")
 
 
 def _explain_echoes(observed: list[_Observed]) -> None:

@@ -3,10 +3,7 @@ import libcst as cst
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
-from compilelint.rules.cl107_tensor_as_int import SIZE_FACTORIES, SIZE_METHODS
-
-# torch functions whose positional arguments (or a list of them) are sizes.
-SIZE_FUNCTIONS = SIZE_FACTORIES | {"torch.reshape"}
+from compilelint.rules.cl107_tensor_as_int import size_arguments
 
 CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
          "builtins.complex": "complex", "builtins.str": "str", "builtins.repr": "repr",
@@ -118,17 +115,16 @@ def summary(x):
             self.report(size, self.message.format(what="A size taken from the value"))
 
     def _array_size(self, node: cst.Call, qualified: str) -> cst.BaseExpression | None:
-        """An array given as a size: to `torch.reshape`, a torch factory, or a tensor's
-        `.view()` / `.reshape()`; alone or in a list or tuple of sizes
-        (`x.reshape(-1, np.prod(x.shape[1:]))`)."""
-        method = isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
-            and self.ctx.kind(node.func.value).tensorish
-        if not (method or qualified in SIZE_FUNCTIONS):
+        """An array given as a size (CL107's `size_arguments`, and `torch.reshape`'s
+        shape); alone or in a list or tuple of sizes (`x.reshape(-1, np.prod(x.shape[1:]))`)."""
+        sizes = size_arguments(self.ctx, node, qualified)
+        if qualified == "torch.reshape":
+            values = [a.value for a in node.args[1:2] if a.keyword is None and not a.star]
+        elif sizes is not None:
+            values = sizes[0]
+        else:
             return None
-        for arg in node.args:
-            if arg.keyword is not None or arg.star:
-                continue
-            value = arg.value
+        for value in values:
             items = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
             for item in items:
                 if is_ndarray(item, self.ctx):

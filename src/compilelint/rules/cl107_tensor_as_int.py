@@ -19,6 +19,21 @@ SIZE_METHODS = frozenset({
 })
 
 
+def size_arguments(ctx, node: cst.Call, qualified: str) -> tuple[list, str] | None:
+    """The arguments of a torch factory or of a tensor's `.view()` / `.reshape()` / ... that
+    are sizes (Python ints), and what to call them; None for any other call."""
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    if qualified in SIZE_FACTORIES:
+        return (positional[:1] if qualified == "torch.full" else positional), f"a size of `{qualified}()`"
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
+            and ctx.kind(node.func.value).tensorish:
+        method = node.func.attr.value
+        # narrow(dim, start, length): a tensor `start` is traced; new_full's fill value too
+        return {"new_full": positional[:1], "narrow": positional[2:3]}.get(method, positional), \
+            f"a size of `.{method}()`"
+    return None
+
+
 class TensorAsInt(Rule):
     code = "CL107"
     name = "tensor-as-int"
@@ -158,16 +173,9 @@ def f(x: torch.Tensor, pos: torch.Tensor):
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
         if qualified == "builtins.range":
             self._check(positional, "a `range()` bound")
-        elif qualified in SIZE_FACTORIES:
-            self._check(positional[:1] if qualified == "torch.full" else positional,
-                        f"a size of `{qualified}()`", sizes=True)
         elif qualified in RESIZE_FUNCS:
             size = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"),
                         positional[1] if len(positional) > 1 else None)
             self._check([size], f"an output size of `{qualified.rsplit('.', 1)[-1]}()`", sizes=True)
-        elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
-                and self.ctx.kind(node.func.value).tensorish:
-            method = node.func.attr.value
-            # narrow(dim, start, length): a tensor `start` is traced; new_full's fill value too
-            sizes = {"new_full": positional[:1], "narrow": positional[2:3]}.get(method, positional)
-            self._check(sizes, f"a size of `.{method}()`", sizes=True)
+        elif (sizes := size_arguments(self.ctx, node, qualified)) is not None:
+            self._check(*sizes, sizes=True)

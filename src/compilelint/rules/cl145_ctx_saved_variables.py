@@ -99,9 +99,9 @@ class Net(torch.nn.Module):
         autograd Functions pass their context there)."""
         scope = self.ctx.function
         func = scope.node if scope is not None else None
-        if not isinstance(func, cst.FunctionDef) or scope.class_name is None or func.name.value not in CTX_METHODS:
+        # (the walker's `bound`: False for a class's own @staticmethod, not for a nested def)
+        if not isinstance(func, cst.FunctionDef) or scope.bound or func.name.value not in CTX_METHODS \
+                or scope.qualname != f"{scope.class_name}.{func.name.value}":
             return None
-        static = any(isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
-                     for d in func.decorators)
         params = func.params.posonly_params or func.params.params
-        return params[0].name.value if static and params else None
+        return params[0].name.value if params else None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.infer import is_sizes
 from compilelint.semantic.kinds import Kind
 
 # ndarray attributes that are Python values (or shapes), not arrays.
@@ -110,13 +111,7 @@ def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:
 
 
 def _shape(node: cst.BaseExpression) -> bool:
-    """A tuple of sizes: `x.shape`, `x.shape[1:]`, `x.size()`; not one size, `x.shape[1]`
+    """A tuple of sizes (`infer.is_sizes`), not one size: `x.shape[1]`
     (`int(np.sqrt(x.shape[1]))` is folded: measured, no break)."""
-    while isinstance(node, cst.Subscript):
-        if not all(isinstance(e.slice, cst.Slice) for e in node.slice):
-            return False
-        node = node.value
-    if isinstance(node, cst.Attribute):
-        return node.attr.value == "shape"
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "size" \
-        and not node.args
+    return is_sizes(node) and not (isinstance(node, cst.Subscript)
+                                   and any(isinstance(e.slice, cst.Index) for e in node.slice))
