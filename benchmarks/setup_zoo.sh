@@ -29,4 +29,8 @@ python -m pip install --no-deps pytorch-metric-learning==2.9.0 snntorch==1.0.0 n
 python -m pip install --no-deps reformer-pytorch==1.4.4 performer-pytorch==1.1.4 axial-positional-embedding==0.3.12 \
     local-attention==1.11.2 product-key-memory==0.3.0 hyper-connections==0.4.11 colt5-attention==0.11.2
 python -m pip install packaging
+# stop 34: four libraries measured first as they came (RESULTS §28): neural operators, liquid
+# time-constant RNNs, SDE solvers, probabilistic flows; numpy, scipy, opt_einsum and tqdm are above
+python -m pip install --no-deps neuraloperator==2.0.0 tensorly==0.10.0 tensorly-torch==0.5.0 ncps==1.0.1 \
+    torchsde==0.2.6 trampoline==0.1.2 pyro-ppl==1.9.2 pyro-api==0.1.2
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
