@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import API, BREAKS, CERTAIN, FALLBACK, FileAnalysis, Finding, when_text
+from compilelint.finding import API, CERTAIN, FALLBACK, PROJECT_DECIDES, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
@@ -224,7 +224,7 @@ def _decide_open(in_region, project: Project, settings: Settings):
     """Findings that hold only if a value typed elsewhere in the project is a tensor
     (`needs`) are kept when it is (project-wide inference); findings only reachable in a
     mode `[tool.compilelint] assume` rules out are dropped. Returns them, and apart the
-    candidates a project phase decides (`needs` starting with `BREAKS`)."""
+    candidates a project phase decides (`needs` starting with one of `PROJECT_DECIDES`)."""
     from compilelint.semantic.project import TENSORISH
 
     assume = dict(settings.assume)
@@ -235,8 +235,8 @@ def _decide_open(in_region, project: Project, settings: Settings):
 
             if dropped_by(finding.when, assume):
                 continue
-        if finding.needs and finding.needs[0].startswith(BREAKS):
-            deferred.append((analysis, finding))  # whether the callee breaks: a project phase's
+        if finding.needs and finding.needs[0].startswith(PROJECT_DECIDES):
+            deferred.append((analysis, finding))  # whether the callee breaks, what it builds: a project phase's
             continue
         if finding.needs:
             solver = project.solver

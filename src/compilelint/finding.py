@@ -86,6 +86,10 @@ CERTAIN = "!"
 # a CL151 candidate's `needs`: "b|<function qualname>|<edge index>", kept when that call's
 # callee breaks the graph (engine: project_rules.breaking decides)
 BREAKS = "b|"
+# a CL146 candidate's `needs`: "c|<function qualname>|<edge index>", kept when the class that
+# call builds is one the project's class table says (project_rules.cl146_typed_dict decides)
+CLASS = "c|"
+PROJECT_DECIDES = (BREAKS, CLASS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

@@ -255,6 +255,16 @@ RULES = {
         'breaks_graph': True,
         'autofix': '`ctx.saved_variables` becomes `ctx.saved_tensors`',
     },
+    'CL146': {
+        'name': 'typed-dict-optional-keys',
+        'severity': 'error',
+        'summary': 'builds a TypedDict with optional keys (`total=False`, `NotRequired`) in the compiled region',
+        'message': 'builds `{cls}`, a TypedDict with optional keys: Dynamo does not trace the constructor of a TypedDict whose keys may be missing, and breaks the graph (GB0257)',
+        'help': 'Build a plain dict instead: `msg: Message = {"type": "sample", ...}` is the same dict at run time, the annotation keeps the type checker\'s view, and Dynamo traces a dict display.',
+        'gb_id': 'GB0257',
+        'breaks_graph': True,
+        'project_phase': 'compilelint.project_rules.cl146_typed_dict',
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',

@@ -133,13 +133,15 @@ class ClassSummary:
     # `self.x` a tensor (a registered buffer, a parameter, a tensor op's result): a subclass in
     # another file reads it (`if self.reset_mechanism_val == 0:`; semantic.project, "s" leaves)
     tensor_attrs: tuple[str, ...] = ()
+    typed_dict: int = 0  # TYPED_DICT | OPTIONAL_KEYS: a TypedDict (a base is one), keys it makes optional
 
     def to_json(self) -> tuple:
         return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs,
-                      self.param_attrs, self.tensor_attrs), _CLASS)
+                      self.param_attrs, self.tensor_attrs, self.typed_dict), _CLASS)
 
 
-_CLASS = ((), {}, (), (), (), (), ())
+_CLASS = ((), {}, (), (), (), (), (), 0)
+TYPED_DICT, OPTIONAL_KEYS = 1, 2  # ClassSummary.typed_dict's bits
 
 
 @dataclass(slots=True)

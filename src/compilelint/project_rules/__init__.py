@@ -31,7 +31,9 @@ class ProjectContext:
     sites: object  # project_rules.callsites.CallSites
     in_region: list
     rules: dict
-    # per-file candidates only the project decides (`needs` = finding.BREAKS...: CL151's)
+    # per-file candidates only the project decides (`needs` starting with one of
+    # finding.PROJECT_DECIDES: CL151's, CL146's, and the CL150 of a loop around one); each
+    # phase takes those of its own prefix
     deferred: list = field(default_factory=list)
     # breaking.breaking_reach's answer, kept for the next phase that asks (CL150, CL151)
     reach: tuple | None = field(default=None, repr=False)

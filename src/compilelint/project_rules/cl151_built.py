@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from compilelint.finding import common_when, when_text
+from compilelint.finding import BREAKS, common_when, when_text
 from compilelint.project_rules.breaking import both, breaking_reach
 
 
 def run(context) -> list:
-    if not context.deferred:
+    own = [(analysis, finding) for analysis, finding in context.deferred if finding.needs[0].startswith(BREAKS)]
+    if not own:
         return []
     index, sites = context.index, context.sites
     breaks, reach = breaking_reach(context)
     out = []
-    for analysis, finding in context.deferred:
+    for analysis, finding in own:
         _, qualname, edge = finding.needs[0].split("|", 2)
         key = f"{analysis.module}:{qualname}"
         info = index.functions.get(key)

@@ -81,6 +81,12 @@ import torch
 def f(x: torch.Tensor, v: torch.Tensor):
     return torch.full((3,), 1.0) * v[0] + x  # a fill value, not a size
 """,
+        """
+import torch
+@torch.compile
+def f(src: torch.Tensor, bounds: list):
+    return src[slice(bounds[0], bounds[1])] + src[slice(0, src.shape[0] // 2)].sum()
+""",
     ]
     INVALID = [
         """
@@ -126,6 +132,13 @@ import torch.nn.functional as F
 def f(x: torch.Tensor, pos: torch.Tensor):
     heights = (x > 0).sum(dim=-1)
     return [F.interpolate(pos, size=(h, h)) for h in heights]  # expect
+""",
+        """
+import torch
+@torch.compile
+def f(src: torch.Tensor, indptr: torch.Tensor):
+    rows = slice(indptr[0], indptr[1])  # expect
+    return src[rows]
 """,
     ]
 
@@ -173,6 +186,8 @@ def f(x: torch.Tensor, pos: torch.Tensor):
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
         if qualified == "builtins.range":
             self._check(positional, "a `range()` bound")
+        elif qualified == "builtins.slice":  # slice(indptr[i], indptr[i + 1]): bounds, read when it indexes
+            self._check(positional, "a `slice()` bound")
         elif qualified in RESIZE_FUNCS:
             size = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"),
                         positional[1] if len(positional) > 1 else None)

@@ -103,6 +103,16 @@ class CallGraph:
             return None
         return index
 
+    def class_call(self, node: cst.Call) -> int | None:
+        """The edge index of `Cls(...)` / `pkg.Cls(...)` when the callee looks like a class
+        of the project (not builtins' or torch's): which class it is, the project decides."""
+        if self._class_name(node.func) is None:
+            return None
+        index = self.edge_index(node)
+        if index is None or self.functions[self.scopes[-1].qualname].calls[index].kind not in ("name", "dotted"):
+            return None
+        return index
+
     def _in_loop(self, call: CallEdge, scope) -> None:
         """For CL150 across functions: a call in a loop to a function that breaks."""
         if scope.loops:

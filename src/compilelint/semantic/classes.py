@@ -8,7 +8,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.semantic.compile_values import nested_scope
-from compilelint.summary import APPLY, BOUND
+from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
@@ -31,6 +31,7 @@ class ClassInfo:
     param_attrs: set[str] = field(default_factory=set)  # self.x = <a constructor parameter>, untyped
     empty_attrs: set[str] = field(default_factory=set)  # self.x = {} / [] / dict(): may stay empty
     methods: set[str] = field(default_factory=set)  # the functions its body defines
+    typed_dict: int = 0  # summary.TYPED_DICT / OPTIONAL_KEYS bits
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
@@ -128,8 +129,25 @@ class ClassTracking:
             if ref and not ref.startswith("builtins."):
                 info.decorators.append(ref)
         self._scan_class_attrs(node, info)
+        info.typed_dict = self._typed_dict_bits(node, bases)
         self.classes.append(info)
         self.class_table[qualname] = info
+
+    def _typed_dict_bits(self, node: cst.ClassDef, bases: list[str]) -> int:
+        """TYPED_DICT when a base is `TypedDict` itself, OPTIONAL_KEYS when the class makes
+        keys optional (`total=False`, or a key annotated `NotRequired[...]`): a subclass of
+        a project TypedDict is one too, which the project decides from the bases."""
+        bits = TYPED_DICT if any(base.rsplit(".", 1)[-1] == "TypedDict" for base in bases) else 0
+        for arg in node.keywords:
+            if arg.keyword is not None and arg.keyword.value == "total" \
+                    and isinstance(arg.value, cst.Name) and arg.value.value == "False":
+                bits |= OPTIONAL_KEYS
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and _not_required(small.annotation.annotation):
+                        bits |= OPTIONAL_KEYS
+        return bits
 
     def exit_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()
@@ -406,3 +424,11 @@ def _bound_methods(value: cst.BaseExpression) -> tuple[str, ...]:
     if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
         return (value.attr.value,)
     return ()
+
+
+def _not_required(annotation: cst.BaseExpression) -> bool:
+    """`NotRequired[...]` (typing's or typing_extensions'), however it is imported."""
+    if not isinstance(annotation, cst.Subscript):
+        return False
+    name = dotted(annotation.value) or ""
+    return name.rsplit(".", 1)[-1] == "NotRequired"

@@ -229,7 +229,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         classes = {name: ClassSummary(tuple(info.bases), info.attr_classes, tuple(info.decorators),
                                       tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)),
                                       tuple(sorted(info.param_attrs)),
-                                      tuple(sorted(a for a, k in info.attr_kinds.items() if k == Kind.TENSOR)))
+                                      tuple(sorted(a for a, k in info.attr_kinds.items() if k == Kind.TENSOR)),
+                                      info.typed_dict)
                    for name, info in self.class_table.items()}
         return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
                              foreign_attrs=tuple(sorted(self.foreign_attrs)), exports=tuple(self.exports))
