@@ -258,6 +258,9 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees):
             bound = self._bound_calls(key, call)
             if bound:
                 return bound
+        if call.kind == "self" and (held := self._held_functions(key, call)):
+            found = self.resolve_call(key, call)  # (an object of a class, set in another branch)
+            return held + ((found,) if found and found not in held else ())
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
             return self._family(call.method)

@@ -50,6 +50,22 @@ class ManyCallees:
                 return tuple(found)
         return ()
 
+    def _held_functions(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.<attr>(...)` where the class (or a base) stores a project function on the
+        attribute (`self.search_fn = native_neighbor_search`): that function, resolved in
+        the module of the class that stores it (a plain function: nothing is bound)."""
+        owner = self.owner(key)
+        found: list[str] = []
+        for cls in self._lineage(owner) if owner else ():
+            info = self.classes.get(cls)
+            refs = info.attr_functions.get(call.target) if info else None
+            for ref in refs.split("|") if refs else ():
+                module = cls.split(":", 1)[0]
+                callee = self._lookup(ref) if "." in ref else self.resolve_name(module, ref)
+                if callee in self.functions and self.functions[callee].class_name is None and callee not in found:
+                    found.append(callee)
+        return tuple(found)
+
     def _either(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """A call on one of a registry's classes ("A|B"), or of the functions a local name
         was bound to: what each of them runs."""

@@ -134,13 +134,15 @@ class ClassSummary:
     # another file reads it (`if self.reset_mechanism_val == 0:`; semantic.project, "s" leaves)
     tensor_attrs: tuple[str, ...] = ()
     typed_dict: int = 0  # TYPED_DICT | OPTIONAL_KEYS: a TypedDict (a base is one), keys it makes optional
+    # self.fn = a_function (or `a if c else b`) -> "a|b", names as the class's module refers to them
+    attr_functions: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> tuple:
         return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs,
-                      self.param_attrs, self.tensor_attrs, self.typed_dict), _CLASS)
+                      self.param_attrs, self.tensor_attrs, self.typed_dict, self.attr_functions), _CLASS)
 
 
-_CLASS = ((), {}, (), (), (), (), (), 0)
+_CLASS = ((), {}, (), (), (), (), (), 0, {})
 TYPED_DICT, OPTIONAL_KEYS = 1, 2  # ClassSummary.typed_dict's bits
 
 

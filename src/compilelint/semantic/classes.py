@@ -32,6 +32,7 @@ class ClassInfo:
     empty_attrs: set[str] = field(default_factory=set)  # self.x = {} / [] / dict(): may stay empty
     methods: set[str] = field(default_factory=set)  # the functions its body defines
     typed_dict: int = 0  # summary.TYPED_DICT / OPTIONAL_KEYS bits
+    attr_functions: dict[str, str] = field(default_factory=dict)  # self.fn = a_function -> "a|b"
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
@@ -183,6 +184,11 @@ class ClassTracking:
                                                *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
+                if refs := self._function_refs(value, params, local_calls):
+                    # `self.search_fn = native_neighbor_search` (beside `= FixedRadiusSearch()` in
+                    # another branch): calling `self.search_fn(...)` may run the function
+                    held = info.attr_functions.get(assign_target, "").split("|")
+                    info.attr_functions[assign_target] = "|".join(r for r in dict.fromkeys(held + refs) if r)
                 kind = self._attr_value_kind(value)
                 if isinstance(value, cst.Name) and value.value in params and value.value not in typed:
                     # `self.node_a = node_a` beside `self.node_a = torch.ones(...)`: the default
@@ -233,6 +239,20 @@ class ClassTracking:
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR
                 info.set_attrs.add(buffer)
+
+    def _function_refs(self, value: cst.BaseExpression, params: set, local_calls: dict) -> list[str]:
+        """The names a value refers to when it is a module-level name, or a choice of them
+        (`a if c else b`), that is not a constructor parameter, a local, a class or
+        `None`: a function the project may resolve (qualified when imported)."""
+        if isinstance(value, cst.IfExp):
+            body = self._function_refs(value.body, params, local_calls)
+            orelse = self._function_refs(value.orelse, params, local_calls)
+            return body + orelse if body and orelse else []
+        if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
+                or not value.value[:1].islower():
+            return []
+        ref = self.qualify(value) or value.value
+        return [] if ref.startswith(("builtins.", "torch.", "math.", "numpy.")) else [ref]
 
     def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
         target = node.target
