@@ -277,3 +277,82 @@ def test_a_forward_swapped_by_a_project_decorator(tmp_path):
     assert [(f.line, f.severity, f.when) for f in fallback] == [(11, "note", ("fallback",))]
     assert "falls back to this forward" in fallback[0].message
     assert [(f.line, f.severity) for f in kept] == [(11, "error")]
+
+
+def _package(tmp_path, files: dict) -> list:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name, source in files.items():
+        (pkg / name).write_text(textwrap.dedent(source))
+    return check([str(pkg)], config_mod.load(start=str(tmp_path))).findings
+
+
+def test_a_typed_dict_with_optional_keys_is_decided_across_files(tmp_path):
+    # pyro's shape: `Message(TypedDict, total=False)` in one module, built in another; a
+    # subclass in a third inherits the optional keys; a total TypedDict and a plain class
+    # of the same spelling are left alone
+    findings = _package(tmp_path, {
+        "messages.py": """
+            from typing import TypedDict
+            import torch
+            class Message(TypedDict, total=False):
+                name: str
+                value: torch.Tensor
+            class Step(TypedDict):
+                value: torch.Tensor
+        """,
+        "sites.py": """
+            from pkg.messages import Message
+            class Sample(Message):
+                scale: float
+        """,
+        "model.py": """
+            import torch
+            from pkg import messages
+            from pkg.messages import Step
+            from pkg.sites import Sample
+            class Record:
+                def __init__(self, value):
+                    self.value = value
+            class M(torch.nn.Module):
+                def forward(self, x):
+                    msg = messages.Message(name="x", value=x)
+                    sample = Sample(value=x, scale=2.0)
+                    step = Step(value=x)
+                    return Record(msg["value"] + sample["value"] + step["value"]).value
+        """,
+    })
+    found = [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings]
+    assert found == [("model.py", 11, "CL146"), ("model.py", 12, "CL146")]
+    assert "`Message`" in findings[0].message and "`Sample`" in findings[1].message
+
+
+def test_a_function_stored_on_an_attribute_in_another_file_is_in_the_region(tmp_path):
+    # neuralop's NeighborSearch: `self.search_fn = native_neighbor_search` (imported), or a
+    # module in the other branch; a function stored but never called stays outside
+    findings = _package(tmp_path, {
+        "search.py": """
+            import torch
+            def native_search(data, queries):
+                return (torch.cdist(queries, data) < 0.5).nonzero()
+            def debug_search(data, queries):
+                print(data.shape)
+                return data
+        """,
+        "model.py": """
+            import torch
+            from pkg.search import debug_search, native_search
+            class Fast(torch.nn.Module):
+                def forward(self, data, queries):
+                    return torch.cdist(queries, data)
+            class Search(torch.nn.Module):
+                def __init__(self, fast=False):
+                    super().__init__()
+                    self.search_fn = Fast() if fast else native_search
+                    self.debug_fn = debug_search
+                def forward(self, data, queries):
+                    return self.search_fn(data, queries)
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("search.py", 4, "CL120")]

@@ -241,13 +241,13 @@ class ClassTracking:
                 info.set_attrs.add(buffer)
 
     def _function_refs(self, value: cst.BaseExpression, params: set, local_calls: dict) -> list[str]:
-        """The names a value refers to when it is a module-level name, or a choice of them
-        (`a if c else b`), that is not a constructor parameter, a local, a class or
-        `None`: a function the project may resolve (qualified when imported)."""
+        """The names a value refers to when it is a module-level name, or either branch of
+        `a if c else b` (the other may build a module), that is not a constructor parameter,
+        a local, a class or `None`: a function the project may resolve (qualified when
+        imported)."""
         if isinstance(value, cst.IfExp):
-            body = self._function_refs(value.body, params, local_calls)
-            orelse = self._function_refs(value.orelse, params, local_calls)
-            return body + orelse if body and orelse else []
+            return self._function_refs(value.body, params, local_calls) + \
+                self._function_refs(value.orelse, params, local_calls)
         if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
                 or not value.value[:1].islower():
             return []
