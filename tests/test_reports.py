@@ -411,3 +411,20 @@ def test_probe_context_in_sarif_json_and_text():
 
     github = render("github", findings, probe=PROBE)
     assert github.startswith("::error file=a.py,line=3,col=5,title=CL102 tensor-control-flow::m%0Aprobe: confirmed generic_jump")
+
+
+# ---- text -------------------------------------------------------------------------------------
+
+
+def test_text_prints_locations_and_messages_literally(cli, tmp_path):
+    # a finding on line 100 reads `file.py:100:9`, which rich would turn into the `:100:`
+    # emoji; a message with brackets is not markup
+    (tmp_path / "deep.py").write_text("\n" * 96 + "import torch\nclass Gate(torch.nn.Module):\n"
+                                      "    def forward(self, x):\n        print('[x]:', x)\n        return x\n")
+    for extra in ([], ["--color"]):
+        result = cli("check", "deep.py", "--no-cache", *extra, cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
+        assert "deep.py:100:9: CL110 " in plain, plain
+        assert "\N{HUNDRED POINTS SYMBOL}" not in plain
+        assert "100 |         print('[x]:', x)" in plain

@@ -28,31 +28,17 @@ def _source_line(path: str, line: int, cache: dict) -> str | None:
 
 def render(findings, *, color: bool = False, files: int = 0, width: int = 100, **context) -> str:
     buffer = io.StringIO()
+    # (emoji off: rich would read `file.py:100:9` as the `:100:` emoji code)
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width,
-                      highlight=False, soft_wrap=True)
+                      highlight=False, soft_wrap=True, emoji=False)
     # `sources`: texts that are not (or not as) on disk, such as `check --stdin-filename`'s
     cache: dict = {path: text.splitlines() for path, text in (context.get("sources") or {}).items()}
     for f in findings:
-        colour = COLOURS.get(f.severity, "bold")
-        console.print(f"[bold]{escape(f.path)}[/]:{f.line}:{f.col}: [{colour}]{f.code}[/] "
-                      f"[{colour}]{f.severity}[/]: {escape(f.message)}")
-        text = _source_line(f.path, f.line, cache)
-        if text is not None:
-            gutter = str(f.line)
-            pad = " " * len(gutter)
-            span = 1
-            if f.end_line == f.line and f.end_col and f.end_col > f.col:
-                span = f.end_col - f.col
-            elif f.end_line and f.end_line > f.line:  # a multi-line span: underline to the end of the line
-                span = max(1, len(text.rstrip()) - (f.col - 1))
-            console.print(f"[blue]{pad} |[/]")
-            console.print(f"[blue]{gutter} |[/] {escape(text)}")
-            console.print(f"[blue]{pad} |[/] {' ' * (f.col - 1)}[{colour}]{'^' * max(1, span)}[/]")
-        if f.help:
-            console.print(f"  [cyan]help[/]: {escape(f.help)}")
-        if f.evidence:
-            status = f.evidence.get("status", "")
-            console.print(f"  [magenta]probe[/]: {escape(str(status))} {escape(str(f.evidence.get('reason', '') or ''))}")
+        lines = _finding_lines(f, _source_line(f.path, f.line, cache), COLOURS.get(f.severity, "bold"))
+        if color:
+            console.print("\n".join(markup for markup, _ in lines))
+        else:  # (no styles to render: skip rich's markup pass, most of a warm run's time)
+            buffer.write("\n".join(plain for _, plain in lines) + "\n")
         console.print()
     probe = context.get("probe")
     if probe and probe.get("targets"):
@@ -65,6 +51,32 @@ def render(findings, *, color: bool = False, files: int = 0, width: int = 100, *
     else:
         console.print(f"[green]All checks passed![/] ({files} file{'s' if files != 1 else ''} checked)")
     return buffer.getvalue()
+
+
+def _finding_lines(f, text: str | None, colour: str) -> list[tuple[str, str]]:
+    """(markup, plain text) of each line a finding prints: its header, the source line with a
+    caret under the span, the help and the probe's evidence."""
+    lines = [(f"[bold]{escape(f.path)}[/]:{f.line}:{f.col}: [{colour}]{f.code}[/] "
+              f"[{colour}]{f.severity}[/]: {escape(f.message)}",
+              f"{f.path}:{f.line}:{f.col}: {f.code} {f.severity}: {f.message}")]
+    if text is not None:
+        gutter = str(f.line)
+        pad = " " * len(gutter)
+        span = 1
+        if f.end_line == f.line and f.end_col and f.end_col > f.col:
+            span = f.end_col - f.col
+        elif f.end_line and f.end_line > f.line:  # a multi-line span: underline to the end of the line
+            span = max(1, len(text.rstrip()) - (f.col - 1))
+        caret = f"{' ' * (f.col - 1)}{'^' * max(1, span)}"
+        lines += [(f"[blue]{pad} |[/]", f"{pad} |"),
+                  (f"[blue]{gutter} |[/] {escape(text)}", f"{gutter} | {text}"),
+                  (f"[blue]{pad} |[/] {' ' * (f.col - 1)}[{colour}]{'^' * max(1, span)}[/]", f"{pad} | {caret}")]
+    if f.help:
+        lines.append((f"  [cyan]help[/]: {escape(f.help)}", f"  help: {f.help}"))
+    if f.evidence:
+        status, reason = str(f.evidence.get("status", "")), str(f.evidence.get("reason", "") or "")
+        lines.append((f"  [magenta]probe[/]: {escape(status)} {escape(reason)}", f"  probe: {status} {reason}"))
+    return lines
 
 
 def _probe_table(console: Console, probe: dict) -> None:
