@@ -38,6 +38,21 @@ class ProjectContext:
     # breaking.breaking_reach's answer, kept for the next phase that asks (CL150, CL151)
     reach: tuple | None = field(default=None, repr=False)
 
+    def candidates(self, prefix: str) -> list[tuple]:
+        """(analysis, finding, function key, call edge) of each deferred candidate whose
+        `needs` starts with `prefix` ("<prefix><function qualname>|<edge index>"): the call
+        the phase decides on."""
+        out = []
+        for analysis, finding in self.deferred:
+            if not finding.needs[0].startswith(prefix):
+                continue
+            _, qualname, edge = finding.needs[0].split("|", 2)
+            key = f"{analysis.module}:{qualname}"
+            info = self.index.functions.get(key)
+            if info is not None and edge.isdigit() and int(edge) < len(info.calls):
+                out.append((analysis, finding, key, info.calls[int(edge)]))
+        return out
+
 
 def run(context: ProjectContext) -> list:
     """Every applicable rule's project phase, in code order."""

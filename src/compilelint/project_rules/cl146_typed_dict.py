@@ -16,14 +16,8 @@ from compilelint.summary import OPTIONAL_KEYS, TYPED_DICT
 def run(context) -> list:
     index = context.index
     out = []
-    for analysis, finding in context.deferred:
-        if not finding.needs[0].startswith(CLASS):
-            continue
-        _, qualname, edge = finding.needs[0].split("|", 2)
-        info = index.functions.get(f"{analysis.module}:{qualname}")
-        if info is None or not edge.isdigit() or int(edge) >= len(info.calls):
-            continue
-        class_key = index.resolve_class(analysis.module, info.calls[int(edge)].target)
+    for analysis, finding, _, call in context.candidates(CLASS):
+        class_key = index.resolve_class(analysis.module, call.target)
         if class_key is not None and optional_keys(index, class_key):
             name = class_key.split(":", 1)[1]
             out.append((analysis, replace(finding, needs=(), message=finding.message.replace("{cls}", name))))

@@ -14,19 +14,13 @@ from compilelint.project_rules.breaking import both, breaking_reach
 
 
 def run(context) -> list:
-    own = [(analysis, finding) for analysis, finding in context.deferred if finding.needs[0].startswith(BREAKS)]
+    own = context.candidates(BREAKS)
     if not own:
         return []
     index, sites = context.index, context.sites
     breaks, reach = breaking_reach(context)
     out = []
-    for analysis, finding in own:
-        _, qualname, edge = finding.needs[0].split("|", 2)
-        key = f"{analysis.module}:{qualname}"
-        info = index.functions.get(key)
-        if info is None or not edge.isdigit() or int(edge) >= len(info.calls):
-            continue
-        call = info.calls[int(edge)]
+    for analysis, finding, key, call in own:
         breaking = [c for c in index.callees(key, call) if c in reach and c != key]
         if not breaking:
             continue

@@ -67,10 +67,10 @@ def _finding_lines(f, text: str | None, colour: str) -> list[tuple[str, str]]:
             span = f.end_col - f.col
         elif f.end_line and f.end_line > f.line:  # a multi-line span: underline to the end of the line
             span = max(1, len(text.rstrip()) - (f.col - 1))
-        caret = f"{' ' * (f.col - 1)}{'^' * max(1, span)}"
+        indent, carets = " " * (f.col - 1), "^" * max(1, span)
         lines += [(f"[blue]{pad} |[/]", f"{pad} |"),
                   (f"[blue]{gutter} |[/] {escape(text)}", f"{gutter} | {text}"),
-                  (f"[blue]{pad} |[/] {' ' * (f.col - 1)}[{colour}]{'^' * max(1, span)}[/]", f"{pad} | {caret}")]
+                  (f"[blue]{pad} |[/] {indent}[{colour}]{carets}[/]", f"{pad} | {indent}{carets}")]
     if f.help:
         lines.append((f"  [cyan]help[/]: {escape(f.help)}", f"  help: {f.help}"))
     if f.evidence:

@@ -251,8 +251,7 @@ class ClassTracking:
         if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
                 or not value.value[:1].islower():
             return []
-        ref = self.qualify(value) or value.value
-        return [] if ref.startswith(("builtins.", "torch.", "math.", "numpy.")) else [ref]
+        return [self.qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)
 
     def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
         target = node.target
