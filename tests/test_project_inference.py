@@ -356,3 +356,103 @@ def test_a_function_stored_on_an_attribute_in_another_file_is_in_the_region(tmp_
         """,
     })
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("search.py", 4, "CL120")]
+
+
+def test_a_class_a_factory_in_another_file_picks_is_built_and_run(tmp_path):
+    # torchsde's `methods.select(method)` returns one of several classes, imported into the
+    # factory's package; `sdeint` builds what it returned and calls `.integrate`. A class
+    # only another factory returns, which nothing compiled calls, stays outside.
+    findings = _package(tmp_path, {
+        "euler.py": """
+            class Euler:
+                def __init__(self, f):
+                    self.f = f
+                def integrate(self, y):
+                    return y + self.f(y)
+        """,
+        "heun.py": """
+            class Heun:
+                def __init__(self, f):
+                    self.f = f
+                def integrate(self, y):
+                    print("heun", y.shape)
+                    return y + self.f(y)
+            class Debug:
+                def integrate(self, y):
+                    return y.sum().item()
+        """,
+        "methods.py": """
+            from pkg.euler import Euler
+            from pkg.heun import Debug, Heun
+            def select(method):
+                if method == "euler":
+                    return Euler
+                elif method == "heun":
+                    return Heun
+                raise ValueError(method)
+            def select_debug():
+                return Debug
+        """,
+        "core.py": """
+            import torch
+            from pkg import methods
+            def sdeint(f, y0, method="heun"):
+                solver_fn = methods.select(method)
+                solver = solver_fn(f)
+                return solver.integrate(y0)
+            class Flow(torch.nn.Module):
+                def forward(self, y0):
+                    return sdeint(torch.tanh, y0)
+        """,
+    })
+    found = sorted((f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings)
+    assert found == [("core.py", 7, "CL151"), ("heun.py", 6, "CL110")]
+    assert "`Heun.integrate`" in next(f for f in findings if f.code == "CL151").message
+
+
+def test_objects_built_by_factory_methods_run_their_methods(tmp_path):
+    # a detector's `self.criterion = self.init_criterion()` (made lazily in forward, the
+    # override in a subclass in another file builds the loss) and `self.matcher =
+    # self.make_matcher() if matcher is None else matcher`; a factory whose object forward
+    # never calls is left alone
+    findings = _package(tmp_path, {
+        "losses.py": """
+            class CountLoss:
+                def __call__(self, preds, target):
+                    return preds.sum() / (target > 0).sum().item()
+            class Matcher:
+                def match(self, scores):
+                    return scores[scores > 0.5]
+            class Reporter:
+                def report(self, loss):
+                    print(loss)
+        """,
+        "base.py": """
+            import torch
+            from pkg.losses import Matcher, Reporter
+            class Base(torch.nn.Module):
+                def __init__(self, matcher=None):
+                    super().__init__()
+                    self.matcher = self.make_matcher() if matcher is None else matcher
+                    self.reporter = self.make_reporter()
+                def make_matcher(self):
+                    return Matcher()
+                def make_reporter(self):
+                    return Reporter()
+                def init_criterion(self):
+                    raise NotImplementedError
+                def forward(self, x, target):
+                    if not hasattr(self, "criterion"):
+                        self.criterion = self.init_criterion()
+                    return self.criterion(x, target) + self.matcher.match(x).sum()
+        """,
+        "detector.py": """
+            from pkg.base import Base
+            from pkg.losses import CountLoss
+            class Detector(Base):
+                def init_criterion(self):
+                    return CountLoss()
+        """,
+    })
+    found = sorted((f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings)
+    assert found == [("losses.py", 4, "CL103"), ("losses.py", 7, "CL121")]

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from compilelint.index_made import FactoryCallees
 from compilelint.index_many import ManyCallees
 from compilelint.index_roots import RootFinding
 from compilelint.index_wrappers import DecoratorWrappers
-from compilelint.summary import APPLY, KEEPS, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import APPLY, KEEPS, MADE, NEW, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 
 # Base classes outside the project that are nn.Modules.
@@ -26,7 +27,7 @@ EXTERNAL_MODULE_BASES = (
 )
 
 
-class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees):
+class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, FunctionSummary] = {}
@@ -56,6 +57,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees):
         self._by_method: dict[str, list[str]] | None = None  # method name -> the methods of that name
         self._families: dict[str, tuple[str, ...]] = {}
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
+        self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -250,6 +252,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees):
     def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
         if call.kind == "decorator":
             return self._wrappers(key, call.target)
+        if call.kind in ("instance", "ctorcall") and call.target.startswith((MADE, NEW)):
+            return self.made_callees(key, call)  # solver.integrate(...), solver_fn = select(method)
+        if call.kind in ("selfattr", "attrcall", "self") and (made := self.attr_made(key, call)):
+            return made  # self.criterion(x), `self.criterion = self.init_criterion()`
         if "|" in call.target and call.kind in ("name", "dotted", "ctorcall", "property"):
             return self._either(key, call)
         if call.kind == "self" and "*" in call.target:

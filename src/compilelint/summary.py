@@ -27,6 +27,8 @@ def _trim(row: tuple, defaults: tuple) -> tuple:
     return row[:end]
 
 APPLY = "apply:"  # ClassSummary.attr_classes: the attribute holds `C.apply` (an autograd Function's)
+MADE = "made:"  # attr_classes / a local's class: what the factory function after it returns
+NEW = "new:"  # a local's class: an instance of the class (a factory picked) after it
 BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method
 
 
@@ -94,12 +96,14 @@ class FunctionSummary:
     # `x, y = f()` gives x the first (a leaf `i|fn|edge#0`), not the tuple's kind
     items: tuple[Spec, ...] | None = None
     inference: bool = False  # decorated `@torch.no_grad()` / `@torch.inference_mode()`: an entry point
+    builds: str = ""  # "A|B": every `return` builds an object of one of these classes (semantic.factories)
+    picks: str = ""  # "A|B": every `return` gives one of these classes itself (`return Euler`)
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
-                      self.items, self.inference),
+                      self.items, self.inference, self.builds, self.picks),
                      _FUNCTION)
 
     @classmethod
@@ -112,7 +116,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "")
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

@@ -3,9 +3,16 @@ import libcst as cst
 from compilelint.semantic.guards import not_tensors
 from compilelint.semantic.kinds import Kind
 from compilelint.semantic.ndarrays import is_ndarray
+from compilelint.rules._callsite import target_version
 from compilelint.rules.base import Rule
 
 CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
+# Python's number functions, given a tensor, need its value: `math.*` converts it to a float
+# (GB0033); builtin `pow()` is not traced on a tensor before 2.14 (GB0059). `abs()`, `min()`
+# and `max()` are traced (`round()` and `divmod()` of a tensor fail in eager too).
+NUMBER_BUILTINS = {"builtins.pow": 2}
+POW_TRACED = (2, 14)
+MATH_ITERABLES = frozenset({"math.prod", "math.fsum", "math.dist", "math.sumprod"})
 
 
 def _constant_text(node: cst.BaseExpression) -> bool:
@@ -31,6 +38,17 @@ class TensorControlFlow(Rule):
     infers_across_functions = True
 
     VALID = [
+        """
+import math
+import torch
+class Sized(torch.nn.Module):
+    def forward(self, x):
+        trainable = all(p.requires_grad for p in self.parameters())  # Python bools
+        nonempty = all(n > 0 for n in x.shape)  # sizes
+        positive = torch.stack([row.sum() for row in x.unbind(0)]) > 0  # reduced in the graph
+        scale = math.sqrt(x.shape[-1]) * max(x.max(), abs(x.min()))  # a size; traced builtins
+        return torch.where(positive.all(), x, -x) * scale if trainable and nonempty else x
+""",
         """
 import torch
 class Checked(torch.nn.Module):
@@ -159,6 +177,26 @@ class M(torch.nn.Module):
             x = x + 1
         return x
 """,
+        """
+import torch
+def increasing(ts):
+    return all(t0 < t1 for t0, t1 in zip(ts[:-1], ts[1:]))  # expect
+class M(torch.nn.Module):
+    def forward(self, x):
+        if any([row.sum() > 0 for row in x.unbind(0)]):  # expect
+            x = x * 2
+        return x if increasing(x[:, 0]) else -x
+""",
+        """
+import math
+import torch
+class Sampler(torch.nn.Module):
+    def forward(self, logits):
+        temperature = math.sqrt(logits.std() + 1.0)  # expect
+        if math.isnan(logits.sum()):  # expect
+            return logits
+        return logits / temperature
+""",
     ]
 
     def __init__(self, *args, **kwargs) -> None:  # state: guards passed down to sub-expressions
@@ -255,3 +293,44 @@ class M(torch.nn.Module):
                 self.report(node, f"`{cast}()` of a tensor: Dynamo must know its value and breaks the graph",
                             severity="error" if kind == Kind.TENSOR else "warning",
                             help="Keep the value as a tensor (`x.to(torch.bool)`, `x.long()`), or move the conversion out of the region.")
+            return
+        self._number_function(node, qualified)
+
+    def _number_function(self, node: cst.Call, qualified: str) -> None:
+        """`math.sqrt(t.sum())`, `pow(t.sum(), 2)`: a tensor where Python wants a number."""
+        if qualified.startswith("math.") and qualified not in MATH_ITERABLES:
+            count = len(node.args)
+        elif qualified in NUMBER_BUILTINS and target_version(self.ctx) < POW_TRACED:
+            count = NUMBER_BUILTINS[qualified]
+        else:
+            return
+        for arg in node.args[:count]:
+            if arg.keyword is not None or arg.star:
+                break
+            kind = self.ctx.kind(arg.value)
+            if kind.tensorish and not is_ndarray(arg.value, self.ctx):
+                name = qualified.removeprefix("builtins.")
+                self.report(node, f"`{name}()` of a tensor: Dynamo must know its value and breaks the graph",
+                            severity="error" if kind == Kind.TENSOR else "warning",
+                            help="Use the tensor operation (`torch.sqrt(t)`, `t.log()`, `t ** 2`, "
+                                 "`torch.isnan(t)`), which stays in the graph, or move the conversion out of the region.")
+                return
+
+    def leave_Call(self, node: cst.Call) -> None:
+        # `all(t0 < t1 for t0, t1 in zip(ts[:-1], ts[1:]))`: Dynamo's `all` tests each element
+        # (GB0170), then cannot rebuild the generator (GB8335) and runs the function eagerly;
+        # read on leave, once the comprehension's names are bound
+        qualified = self.ctx.qualify(node.func) or ""
+        if qualified not in ("builtins.all", "builtins.any") or len(node.args) != 1 or node.args[0].keyword:
+            return
+        arg = node.args[0].value
+        if not isinstance(arg, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
+            return
+        kind = self.ctx.kind(arg.elt)
+        if kind.tensorish and not is_ndarray(arg.elt, self.ctx):
+            name = qualified[9:]
+            self.report(node, f"`{name}()` of tensors tests each one's truth: Dynamo must know the values and "
+                              "breaks the graph",
+                        severity="error" if kind == Kind.TENSOR else "warning",
+                        help=f"Stack and reduce in the graph: `torch.stack([...]).{name}()` gives a tensor; branch "
+                             "on it with `torch.where` / `torch.cond`, or check it before the compiled call.")

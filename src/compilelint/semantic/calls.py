@@ -152,6 +152,8 @@ class CallGraph:
         if isinstance(func, cst.Name):
             if func.value in scope.var_class:
                 return CallEdge("instance", scope.var_class[func.value])  # layer(x), layer a Block
+            if made := self.made_name(func.value):
+                return CallEdge("instance", made)  # solver_fn(...), what a factory returned
             if not self.locally_bound(func.value):
                 return CallEdge("name", func.value)
             alias = scope.aliases.get(func.value)
@@ -176,7 +178,7 @@ class CallGraph:
             return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
-        if isinstance(owner, cst.Name) and (cls := self.held_class(owner.value, scope)):
+        if isinstance(owner, cst.Name) and (cls := self.held_class(owner.value, scope) or self.made_name(owner.value)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # dist.log_prob(y), window.apply(x)
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):

@@ -236,6 +236,8 @@ class ClassTracking:
                     ref = self._built_class(local_calls[value.value])
                     if ref:
                         info.attr_classes.setdefault(assign_target, ref)
+                elif mark := self.attr_factory_mark(value, params):
+                    info.attr_classes.setdefault(assign_target, mark)  # self.criterion = self.init_criterion()
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR
                 info.set_attrs.add(buffer)

@@ -70,11 +70,14 @@ class IterationBindings:
             row = infer(node.iter, self)
             if row.tensorish:
                 env[node.target.value] = row
-        self._bind_zip(node.iter, node.target)
+            else:  # rows of a parameter: what the project types it as (`all(t > 0 for t in ts)`)
+                self._open_row(node.target.value, node.iter)
+        self._bind_zip(node.iter, node.target, comprehension=True)
 
-    def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression) -> None:
+    def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression, comprehension: bool = False) -> None:
         """`for s, e in zip(starts, ends)`: each name holds a row of its own argument, a
-        tensor where that argument is one."""
+        tensor where that argument is one (in a comprehension, what the project types the
+        argument as, when only it can tell)."""
         if not (isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.zip"
                 and isinstance(target, (cst.Tuple, cst.List))
                 and len(target.elements) == len(iterable.args)
@@ -87,6 +90,14 @@ class IterationBindings:
                 if row.tensorish:
                     scope.env[element.value.value] = row
                     scope.open.pop(element.value.value, None)
+                elif comprehension:
+                    self._open_row(element.value.value, arg.value)
+
+    def _open_row(self, name: str, iterable: cst.BaseExpression) -> None:
+        """A comprehension's name over what only the project types: open on the same leaves."""
+        self._set_open(name, iterable)
+        if name in self.scopes[-1].open:
+            self.scopes[-1].env[name] = Kind.UNKNOWN
 
 
 def _is_range_call(node: cst.BaseExpression, walker) -> bool:

@@ -17,6 +17,7 @@ from compilelint.semantic.branches import BranchMerging
 from compilelint.semantic.calls import CallGraph
 from compilelint.semantic.classes import ClassTracking
 from compilelint.semantic.compiled import CompileTracking
+from compilelint.semantic.factories import FactoryTracking
 from compilelint.semantic.guards import GuardTracking
 from compilelint.semantic.imports import ImportTracking
 from compilelint.semantic.iteration import IterationBindings
@@ -25,8 +26,8 @@ from compilelint.semantic.loops import LoopTracking
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, BranchMerging, IterationBindings,
-         CompileTracking, CallGraph)
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, FactoryTracking, BranchMerging,
+         IterationBindings, CompileTracking, CallGraph)
 
 
 @dataclass(slots=True)
@@ -91,6 +92,9 @@ class Walker(*PARTS, cst.CSTVisitor):
         # on demand, per file: semantic.classes.return_class, semantic.guards' helper values
         # and names empty under compile
         self.return_classes: dict[str, str | None] = {}
+        self.factory_returns: dict[str, list] = {}  # semantic.factories: qualname -> what its returns make
+        self.made_names: dict[int, dict[str, str]] = {}  # id(scope) -> local name -> factory mark
+        self.factory_scopes: dict[int, object] = {}  # id(FunctionDef) -> its scope, while walked
         self._constants: dict[str, bool | None] = {}
         self._empties: dict[int, frozenset[str]] = {}
         self._flags: dict[int, dict] = {}  # id(function) -> semantic.local_flags, when first asked

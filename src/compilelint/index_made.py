@@ -1,0 +1,79 @@
+"""Call edges on what a factory returned (a part of `index.ProjectIndex`): the marks
+`semantic.factories` leaves (`made:F`, `new:made:F`) resolved to the classes the factory
+function builds or picks, in any file, its subclasses' overrides included for `self.m`."""
+
+from __future__ import annotations
+
+from compilelint.summary import MADE, NEW, CallEdge
+
+
+class FactoryCallees:
+    def made_classes(self, module: str, owner: str | None, mark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(classes of the objects, classes themselves) a mark stands for in `module`
+        (`owner`: the class `self.` is): `made:F` is what F returns; `new:` + a mark, an
+        object of a class the mark stands for (`solver = solver_fn(...)`)."""
+        memo = (module, owner if "self." in mark else None, mark)
+        found = self._made_memo.get(memo)
+        if found is None:
+            found = self._made_memo[memo] = self._made(module, owner, mark)
+        return found
+
+    def _made(self, module: str, owner: str | None, mark: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if mark.startswith(NEW):
+            _, picked = self.made_classes(module, owner, mark[len(NEW):])
+            return picked, ()
+        if not mark.startswith(MADE):
+            return (), ()
+        objects: list[str] = []
+        classes: list[str] = []
+        for factory in self._factories(module, owner, mark[len(MADE):]):
+            info = self.functions[factory]
+            home = factory.split(":", 1)[0]
+            for refs, into in ((info.builds, objects), (info.picks, classes)):
+                for ref in refs.split("|") if refs else ():
+                    cls = self.resolve_class(home, ref)
+                    if cls and cls not in into:
+                        into.append(cls)
+        return tuple(objects), tuple(classes)
+
+    def _factories(self, module: str, owner: str | None, ref: str) -> list[str]:
+        """The functions `ref` names: `self.m` is the instance's method and each project
+        subclass's override (which one runs, the instance decides)."""
+        if ref.startswith("self."):
+            if owner is None:
+                return []
+            name = ref[len("self."):]
+            found = [self.method(owner, name)] + [f"{sub}.{name}" for sub in self.subclasses(owner)]
+            return [f for f in dict.fromkeys(found) if f and f in self.functions]
+        found = self._lookup(ref) if "." in ref else self.resolve_name(module, ref)
+        return [found] if found in self.functions else []
+
+    def made_callees(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`obj(x)` / `obj.m(x)` where `obj` holds what a factory returned: each class's
+        forward or `__call__` (an object), `__init__` (a class: calling it builds one), or `m`."""
+        mark, method = (call.target, None) if call.kind == "instance" else call.target.rpartition(".")[::2]
+        objects, classes = self.made_classes(key.split(":", 1)[0], self.owner(key), mark)
+        found: list[str | None] = []
+        for cls in objects:
+            found.append(self._called(cls) if method is None else self.method(cls, method))
+        for cls in classes:
+            found.append(self._constructor(cls) if method is None else self.method(cls, method))
+        return tuple(f for f in dict.fromkeys(found) if f)
+
+    def attr_made(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.x(...)`, `self.x.m(...)` where the class (or a base) keeps a factory's result
+        on `x` (`self.criterion = self.init_criterion()`): what the objects run. The factory
+        is resolved from the class that stores it."""
+        owner = self.owner(key)
+        if owner is None or (call.kind == "self" and self.method(owner, call.target)):
+            return ()  # (`self.m(x)` calling a method)
+        for cls in self._lineage(owner):
+            info = self.classes.get(cls)
+            mark = info.attr_classes.get(call.target) if info else None
+            if not mark or not mark.startswith(MADE):
+                continue
+            objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
+            method = call.method if call.kind == "attrcall" else None
+            found = [self._called(c) if method is None else self.method(c, method) for c in objects]
+            return tuple(f for f in dict.fromkeys(found) if f)
+        return ()

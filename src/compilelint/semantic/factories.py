@@ -1,0 +1,129 @@
+"""Factories: functions that return a new object of a class, or a class itself.
+
+`self.criterion = self.init_criterion()`, `self.distance = self.get_default_distance()`,
+`solver_fn = methods.select(method)` then `solver = solver_fn(...)`: which class the result
+is, only the project can tell (the factory may live in another file, a subclass may
+override it). The walk records, per function, the classes every `return` builds
+(`FunctionSummary.builds`) or names (`picks`), and marks the names and attributes bound to
+a factory's result with `summary.MADE` + the factory's reference; `index_made` resolves
+the marks to the classes.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.kinds import dotted
+from compilelint.summary import MADE, NEW
+
+MAX_CLASSES = 16  # a factory returning more is a registry the walk does not follow
+# callees whose results are no project object
+FOREIGN = ("builtins.", "torch.", "numpy.", "math.", "typing.", "functools.", "itertools.", "collections.",
+           "copy.", "os.", "re.", "json.", "warnings.", "logging.", "random.", "einops.", "scipy.")
+
+
+class FactoryTracking:
+    """Walker part (after `Bindings`, whose scopes it reads): what each function's returns
+    make, and names bound to a factory's result."""
+
+    def exit_Return(self, node: cst.Return) -> None:
+        if not self.scopes or self.header or node.value is None:
+            return
+        value = node.value
+        if isinstance(value, cst.Name) and value.value == "None":
+            return  # (an optional part: the other returns say what it makes)
+        made = self.factory_returns.setdefault(self.scopes[-1].qualname, [])
+        if isinstance(value, cst.Call) and (ref := self._class_ref(value.func)):
+            made.append(("b", ref))
+        elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)) \
+                and not (isinstance(value, cst.Name) and self.locally_bound(value.value)):
+            made.append(("p", ref))
+        else:
+            made.append(("x", ""))
+
+    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.factory_scopes[id(node)] = self.scopes[-1]  # (runs after Bindings made the scope)
+
+    def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        scope = self.factory_scopes.pop(id(node), None)  # (Bindings has popped it already)
+        if scope is None:
+            return
+        self.made_names.pop(id(scope), None)
+        made = self.factory_returns.pop(scope.qualname, None)
+        info = self.functions.get(scope.qualname)
+        if not made or info is None or len({kind for kind, _ in made}) != 1 or made[0][0] == "x":
+            return
+        refs = list(dict.fromkeys(ref for _, ref in made))
+        if len(refs) <= MAX_CLASSES:
+            if made[0][0] == "b":
+                info.builds = "|".join(refs)
+            else:
+                info.picks = "|".join(refs)
+
+    def _class_ref(self, node: cst.BaseExpression) -> str | None:
+        """A class-like name (`Euler`, `euler.Euler`, `SRK`) outside builtins and torch,
+        qualified where the imports can."""
+        ref = self.qualify(node) or dotted(node)
+        if not ref or not ref.rsplit(".", 1)[-1][:1].isupper() or ref.startswith(FOREIGN) \
+                or ref in ("None", "True", "False"):
+            return None
+        return ref
+
+    # ---- names and attributes bound to a factory's result --------------------------------
+
+    def exit_Assign(self, node: cst.Assign) -> None:
+        if not self.scopes:
+            return
+        made = self.made_names.setdefault(id(self.scopes[-1]), {})
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                made.pop(target.target.value, None)
+                if isinstance(node.value, cst.Call) and (mark := self.factory_mark(node.value.func)):
+                    made[target.target.value] = mark
+                    self.scopes[-1].built.add(target.target.value)  # made while tracing: no source (CL151)
+
+    def made_name(self, name: str) -> str | None:
+        """The mark of a local name bound to a factory's result (`solver_fn = select(m)`)."""
+        return self.made_names.get(id(self.scopes[-1]), {}).get(name) if self.scopes else None
+
+    def factory_mark(self, func: cst.BaseExpression) -> str | None:
+        """What calling `func` gives, when a factory decides it: `MADE` + the function
+        (`select`, `pkg.methods.select`, `self.init_criterion`), or `NEW` + the mark of a
+        name holding what a factory returned (calling a class it picked builds one)."""
+        if isinstance(func, cst.Name):
+            if held := self.made_name(func.value):
+                return NEW + held
+            if self.locally_bound(func.value) or not func.value[:1].islower():
+                return None
+            ref = self.qualify(func) or func.value
+            return None if ref.startswith(FOREIGN) else MADE + ref
+        if not isinstance(func, cst.Attribute) or not func.attr.value[:1].islower():
+            return None
+        if isinstance(func.value, cst.Name) and func.value.value == "self":
+            return MADE + "self." + func.attr.value if self.scopes and self.scopes[-1].class_name else None
+        ref = self.qualify(func)
+        return MADE + ref if ref and not ref.startswith(FOREIGN) and "." in ref else None
+
+    def attr_factory_mark(self, value: cst.BaseExpression, params: set) -> str | None:
+        """`self.x = self.make_x()` / `= build_x(cfg)`, or `self.make_x() if x is None else x`
+        (the other branch a constructor parameter or `None`)."""
+        if isinstance(value, cst.IfExp):
+            for made, other in ((value.body, value.orelse), (value.orelse, value.body)):
+                if isinstance(other, cst.Name) and (other.value in params or other.value == "None") \
+                        and isinstance(made, cst.Call):
+                    return self._method_mark(made.func)
+            return None
+        return self._method_mark(value.func) if isinstance(value, cst.Call) else None
+
+    def _method_mark(self, func: cst.BaseExpression) -> str | None:
+        """`factory_mark` for a call in a method body, read while the class is scanned
+        (before the walk enters its methods: no local scope to consult)."""
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            return MADE + "self." + func.attr.value if func.attr.value[:1].islower() else None
+        if isinstance(func, (cst.Name, cst.Attribute)):
+            ref = self.qualify(func) or (func.value if isinstance(func, cst.Name) else None)
+            last = (ref or "").rsplit(".", 1)[-1]
+            if ref and last[:1].islower() and not ref.startswith(FOREIGN):
+                return MADE + ref
+        return None
+
