@@ -456,3 +456,35 @@ def test_objects_built_by_factory_methods_run_their_methods(tmp_path):
     })
     found = sorted((f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings)
     assert found == [("losses.py", 4, "CL103"), ("losses.py", 7, "CL121")]
+
+
+def test_a_factory_mark_does_not_hide_the_class_an_annotation_gives(tmp_path):
+    # transformers' `self.generation_config = GenerationConfig.from_model_config(config)`
+    # beside `self.generation_config = generation_config` (`generation_config: GenerationConfig`):
+    # a classmethod returning a local tells nothing, the annotation still types the attribute
+    findings = _package(tmp_path, {
+        "config.py": """
+            class GenerationConfig:
+                @classmethod
+                def from_model_config(cls, config):
+                    made = cls()
+                    return made
+                def to_dict(self):
+                    print(self.__dict__)
+                    return {}
+        """,
+        "model.py": """
+            import torch
+            from pkg.config import GenerationConfig
+            class Model(torch.nn.Module):
+                def __init__(self, config, generation_config: GenerationConfig = None):
+                    super().__init__()
+                    if generation_config is None:
+                        self.generation_config = GenerationConfig.from_model_config(config)
+                    else:
+                        self.generation_config = generation_config
+                def forward(self, x):
+                    return x * len(self.generation_config.to_dict())
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("config.py", 8, "CL110")]

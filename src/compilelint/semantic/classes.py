@@ -8,7 +8,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.semantic.compile_values import nested_scope
-from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
+from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
     TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
@@ -98,6 +98,14 @@ def _class_annotation(annotation: cst.BaseExpression) -> str | None:
     if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
         return None
     return name
+
+
+def _typed_attr(info: ClassInfo, attr: str, ref: str) -> None:
+    """The first class an attribute is given, over a factory's mark (`self.config =
+    Config.from_dict(d)` beside `self.config = config`, `config: Config`)."""
+    if not info.attr_classes.get(attr, MADE).startswith(MADE):
+        return
+    info.attr_classes[attr] = ref
 
 
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
@@ -230,12 +238,12 @@ class ClassTracking:
                         info.attr_classes[assign_target] = ref
                 elif isinstance(value, cst.Name) and typed.get(value.value):
                     # `self.config = config` with `config: LlamaConfig`: calls follow the class
-                    info.attr_classes.setdefault(assign_target, self.qualify_ref(typed[value.value]))
+                    _typed_attr(info, assign_target, self.qualify_ref(typed[value.value]))
                 elif isinstance(value, cst.Name) and in_init and value.value in local_calls:
                     # `if head is None: head = Head(...)` then `self.head = head`
                     ref = self._built_class(local_calls[value.value])
                     if ref:
-                        info.attr_classes.setdefault(assign_target, ref)
+                        _typed_attr(info, assign_target, ref)
                 elif mark := self.attr_factory_mark(value, params):
                     info.attr_classes.setdefault(assign_target, mark)  # self.criterion = self.init_criterion()
             for buffer in registered:
