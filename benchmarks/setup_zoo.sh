@@ -33,4 +33,8 @@ python -m pip install packaging
 # time-constant RNNs, SDE solvers, probabilistic flows; numpy, scipy, opt_einsum and tqdm are above
 python -m pip install --no-deps neuraloperator==2.0.0 tensorly==0.10.0 tensorly-torch==0.5.0 ncps==1.0.1 \
     torchsde==0.2.6 trampoline==0.1.2 pyro-ppl==1.9.2 pyro-api==0.1.2
+# stop 35: three libraries measured first as they came (RESULTS §29): U-Net blocks for diffusion,
+# a linear-chain CRF, reinforcement-learning policies; einops is above (a-unet's only other import)
+python -m pip install --no-deps a-unet==0.0.16 pytorch-crf==0.7.2 stable-baselines3==2.9.2 gymnasium==1.2.2 \
+    cloudpickle==3.1.3 farama-notifications==0.0.6
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -86,6 +86,7 @@ class BooleanMaskIndex(Rule):
     help = ("Keep the shape: `torch.where(mask, x, 0)`, `x * mask`, `x.masked_fill(~mask, v)`, or a masked "
            "reduction (`(x * mask).sum() / mask.sum()`); masked assignment `x[mask] = v` is fine.")
     breaks_graph = True
+    infers_across_functions = True
 
     VALID = [
         """
