@@ -131,9 +131,22 @@ SAMPLER = textwrap.dedent("""
             print("private", x)
             return x
 
-        def plain(self, x):
-            print("not an entry point", x)
-            return x
+        def decode(self, x):
+            out = []
+            for row in x:
+                out.append(row.argmax().item())  # DECODED
+            return out
+
+        def set_mode(self, mode: str):
+            print("no tensor comes in", mode)
+
+        @classmethod
+        def from_config(cls, config):
+            print("builds, does not compute", config)
+            return cls()
+
+        def register_step(self, step):
+            print("set-up, not compute", step)
 """)
 
 
@@ -143,10 +156,15 @@ def sampler_package(tmp_path):
 
 
 def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_package):
+    """Its `@torch.no_grad()` methods, and (re-exported from the top level) its other public
+    methods that take tensors, `decode(x)` (pytorch-crf's `CRF.decode`): not one whose
+    parameters are all typed as Python values, a classmethod, or set-up (`register_*`)."""
     settings = config_mod.load(start=str(sampler_package))
     findings = check([str(sampler_package)], settings).findings
     line = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# SAMPLED" in text)
-    assert [(f.line, f.code, f.severity, f.when) for f in findings] == [(line, "CL103", "note", (API,))]
+    decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
+    assert [(f.line, f.code, f.severity, f.when) for f in findings] == [
+        (line, "CL103", "note", (API,)), (decoded - 1, "CL150", "note", (API,)), (decoded, "CL103", "note", (API,))]
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
@@ -155,11 +173,13 @@ def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_pack
         diffpkg = importlib.import_module("diffpkg")
         model = diffpkg.Diffusion()
         result = capture(lambda x: model.sample(x), (torch.randn(2, 4),), backend="eager")
+        decoding = capture(lambda x: model.decode(x), (torch.randn(2, 4),), backend="eager")
     finally:
         sys.path.remove(str(sampler_package))
         for name in [n for n in sys.modules if n == "diffpkg" or n.startswith("diffpkg.")]:
             sys.modules.pop(name)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+    assert decoded in {r.line for r in decoding.breaks}
 
 
 def test_a_public_submodules_inference_methods_are_api_entry_points_too(tmp_path):
@@ -173,3 +193,15 @@ def test_a_public_submodules_inference_methods_are_api_entry_points_too(tmp_path
     line = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# SAMPLED" in text)
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings] == \
         [("guided.py", line, "CL103", (API,))]
+
+
+def test_a_module_class_the_top_level_init_defines_is_api_too(tmp_path):
+    """pytorch-crf defines `CRF` in `torchcrf/__init__.py` itself: its `decode` is API; the
+    same class in a loose file (a script, not a package) is not."""
+    package = _package(tmp_path, "crfpkg", {"__init__.py": SAMPLER})
+    (tmp_path / "script.py").write_text(SAMPLER)
+    settings = config_mod.load(start=str(tmp_path))
+    findings = check([str(package)], settings).findings  # (the root: the package and the script)
+    decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings if f.line >= decoded - 1] == \
+        [("__init__.py", decoded - 1, "CL150"), ("__init__.py", decoded, "CL103")]

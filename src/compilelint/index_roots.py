@@ -8,6 +8,14 @@ from __future__ import annotations
 DISTRIBUTION_BASES = ("torch.distributions.",)
 CONSTRAINTS = "torch.distributions.constraints."
 DISTRIBUTION_HOOKS = frozenset({"__call__", "_call", "_inverse"})  # what torch.distributions calls
+# nn.Module's own API, which a class may override: set-up and bookkeeping, not where tensors come in
+MODULE_API = frozenset({
+    "forward", "extra_repr", "reset_parameters", "init_weights", "train", "eval", "to", "cuda", "cpu", "half",
+    "float", "double", "type", "apply", "zero_grad", "state_dict", "load_state_dict", "parameters",
+    "named_parameters", "buffers", "named_buffers", "children", "named_children", "modules", "named_modules",
+    "requires_grad_", "share_memory", "register_buffer", "register_parameter", "add_module", "initialize",
+})
+SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_")  # set-up, not compute
 
 
 def _public(dotted: str) -> bool:
@@ -57,14 +65,15 @@ class RootFinding:
         re-exports or its public submodules define: the library's API, which user code
         calls compiled."""
         found = set()
+        self.entry_methods.clear()  # (their parameters are no guess: only annotations type them)
         for module, summary in self.modules.items():
             if "." in module:
                 continue
             for local in summary.exports:
                 qualified = summary.imports.get(local, "")
-                if local.startswith("_") or not qualified.startswith(module + "."):
+                if local.startswith("_") or not (qualified.startswith(module + ".") or local in summary.classes):
                     continue
-                key = self._lookup(qualified)
+                key = self._lookup(qualified) if qualified else f"{module}:{local}"
                 info = self.functions.get(key)
                 # (one that takes nothing untyped, `is_torch_available()`, `set_home(path: str)`,
                 # is a switch or a helper, not where tensors come in)
@@ -73,6 +82,8 @@ class RootFinding:
                     found.add(key)
                 elif key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
+                    self.entry_methods.update(self._entry_methods(key))
+        found |= self.entry_methods
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`)
         for class_key in self.classes:
@@ -86,6 +97,15 @@ class RootFinding:
         `@torch.inference_mode()` (a diffusion model's `sample`, `ddim_sample`): entry points
         user code calls, and compiles, beside `forward`."""
         return [key for name, key, info in self._own_methods(class_key) if info.inference and name[0] != "_"]
+
+    def _entry_methods(self, class_key: str) -> list[str]:
+        """A top-level module class's public methods besides forward that take tensors
+        (pytorch-crf's `CRF.decode(emissions, mask)`, `semantic.entries`): what user code
+        calls on it, in its own compiled forward; not the nn.Module API a class overrides
+        (`reset_parameters`, `train`)."""
+        return [key for name, key, info in self._own_methods(class_key)
+                if name[0] != "_" and name not in MODULE_API and not name.startswith(SETUP_PREFIXES)
+                and not info.accessor and info.entry]
 
     def _own_methods(self, class_key: str):
         """(name, key, summary) of each function the class's body defines (not nested ones)."""

@@ -330,6 +330,11 @@ ENTRIES: tuple[Entry, ...] = (
           "Data dependent operator (aten.allclose / aten.equal return a Python bool from the values)",
           "`torch.isclose(a, b)` stays a tensor and is traced", ("kn_tensor_compare_01",), "2.13.0, 2.14.1",
           traced=("clean_kn_tensor_introspection_01",)),
+    Entry(("numpy.allclose", "numpy.array_equal", "numpy.array_equiv"), "untraceable", "CL119", "GB0033",
+          "Data dependent operator (through torch._numpy: aten.allclose / a Python bool from the values)",
+          "compare before compiling, or keep a tensor: `torch.isclose(a, b).all()`; even two constant lists "
+          "are traced as tensors", ("kn_numpy_allclose_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_numpy_allclose_01",)),
     Entry(_names("torch.Tensor", "apply_", "map_", "resize_"), "untraceable", "CL119", "GB0055",
           "a Python callable applied per element (GB0055), or an in-place resize (GB0126)",
           "write the function with tensor ops; `reshape` / `new_empty` instead of `resize_`",

@@ -98,12 +98,13 @@ class FunctionSummary:
     inference: bool = False  # decorated `@torch.no_grad()` / `@torch.inference_mode()`: an entry point
     builds: str = ""  # "A|B": every `return` builds an object of one of these classes (semantic.factories)
     picks: str = ""  # "A|B": every `return` gives one of these classes itself (`return Euler`)
+    entry: bool = False  # a method user code may call with tensors (semantic.entries)
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
-                      self.items, self.inference, self.builds, self.picks),
+                      self.items, self.inference, self.builds, self.picks, self.entry),
                      _FUNCTION)
 
     @classmethod
@@ -116,7 +117,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "")
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

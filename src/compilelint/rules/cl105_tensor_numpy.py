@@ -144,6 +144,15 @@ def summary(x):
     def visit_IfExp(self, node: cst.IfExp) -> None:
         self._test(node.test, "A conditional expression on the value")
 
+    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        # `np.any(low != 0) or np.any(high != 255)`: `or` tests its left side's truth (the
+        # right side's is tested where the whole value is: `if bad:`)
+        self._test(node.left, f"`{'and' if isinstance(node.operator, cst.And) else 'or'}` on the value")
+
+    def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
+        if isinstance(node.operator, cst.Not):
+            self._test(node.expression, "`not` on the value")
+
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._targets.add(id(target.target))

@@ -4,7 +4,7 @@ Parts, one job each: `imports` (qualified names), `classes` (bases, what `self.x
 holds), `bindings` (functions, parameters, what each name holds), `kinds` + `infer` (the
 kind lattice and an expression's kind), `guards` (code that never runs compiled, and the
 `when` of a branch), `loops`, `compiled` (compiled names and roots), `calls` (call
-edges with argument kinds), `factories` (what a factory's result is), `ndarrays`; `walker` runs them and the rules; `project`
+edges with argument kinds), `factories` (what a factory's result is), `entries` (methods user code calls with tensors), `ndarrays`; `walker` runs them and the rules; `project`
 resolves across files what one file leaves open.
 
 What a rule may ask (read-only):

@@ -25,11 +25,14 @@ class ImportTracking:
 
     def enter_Module(self, node: cst.Module) -> None:
         """A top-level package's `__init__`: the names it re-exports unconditionally (its
-        module-level `from ... import name`, not those under `if TYPE_CHECKING:` or `try:`),
-        the package's API (index_roots.package_api)."""
+        module-level `from ... import name`, not those under `if TYPE_CHECKING:` or `try:`)
+        and the classes it defines itself (pytorch-crf's `CRF`), the package's API
+        (index_roots.package_api)."""
         if "." in self.module or not self.path.endswith(("__init__.py", "__init__.pyi")):
             return
         for statement in node.body:
+            if isinstance(statement, cst.ClassDef):
+                self.exports.append(statement.name.value)
             for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
                 if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
                     for alias in small.names:

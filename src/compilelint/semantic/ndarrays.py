@@ -38,6 +38,8 @@ PYTHON_FUNCTIONS = frozenset({
     "numpy.isscalar", "numpy.ndim", "numpy.shape", "numpy.size", "numpy.iterable", "numpy.dtype",
     "numpy.issubdtype", "numpy.result_type", "numpy.promote_types", "numpy.can_cast", "numpy.iinfo",
     "numpy.finfo", "numpy.broadcast_shapes", "numpy.isrealobj", "numpy.iscomplexobj",
+    # a Python bool (CL119 reports the call itself: Dynamo breaks there, GB0033)
+    "numpy.allclose", "numpy.array_equal", "numpy.array_equiv",
 })
 
 
@@ -101,6 +103,10 @@ def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:
         return True
     if function.startswith("numpy.random."):
         return False
+    if isinstance(node, cst.Comparison) and not all(
+            isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in node.comparisons):
+        # `np.any(space.low != 0)`: an elementwise comparison of what the walk cannot type
+        return _array_like(node.left, ctx, function)
     if _shape(node) or (isinstance(node, (cst.Tuple, cst.List)) and node.elements):
         return True  # `np.prod(x.shape[1:])`, `np.prod((16, 224))`: measured, a traced array
     if kind is not Kind.UNKNOWN:

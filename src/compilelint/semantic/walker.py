@@ -17,6 +17,7 @@ from compilelint.semantic.branches import BranchMerging
 from compilelint.semantic.calls import CallGraph
 from compilelint.semantic.classes import ClassTracking
 from compilelint.semantic.compiled import CompileTracking
+from compilelint.semantic.entries import EntryTracking
 from compilelint.semantic.factories import FactoryTracking
 from compilelint.semantic.guards import GuardTracking
 from compilelint.semantic.imports import ImportTracking
@@ -26,8 +27,8 @@ from compilelint.semantic.loops import LoopTracking
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, FactoryTracking, BranchMerging,
-         IterationBindings, CompileTracking, CallGraph)
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, FactoryTracking, EntryTracking,
+         BranchMerging, IterationBindings, CompileTracking, CallGraph)
 
 
 @dataclass(slots=True)
