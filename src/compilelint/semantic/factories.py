@@ -35,8 +35,7 @@ class FactoryTracking:
         made = self.factory_returns.setdefault(self.scopes[-1].qualname, [])
         if isinstance(value, cst.Call) and (ref := self._class_ref(value.func)):
             made.append(("b", ref))
-        elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)) \
-                and not (isinstance(value, cst.Name) and self.locally_bound(value.value)):
+        elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)):
             made.append(("p", ref))
         else:
             made.append(("x", ""))
@@ -62,7 +61,9 @@ class FactoryTracking:
 
     def _class_ref(self, node: cst.BaseExpression) -> str | None:
         """A class-like name (`Euler`, `euler.Euler`, `SRK`) outside builtins and torch,
-        qualified where the imports can."""
+        qualified where the imports can; not a local name (`def make(Block): return Block()`)."""
+        if isinstance(node, cst.Name) and self.locally_bound(node.value):
+            return None
         ref = self.qualify(node) or dotted(node)
         if not ref or not ref.rsplit(".", 1)[-1][:1].isupper() or ref.startswith(FOREIGN) \
                 or ref in ("None", "True", "False"):
