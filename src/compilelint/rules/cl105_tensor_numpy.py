@@ -93,6 +93,7 @@ def summary(x):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._targets: set[int] = set()
+        self._reported: set[int] = set()
 
     def _tensor_rule_reports(self, node: cst.BaseExpression) -> bool:
         """CL102 already reports branches on what inference calls a tensor. (Casts of an
@@ -134,6 +135,7 @@ def summary(x):
     def _test(self, test: cst.BaseExpression, what: str) -> None:
         if is_ndarray(test, self.ctx) and not self._tensor_rule_reports(test):
             self.report(test, self.message.format(what=what))
+            self._reported.add(id(test))  # (an `and`/`or` reported whole: not again by its left side)
 
     def visit_If(self, node: cst.If) -> None:
         self._test(node.test, "An `if` on the value")
@@ -147,7 +149,8 @@ def summary(x):
     def visit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
         # `np.any(low != 0) or np.any(high != 255)`: `or` tests its left side's truth (the
         # right side's is tested where the whole value is: `if bad:`)
-        self._test(node.left, f"`{'and' if isinstance(node.operator, cst.And) else 'or'}` on the value")
+        if id(node) not in self._reported:
+            self._test(node.left, f"`{'and' if isinstance(node.operator, cst.And) else 'or'}` on the value")
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):
