@@ -488,3 +488,34 @@ def test_a_factory_mark_does_not_hide_the_class_an_annotation_gives(tmp_path):
         """,
     })
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("config.py", 8, "CL110")]
+
+
+def test_the_nearest_class_that_sets_an_attribute_types_it(tmp_path):
+    # a subclass that builds its own loss (`self.criterion = QuietLoss()`) over the base's
+    # factory (`self.criterion = self.init_criterion()`): its forward runs QuietLoss, not
+    # what the base's factory builds
+    findings = _package(tmp_path, {
+        "model.py": """
+            import torch
+            class LoudLoss:
+                def __call__(self, x):
+                    print(x.shape)
+                    return x.sum()
+            class QuietLoss:
+                def __call__(self, x):
+                    return x.mean()
+            class Base(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.criterion = self.init_criterion()
+                def init_criterion(self):
+                    return LoudLoss()
+            class Quiet(Base):
+                def __init__(self):
+                    super().__init__()
+                    self.criterion = QuietLoss()
+                def forward(self, x):
+                    return self.criterion(x)
+        """,
+    })
+    assert findings == []

@@ -70,8 +70,10 @@ class FactoryCallees:
         for cls in self._lineage(owner):
             info = self.classes.get(cls)
             mark = info.attr_classes.get(call.target) if info else None
-            if not mark or not mark.startswith(MADE):
+            if not mark:
                 continue
+            if not mark.startswith(MADE):
+                return ()  # (the nearest class types it otherwise: the usual lookup follows that)
             objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
             method = call.method if call.kind == "attrcall" else None
             found = [self._called(c) if method is None else self.method(c, method) for c in objects]
