@@ -68,6 +68,19 @@ def _bool_tensor_annotation(annotation: cst.BaseExpression) -> bool:
     return (dotted(annotation) or "").endswith("BoolTensor")
 
 
+def _literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or (
+        isinstance(node, cst.Name) and node.value in ("None", "True", "False")) or (
+        isinstance(node, cst.UnaryOperation) and _literal(node.expression))
+
+
+def _equality(node: cst.BaseExpression) -> bool:
+    """`key == limit`: an equality test of two values, neither a literal (`labels != -100` is a mask)."""
+    return isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+        and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
+        and not _literal(node.left) and not _literal(node.comparisons[0].comparator)
+
+
 def _weakest(verdicts: list[str | None]) -> str | None:
     """A mask when every part is one, as sure as the least sure part."""
     if None in verdicts:
@@ -210,6 +223,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._bools: dict[str, dict[str, str | None]] = {}  # scope -> name -> "certain"/"likely"/None
         # scope -> mask name -> the names it compares in order against a number (`x >= -b`)
         self._ordered: dict[str, dict[str, frozenset[str]]] = {}
+        # scope -> name -> (verdict, leaves): a mask only if values the project types are tensors
+        self._assumed: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
+        self._equalities: dict[str, set[str]] = {}  # scope -> names bound to `a == b` of two values
         self._arrays = NdarrayNames(walker)
         # module-level function -> its returns' verdicts, and the functions whose every
         # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
@@ -221,9 +237,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
 
     # ---- which expressions are boolean tensors -----------------------------------------
 
+    def _scope(self) -> str:
+        return self.ctx.function.qualname if self.ctx.function else "<module>"
+
     def _scope_table(self) -> dict[str, str | None]:
-        scope = self.ctx.function.qualname if self.ctx.function else "<module>"
-        return self._bools.setdefault(scope, {})
+        return self._bools.setdefault(self._scope(), {})
 
     def _boolish(self, node: cst.BaseExpression) -> str | None:
         """"certain" / "likely" when `node` is a boolean tensor, "maybe" for a comparison of
@@ -257,6 +275,13 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return self._bool_call(node)
         if isinstance(node, cst.Name):
             table = self._scope_table()
+            assumed = self._assumed.get(self._scope(), {}).get(node.value)
+            if assumed is not None:
+                if self.ctx.assuming is None:
+                    self.ctx.open_seen = True  # (a mask if the project types its values as tensors)
+                elif assumed[0] in ("certain", "likely"):
+                    self.ctx.assuming.update(assumed[1])
+                    return assumed[0]
             if node.value in table:
                 return table[node.value]
             scope = self.ctx.function
@@ -336,6 +361,19 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         return None
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
+        if self.ctx.assuming is not None:  # run again with project-typed values taken for tensors
+            verdict = self._boolish(node.value)
+            for name in names:
+                self._assumed.setdefault(self._scope(), {})[name] = (verdict, frozenset(self.ctx.assuming))
+            return
+        for name in names:
+            self._assumed.get(self._scope(), {}).pop(name, None)
+            equalities = self._equalities.setdefault(self._scope(), set())
+            if _equality(node.value):
+                equalities.add(name)
+            else:
+                equalities.discard(name)
         self._arrays.assign(node)
         verdict = self._boolish(node.value)
         for target in node.targets:
@@ -356,6 +394,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             self._mark_stores(target.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if self.ctx.assuming is not None:
+            return
         if isinstance(node.target, cst.Name):
             verdict = "certain" if _bool_tensor_annotation(node.annotation.annotation) else (
                 self._boolish(node.value) if node.value is not None else None)
@@ -397,6 +437,10 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if verdict == "maybe" and isinstance(node.value, cst.Name) \
                     and node.value.value in self._ordered_names(element.slice.value):
                 verdict = "likely"  # `x[x > 0]`: x is an array
+            mask = element.slice.value
+            if self.ctx.assuming is not None and (_equality(mask) or (
+                    isinstance(mask, cst.Name) and mask.value in self._equalities.get(self._scope(), ()))):
+                continue  # (`table[key == limit]`: two values compared, maybe no tensors at all)
             # a list or tuple indexed by a Python bool is not this; base must be tensor-like,
             # or unknown and indexed by what its name says is a mask (`a1[pos_mask]`)
             if verdict == "maybe" and not base.tensorish and not (

@@ -125,9 +125,17 @@ class KindSolver:
         return "unknown"
 
     def _callee(self, key: str, edge: int) -> str | None:
+        """The function a call edge lands in; one the edge alone runs (what a factory built:
+        `self.distance = self.get_default_distance()`, `index_made`) when the lookup finds none."""
         info = self.index.functions.get(key)
         calls = info.calls if info else ()
-        return self.index.resolve_call(key, calls[edge]) if 0 <= edge < len(calls) else None
+        if not 0 <= edge < len(calls):
+            return None
+        found = self.index.resolve_call(key, calls[edge])
+        if found is None:
+            only = self.index.callees(key, calls[edge])
+            found = only[0] if len(only) == 1 else None
+        return found
 
     def _returned(self, caller: str, edge: int, n: int | None) -> str:
         """What the call returns (its `n`-th element for `a, b = f()`), read at this call
