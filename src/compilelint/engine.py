@@ -162,7 +162,7 @@ class Project:
         if self._solver is None:
             from compilelint.semantic.project import KindSolver
 
-            self._solver = KindSolver(self.index, self.region | self.api, self.entries - self.index.entry_methods)
+            self._solver = KindSolver(self.index, self.region | self.api, self.index.guessed_entries(self.entries))
         return self._solver
 
 

@@ -58,7 +58,6 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         self._families: dict[str, tuple[str, ...]] = {}
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
-        self.entry_methods: set[str] = set()  # the API's module methods (index_roots.package_api)
 
     # ---- resolution --------------------------------------------------------------------
 

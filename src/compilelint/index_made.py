@@ -53,11 +53,14 @@ class FactoryCallees:
         forward or `__call__` (an object), `__init__` (a class: calling it builds one), or `m`."""
         mark, method = (call.target, None) if call.kind == "instance" else call.target.rpartition(".")[::2]
         objects, classes = self.made_classes(key.split(":", 1)[0], self.owner(key), mark)
-        found: list[str | None] = []
-        for cls in objects:
-            found.append(self._called(cls) if method is None else self.method(cls, method))
-        for cls in classes:
-            found.append(self._constructor(cls) if method is None else self.method(cls, method))
+        run = self._run_by(objects, method)
+        return run + tuple(f for f in self._run_by(classes, method, self._constructor) if f not in run)
+
+    def _run_by(self, classes: tuple[str, ...], method: str | None, call=None) -> tuple[str, ...]:
+        """What calling each class's object runs (`call`: what calling the class itself does),
+        or its `method`."""
+        call = call or self._called
+        found = [call(cls) if method is None else self.method(cls, method) for cls in classes]
         return tuple(f for f in dict.fromkeys(found) if f)
 
     def attr_made(self, key: str, call: CallEdge) -> tuple[str, ...]:
@@ -75,7 +78,5 @@ class FactoryCallees:
             if not mark.startswith(MADE):
                 return ()  # (the nearest class types it otherwise: the usual lookup follows that)
             objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
-            method = call.method if call.kind == "attrcall" else None
-            found = [self._called(c) if method is None else self.method(c, method) for c in objects]
-            return tuple(f for f in dict.fromkeys(found) if f)
+            return self._run_by(objects, call.method if call.kind == "attrcall" else None)
         return ()

@@ -65,7 +65,6 @@ class RootFinding:
         re-exports or its public submodules define: the library's API, which user code
         calls compiled."""
         found = set()
-        self.entry_methods.clear()  # (their parameters are no guess: only annotations type them)
         for module, summary in self.modules.items():
             if "." in module:
                 continue
@@ -82,8 +81,7 @@ class RootFinding:
                     found.add(key)
                 elif key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
-                    self.entry_methods.update(self._entry_methods(key))
-        found |= self.entry_methods
+                    found.update(self._entry_methods(key))
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`)
         for class_key in self.classes:
@@ -97,6 +95,13 @@ class RootFinding:
         `@torch.inference_mode()` (a diffusion model's `sample`, `ddim_sample`): entry points
         user code calls, and compiles, beside `forward`."""
         return [key for name, key, info in self._own_methods(class_key) if info.inference and name[0] != "_"]
+
+    def guessed_entries(self, entries: set[str] | frozenset[str]) -> frozenset[str]:
+        """The API entries whose untyped parameters are taken for tensors: functions and
+        inference methods; another entry method's are typed by annotations only (a first
+        try that guessed took vector-quantize-pytorch's shape tuples for tensors)."""
+        return frozenset(key for key in entries
+                         if self.functions[key].class_name is None or self.functions[key].inference)
 
     def _entry_methods(self, class_key: str) -> list[str]:
         """A top-level module class's public methods besides forward that take tensors

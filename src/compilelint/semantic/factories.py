@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.semantic.kinds import dotted
 from compilelint.summary import MADE, NEW
 
 MAX_CLASSES = 16  # a factory returning more is a registry the walk does not follow
@@ -64,11 +63,8 @@ class FactoryTracking:
         qualified where the imports can; not a local name (`def make(Block): return Block()`)."""
         if isinstance(node, cst.Name) and self.locally_bound(node.value):
             return None
-        ref = self.qualify(node) or dotted(node)
-        if not ref or not ref.rsplit(".", 1)[-1][:1].isupper() or ref.startswith(FOREIGN) \
-                or ref in ("None", "True", "False"):
-            return None
-        return ref
+        ref = self._class_name(node)  # (semantic.calls: capitalised, not builtins' or torch's)
+        return ref if ref and not ref.startswith(FOREIGN) and ref not in ("None", "True", "False") else None
 
     # ---- names and attributes bound to a factory's result --------------------------------
 
@@ -87,10 +83,12 @@ class FactoryTracking:
         """The mark of a local name bound to a factory's result (`solver_fn = select(m)`)."""
         return self.made_names.get(id(self.scopes[-1]), {}).get(name) if self.scopes else None
 
-    def factory_mark(self, func: cst.BaseExpression) -> str | None:
+    def factory_mark(self, func: cst.BaseExpression, in_class: bool = False) -> str | None:
         """What calling `func` gives, when a factory decides it: `MADE` + the function
         (`select`, `pkg.methods.select`, `self.init_criterion`), or `NEW` + the mark of a
-        name holding what a factory returned (calling a class it picked builds one)."""
+        name holding what a factory returned (calling a class it picked builds one).
+        `in_class`: read while the class is scanned, before the walk enters its methods
+        (no local scope to consult, and `self.` is the class's)."""
         if isinstance(func, cst.Name):
             if held := self.made_name(func.value):
                 return NEW + held
@@ -101,9 +99,10 @@ class FactoryTracking:
         if not isinstance(func, cst.Attribute) or not func.attr.value[:1].islower():
             return None
         if isinstance(func.value, cst.Name) and func.value.value == "self":
-            return MADE + "self." + func.attr.value if self.scopes and self.scopes[-1].class_name else None
+            in_method = in_class or (self.scopes and self.scopes[-1].class_name)
+            return MADE + "self." + func.attr.value if in_method else None
         ref = self.qualify(func)
-        return MADE + ref if ref and not ref.startswith(FOREIGN) and "." in ref else None
+        return MADE + ref if ref and not ref.startswith(FOREIGN) else None
 
     def attr_factory_mark(self, value: cst.BaseExpression, params: set) -> str | None:
         """`self.x = self.make_x()` / `= build_x(cfg)`, or `self.make_x() if x is None else x`
@@ -112,19 +111,6 @@ class FactoryTracking:
             for made, other in ((value.body, value.orelse), (value.orelse, value.body)):
                 if isinstance(other, cst.Name) and (other.value in params or other.value == "None") \
                         and isinstance(made, cst.Call):
-                    return self._method_mark(made.func)
+                    return self.factory_mark(made.func, in_class=True)
             return None
-        return self._method_mark(value.func) if isinstance(value, cst.Call) else None
-
-    def _method_mark(self, func: cst.BaseExpression) -> str | None:
-        """`factory_mark` for a call in a method body, read while the class is scanned
-        (before the walk enters its methods: no local scope to consult)."""
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-            return MADE + "self." + func.attr.value if func.attr.value[:1].islower() else None
-        if isinstance(func, (cst.Name, cst.Attribute)):
-            ref = self.qualify(func) or (func.value if isinstance(func, cst.Name) else None)
-            last = (ref or "").rsplit(".", 1)[-1]
-            if ref and last[:1].islower() and not ref.startswith(FOREIGN):
-                return MADE + ref
-        return None
-
+        return self.factory_mark(value.func, in_class=True) if isinstance(value, cst.Call) else None
