@@ -37,4 +37,9 @@ python -m pip install --no-deps neuraloperator==2.0.0 tensorly==0.10.0 tensorly-
 # a linear-chain CRF, reinforcement-learning policies; einops is above (a-unet's only other import)
 python -m pip install --no-deps a-unet==0.0.16 pytorch-crf==0.7.2 stable-baselines3==2.9.2 gymnasium==1.2.2 \
     cloudpickle==3.1.3 farama-notifications==0.0.6
+# stop 36: four libraries measured first as they came (RESULTS §30): metrics, flows, spiking
+# networks, neural-network potentials; nflows imports matplotlib and torchani h5py at the top
+# (their adapters stub them), torchani's huggingface_hub is only for downloads
+python -m pip install --no-deps torchmetrics==1.9.0 lightning-utilities==0.15.3 nflows==0.14 spikingjelly==2.0.0 \
+    torchani==2.9.0 huggingface_hub==0.36.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

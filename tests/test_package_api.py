@@ -1,5 +1,5 @@
-"""A library's API: functions its top-level `__init__` re-exports are called compiled by
-user code, so what they reach is reported as a note with that condition (`api`); private
+"""A library's API: functions its top-level `__init__` re-exports, and the public functions
+of its public modules that handle no files, are called compiled by user code, so what they reach is reported as a note with that condition (`api`); private
 functions and those imported only under `if TYPE_CHECKING:` are not. Dynamo agrees: compiling a call to the API breaks there."""
 
 import importlib
@@ -15,11 +15,11 @@ from compilelint.finding import API
 INIT = textwrap.dedent("""
     from typing import TYPE_CHECKING
 
-    from .core import integrate
-    from .core import _private_step
+    from ._core import integrate
+    from ._core import _private_step
 
     if TYPE_CHECKING:  # for type checkers only: not re-exported at run time
-        from .core import unexported
+        from ._core import unexported
 """)
 CORE = textwrap.dedent("""
     import torch
@@ -65,7 +65,8 @@ def _package(root, name: str, files: dict[str, str]):
 
 @pytest.fixture()
 def package(tmp_path):
-    return _package(tmp_path, "odepkg", {"__init__.py": INIT, "core.py": CORE})
+    # (a private module: only what `__init__` re-exports of it is the API)
+    return _package(tmp_path, "odepkg", {"__init__.py": INIT, "_core.py": CORE})
 
 
 def _line(marker):
@@ -80,6 +81,56 @@ def test_what_the_api_reaches_is_a_note_with_its_condition(package):
         (_line("# AGAIN"), "CL151", "note", (API,)),  # `stepper` was built in the function
     ]
     assert all("call to the package's API" in f.message for f in findings)
+
+
+SPIKEGEN = textwrap.dedent("""
+    import torch
+
+
+    def rate(data, num_steps):
+        shape = [num_steps] + torch.ones(data.dim(), dtype=torch.int64).tolist()  # TOLIST
+        return torch.bernoulli(data.repeat(shape).clamp(0, 1))
+
+
+    def _helper(x):
+        return x.tolist()
+""")
+DOWNLOAD = textwrap.dedent("""
+    import tarfile
+
+
+    def extract(path, data):
+        print("extracting", path, data.sum().item())
+        tarfile.open(path).extractall()
+""")
+
+
+def test_a_public_modules_functions_are_api(tmp_path):
+    # snntorch: `from snntorch import spikegen` then `spikegen.rate(x, 8)` in the user's forward;
+    # a module that handles files (or plots) is no compiled code, nor is a private function
+    root = _package(tmp_path, "snnpkg", {"__init__.py": "", "spikegen.py": SPIKEGEN, "download.py": DOWNLOAD})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(SPIKEGEN.splitlines(), 1) if "# TOLIST" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.severity, f.when) for f in findings] == [
+        ("spikegen.py", line, "CL104", "note", (API,))]
+
+
+def test_dynamo_breaks_in_a_public_modules_function(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "snnpkg", {"__init__.py": "", "spikegen.py": SPIKEGEN})
+    sys.path.insert(0, str(root))
+    try:
+        spikegen = importlib.import_module("snnpkg.spikegen")
+        result = capture(lambda x: spikegen.rate(x, 3) * 2, (torch.rand(2, 4),), backend="eager")
+    finally:
+        sys.path.remove(str(root))
+        for name in [n for n in sys.modules if n == "snnpkg" or n.startswith("snnpkg.")]:
+            sys.modules.pop(name)
+    assert result.error is None
+    line = next(i for i, text in enumerate(SPIKEGEN.splitlines(), 1) if "# TOLIST" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
 
 
 def test_explicit_roots_leave_the_api_alone(package):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 from typing import Any, Callable
@@ -112,6 +113,8 @@ def stub_modules(names: dict[str, tuple[tuple[str, ...], tuple[str, ...]]], owne
         if mod is None:
             mod = types.ModuleType(mod_name)
             mod.__path__ = []
+            # (`importlib.util.find_spec(name)`, which torch asks of optional packages, needs one)
+            mod.__spec__ = importlib.machinery.ModuleSpec(mod_name, None, is_package=True)
             sys.modules[mod_name] = mod
             parent, _, child = mod_name.rpartition(".")
             if parent:

@@ -143,7 +143,9 @@ def _when_word(label: str) -> str:
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
         names, attrs = [], []
         for alt in label[6:].split("|"):
-            if alt.startswith("self."):
+            if alt.endswith("==None"):
+                attrs.append(f"the caller leaves `{alt[:-6]}` None")
+            elif alt.startswith("self."):
                 attrs.append(f"`{alt}` is set")
             else:
                 name = alt[alt.index("[") + 1:-1] if alt.startswith("**") else alt.removesuffix("!=None")

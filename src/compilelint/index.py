@@ -16,7 +16,7 @@ from compilelint.index_made import FactoryCallees
 from compilelint.index_many import ManyCallees
 from compilelint.index_roots import RootFinding
 from compilelint.index_wrappers import DecoratorWrappers
-from compilelint.summary import APPLY, KEEPS, MADE, NEW, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import APPLY, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 
 # Base classes outside the project that are nn.Modules.
@@ -88,8 +88,18 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             if imported and imported != qualified:  # a re-export: follow it
                 tail = ".".join(parts[cut + 1:])
                 return self._lookup(imported + (f".{tail}" if tail else ""), depth + 1)
+            for source in self._star_sources(module):  # `from ._neurons import *`
+                if found := self._lookup(f"{source}.{rest}", depth + 1):
+                    return found
             return None
         return None
+
+    def _star_sources(self, module: str) -> list[str]:
+        stars = self.__dict__.setdefault("_stars", {})
+        if module not in stars:
+            stars[module] = [source for key, source in self.modules[module].imports.items()
+                             if key.startswith(STAR) and source != module]
+        return stars[module]
 
     def resolve_name(self, module: str, name: str, scope: str | None = None) -> str | None:
         if scope:

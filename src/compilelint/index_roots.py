@@ -16,6 +16,13 @@ MODULE_API = frozenset({
     "requires_grad_", "share_memory", "register_buffer", "register_parameter", "add_module", "initialize",
 })
 SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_")  # set-up, not compute
+# what a module that loads, downloads or plots data imports: its functions are not compiled code
+DATA_LIBRARIES = frozenset({
+    "matplotlib", "seaborn", "plotly", "pandas", "h5py", "tqdm", "urllib", "requests", "tarfile", "zipfile",
+    "gzip", "glob", "shutil", "struct", "pickle", "csv", "PIL", "cv2", "imageio", "skimage", "wandb",
+    "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "subprocess",
+})
+DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
 
 
 def _public(dotted: str) -> bool:
@@ -64,31 +71,68 @@ class RootFinding:
         that take an untyped parameter, and the inference methods of the modules it
         re-exports or its public submodules define: the library's API, which user code
         calls compiled."""
+        found = self._reexported()
+        for module, summary in self.modules.items():
+            if "." in module:
+                continue
+            for local in summary.exports:
+                key = self._export_key(module, summary, local)
+                if key in self.classes and self.is_module_class(key):
+                    found.update(self._inference_methods(key))
+                    found.update(self._entry_methods(key))
+        # a public module of a package is imported by its path too
+        # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`, `from snntorch import
+        # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference methods and its
+        # public functions (their parameters typed by annotations only: `guessed_entries`)
+        for class_key in self.classes:
+            module, _, name = class_key.partition(":")
+            if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
+                found.update(self._inference_methods(class_key))
+        found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
+        return found
+
+    def _compute_module(self, module: str) -> bool:
+        """A module whose functions may run compiled: not one that loads, downloads or plots
+        data (it imports such a library or defines a `torch.utils.data` dataset), nor a
+        program that compiles a model itself (a training script)."""
+        cache = self.__dict__.setdefault("_compute_modules", {})
+        if module not in cache:
+            summary = self.modules.get(module)
+            cache[module] = summary is not None and not summary.compile_targets and not any(
+                qualified.split(".", 1)[0] in DATA_LIBRARIES or qualified.startswith(DATASETS)
+                for qualified in summary.imports.values()) and not any(
+                base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
+        return cache[module]
+
+    def _export_key(self, module: str, summary, local: str) -> str | None:
+        qualified = summary.imports.get(local, "")
+        if local.startswith("_") or not (qualified.startswith(module + ".") or local in summary.classes):
+            return None
+        return self._lookup(qualified) if qualified else f"{module}:{local}"
+
+    def _reexported(self) -> set[str]:
+        """The functions a top-level package re-exports by name (not under `if TYPE_CHECKING:`)
+        that take a parameter: one that takes none, `is_torch_available()`, is a switch."""
         found = set()
         for module, summary in self.modules.items():
             if "." in module:
                 continue
             for local in summary.exports:
-                qualified = summary.imports.get(local, "")
-                if local.startswith("_") or not (qualified.startswith(module + ".") or local in summary.classes):
-                    continue
-                key = self._lookup(qualified) if qualified else f"{module}:{local}"
-                info = self.functions.get(key)
-                # (one that takes nothing untyped, `is_torch_available()`, `set_home(path: str)`,
-                # is a switch or a helper, not where tensors come in)
+                key = self._export_key(module, summary, local)
+                info = self.functions.get(key) if key else None
                 if info is not None and info.class_name is None and info.params \
                         and not key.rsplit(":", 1)[-1].startswith("_"):
                     found.add(key)
-                elif key in self.classes and self.is_module_class(key):
-                    found.update(self._inference_methods(key))
-                    found.update(self._entry_methods(key))
-        # a public module of a package is imported by its path too
-        # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`)
-        for class_key in self.classes:
-            module, _, name = class_key.partition(":")
-            if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
-                found.update(self._inference_methods(class_key))
         return found
+
+    def _submodule_function(self, key: str, info) -> bool:
+        """A public module-level function of a public submodule that computes: it takes a
+        parameter, is no set-up helper (`set_seed`, `load_checkpoint`) and its module handles
+        no files or plots (`_compute_module`)."""
+        module, _, name = key.partition(":")
+        return "." in module and info.class_name is None and info.parent is None and bool(info.params) \
+            and "." not in name and _public(module) and not name.startswith("_") \
+            and not name.startswith(SETUP_PREFIXES) and self._compute_module(module)
 
     def _inference_methods(self, class_key: str) -> list[str]:
         """An exported module's public methods decorated `@torch.no_grad()` /
@@ -97,11 +141,12 @@ class RootFinding:
         return [key for name, key, info in self._own_methods(class_key) if info.inference and name[0] != "_"]
 
     def guessed_entries(self, entries: set[str] | frozenset[str]) -> frozenset[str]:
-        """The API entries whose untyped parameters are taken for tensors: functions and
-        inference methods; another entry method's are typed by annotations only (a first
-        try that guessed took vector-quantize-pytorch's shape tuples for tensors)."""
-        return frozenset(key for key in entries
-                         if self.functions[key].class_name is None or self.functions[key].inference)
+        """The API entries whose untyped parameters are taken for tensors: the functions the
+        top-level package re-exports and inference methods; another entry's are typed by
+        annotations only (a first try that guessed took vector-quantize-pytorch's shape
+        tuples for tensors)."""
+        exported = self._reexported()
+        return frozenset(key for key in entries if key in exported or self.functions[key].inference)
 
     def _entry_methods(self, class_key: str) -> list[str]:
         """A top-level module class's public methods besides forward that take tensors

@@ -27,6 +27,7 @@ def _trim(row: tuple, defaults: tuple) -> tuple:
     return row[:end]
 
 APPLY = "apply:"  # ClassSummary.attr_classes: the attribute holds `C.apply` (an autograd Function's)
+STAR = "*"  # ModuleSummary.imports key no name can be: "*" + the module a star import reads
 MADE = "made:"  # attr_classes / a local's class: what the factory function after it returns
 NEW = "new:"  # a local's class: an instance of the class (a factory picked) after it
 BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method

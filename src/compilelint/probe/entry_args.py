@@ -91,6 +91,9 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.startswith("*"):
         name = alt[1:]
         return "nonempty" in params[name] if name in params else None
+    if alt.endswith("==None"):
+        name = alt[:-6]
+        return "not_none" not in params[name] if name in params else None
     name, _, rest = alt.partition("!=")
     if name not in params:
         return None

@@ -44,7 +44,7 @@ def _reach(context) -> tuple[dict, dict[str, frozenset]]:
             for when in reach[callee]:
                 through = sites.through(callee, call, when, caller)
                 # the call must run, then the callee's break
-                if through is not None and not _through_override(index, caller, call, callee):
+                if through is not None and not through_override(index, caller, call, callee):
                     grown = _add(grown, both(tuple(call.when), through))
             if grown != reach.get(caller, frozenset()):
                 reach[caller] = grown  # only widens, to a bounded set: the queue empties
@@ -53,7 +53,7 @@ def _reach(context) -> tuple[dict, dict[str, frozenset]]:
     return breaks, reach
 
 
-def _through_override(index, caller: str, call, callee: str) -> bool:
+def through_override(index, caller: str, call, callee: str) -> bool:
     """Whether the edge reaches `callee` only as a subclass's override of `self.m()`, or as
     the module's own `__call__` around its forward. Their own findings are reported, but they
     make no loop a CL150. Which override runs is the instance's class, and whether the base

@@ -122,7 +122,8 @@ class CallSites:
                 verdict = self.decide(key, label)
                 if verdict == "no":
                     return None
-                if verdict == "yes" or (verdict == "maybe" and (_only_attributes(label) or _any_required(label))):
+                if verdict == "yes" or (verdict == "maybe" and (
+                        _only_attributes(label) or _any_required(label) or label.endswith(LEFT_NONE))):
                     continue  # (an attribute set somewhere, a parameter every call passes: too common to report)
             out.append(label)
         return tuple(out)
@@ -141,6 +142,8 @@ class CallSites:
             if is_given(label):
                 if self.at_site(callee, call, label, caller) == "no":
                     return None
+                if (passed_on := self._left_none_through(callee, call, label)) and passed_on not in out:
+                    out.append(passed_on)  # decided by the caller's own callers, each on its own
                 continue
             if on_self(label) and not same_self:
                 owner = self.index.owner(callee)
@@ -149,6 +152,22 @@ class CallSites:
                 continue
             out.append(label)
         return tuple(out)
+
+    def _left_none_through(self, callee: str, call, label: str) -> str | None:
+        """`given:num_nodes==None` in `maybe_num_nodes(edge_index, num_nodes)`, called with the
+        caller's own `num_nodes=None`: the caller's `given:num_nodes==None`. A break behind it
+        then reaches only the caller's callers that leave it None (PyG's `add_self_loops`,
+        called with `num_nodes=x.size(0)`)."""
+        alt = label[len(GIVEN):]
+        info = self.index.functions.get(callee)
+        if not alt.endswith(LEFT_NONE) or "|" in alt or not call.forwards or info is None or info.params is None:
+            return None
+        name = alt.removesuffix(LEFT_NONE)
+        position = info.params.index(name) - first_argument(call, info) if name in info.params else None
+        for key, param, default in call.forwards:
+            if key == name or (position is not None and position >= 0 and key == position):
+                return f"{GIVEN}{param}{LEFT_NONE}" if default == "none" else None
+        return None
 
     def decide(self, key: str, label: str) -> str:
         memo = (key, label)
@@ -209,6 +228,9 @@ class CallSites:
         return "no"
 
     def _alternative(self, info, call, alt: str, caller: str | None) -> str:
+        if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
+            passes = self._alternative(info, call, alt.removesuffix(LEFT_NONE) + "!=None", caller)
+            return {"yes": "no", "no": "yes"}.get(passes, "maybe")
         required = alt.startswith("=")  # (no default: a call site that leaves it out is unseen)
         alt = alt.removeprefix("=")
         params = info.params
@@ -252,6 +274,9 @@ class CallSites:
         return None
 
 
+LEFT_NONE = "==None"  # given:NAME==None (semantic.facts)
+
+
 def _strongest(verdicts) -> str:
     return next((v for v in ("yes", "maybe") if v in verdicts), "no")
 
@@ -259,6 +284,8 @@ def _strongest(verdicts) -> str:
 def _value(spec, truthy: bool) -> str:
     if spec == "none":
         return "no"
+    if spec == "set":  # a number (semantic.calls._size): not None, maybe 0
+        return "maybe" if truthy else "yes"
     if spec == "false":
         return "no" if truthy else "yes"
     return "yes" if spec in SURE else "maybe"

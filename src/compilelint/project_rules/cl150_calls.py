@@ -9,8 +9,8 @@ with CL151).
 
 from __future__ import annotations
 
-from compilelint.finding import common_when, loop_break
-from compilelint.project_rules.breaking import both, breaking_reach
+from compilelint.finding import common_when, loop_break, on_class, on_self
+from compilelint.project_rules.breaking import both, breaking_reach, through_override
 
 
 def run(context) -> list:
@@ -42,6 +42,10 @@ def run(context) -> list:
                 continue
             reached = [sites.through(callee, call, when, key) for when in reach[callee]]
             reached = [both(tuple(call.when), when) for when in reached if when is not None]
+            if through_override(index, key, call, callee) and (owner := index.owner(callee)):
+                # a subclass's override of `self.m()`: its `self.` tests are on that class's instances
+                reached = [tuple(on_class(label, owner) if on_self(label) else label for label in when)
+                           for when in reached]
             if not reached:
                 continue  # this call passes nothing that reaches the callee's breaks
             when = reached[0]

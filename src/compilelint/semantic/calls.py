@@ -226,7 +226,8 @@ class CallGraph:
         `*args` ("*"), and "**" marks a `**mapping`."""
         out = []
         for key, arg in _keyed(node, stars=True):
-            out.append((key, "unknown" if arg is None else _constant(arg.value) or self.kind_spec(arg.value)))
+            out.append((key, "unknown" if arg is None else _constant(arg.value) or _size(arg.value)
+                        or self.kind_spec(arg.value)))
         return tuple(out)
 
 
@@ -284,6 +285,28 @@ def _name_pattern(value: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
         left, right = _name_pattern(value.left), _name_pattern(value.right)
         return (left or "*") + (right or "*") if left or right else None
+    return None
+
+
+SIZE_METHODS = frozenset({"size", "numel", "dim", "ndimension", "nelement"})
+SIZE_BUILTINS = frozenset({"len", "int", "min", "max"})
+
+
+def _size(value: cst.BaseExpression) -> str | None:
+    """"set" for a number that is surely not None: a size (`x.size(0)`, `x.shape[0]`,
+    `len(xs)`) or arithmetic on one (`n + 1`): what decides a callee's `if num_nodes is None`."""
+    if isinstance(value, cst.BinaryOperation):
+        return "set" if _size(value.left) or _size(value.right) else None
+    if isinstance(value, cst.Integer):
+        return "set"
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in SIZE_METHODS:
+            return "set"
+        if isinstance(func, cst.Name) and func.value in SIZE_BUILTINS and value.args:
+            return "set"
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) and value.value.attr.value == "shape":
+        return "set"
     return None
 
 

@@ -7,6 +7,9 @@ only on such calls. The walk states the condition as a `when` label; the project
 
     given:NAME            the caller passes NAME a value other than None / False / 0
     given:NAME!=None      the caller passes NAME a value other than None
+    given:NAME==None      the caller leaves NAME (default None) at None: code after
+                          `if NAME is not None: return NAME`, or in its `elif` / `else`;
+                          decided only where every site passes a value (else dropped)
     given:*NAME           the caller passes more positional arguments than there are
                           positional parameters (`*NAME` is not empty)
     given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)
@@ -127,6 +130,8 @@ class CallerFacts:
         """The `given:` labels a branch with this test needs (each a conjunct)."""
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self.labels(test.left) + self.labels(test.right) if not negated else ()
+        if isinstance(test, cst.BooleanOperation) and negated:  # not (a or b): neither holds
+            return self.labels(test.left, True) + self.labels(test.right, True)
         alternatives = self.alternatives(test, negated)
         return ("given:" + "|".join(alternatives),) if alternatives else ()
 
@@ -138,9 +143,12 @@ class CallerFacts:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self.alternatives(test.expression, not negated)
         if negated:
-            if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
-                    and isinstance(test.comparisons[0].operator, cst.Is):
-                return self._not_none(test.left, test.comparisons[0].comparator)  # not (x is None)
+            if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+                op = test.comparisons[0].operator
+                if isinstance(op, cst.Is):
+                    return self._not_none(test.left, test.comparisons[0].comparator)  # not (x is None)
+                if isinstance(op, cst.IsNot):
+                    return self._left_none(test.left, test.comparisons[0].comparator)  # not (x is not None)
             return []
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             op, right = test.comparisons[0].operator, test.comparisons[0].comparator
@@ -203,6 +211,17 @@ class CallerFacts:
             return [f"={name}!=None"] if name in self.required else []
         key = self._kwargs_get(left)
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
+
+    def _left_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
+        """`x is None` for a parameter defaulting to None that the body never rebinds."""
+        if isinstance(left, cst.Name) and left.value == "None":
+            left, right = right, left
+        if not (isinstance(right, cst.Name) and right.value == "None" and isinstance(left, cst.Name)):
+            return []
+        name = left.value
+        if name in LABEL_NAMES or self.rebound(name) or self.defaults.get(name) != "none":
+            return []
+        return [f"{name}==None"]
 
     def _len_positive(self, left, op, right) -> list[str]:
         if not (isinstance(right, cst.Integer)):

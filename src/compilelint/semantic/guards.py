@@ -227,6 +227,8 @@ class GuardTracking:
                 other = conditions(node.test, True, self.local_flag) + self.caller_conditions(node.test, negated=True)
                 if other:
                     self.branch_when[id(node.orelse)] = other
+            elif isinstance(node.orelse, cst.If):  # an `elif` runs only when the test failed: what the caller decides
+                self._also_when(node.orelse, self.caller_conditions(node.test, negated=True))
             if _ends_in_raise(node.body):
                 self.branch_when[id(node.body)] = self.branch_when.get(id(node.body), ()) + (ON_ERROR,)
 
@@ -236,10 +238,19 @@ class GuardTracking:
         if not self.scopes:
             return
         for number, statement in enumerate(node.body):
-            if isinstance(statement, cst.If) and statement.orelse is None and _ends_in(statement.body, cst.Return) \
-                    and self.compiling_guard(statement.test) is True:
-                self.escaped_nodes.update(id(rest) for rest in node.body[number + 1:])
-                return
+            if isinstance(statement, cst.If) and statement.orelse is None and _ends_in(statement.body, cst.Return):
+                if self.compiling_guard(statement.test) is True:
+                    self.escaped_nodes.update(id(rest) for rest in node.body[number + 1:])
+                    return
+                # `if num_nodes is not None: return num_nodes`: the rest runs only when the caller left it None
+                if when := self.caller_conditions(statement.test, negated=True):
+                    for rest in node.body[number + 1:]:
+                        if not isinstance(rest, (cst.FunctionDef, cst.ClassDef)):  # (their bodies run later)
+                            self._also_when(rest, when)
+
+    def _also_when(self, node: cst.CSTNode, when: tuple[str, ...]) -> None:
+        if when:
+            self.branch_when[id(node)] = self.branch_when.get(id(node), ()) + when
 
     def enter_For(self, node: cst.For) -> None:
         # `for w in self.wrappers.values():` over a container the class may leave empty
@@ -278,7 +289,8 @@ class GuardTracking:
             if when:
                 self.branch_when[id(node.right)] = when
         elif self.scopes:
-            when = conditions(node.left, True, self.local_flag)
+            # (`max_fpr is None or fpr.sum() == 0`: the right side runs when the caller passes `max_fpr`)
+            when = conditions(node.left, True, self.local_flag) + self.caller_conditions(node.left, negated=True)
             if when:
                 self.branch_when[id(node.right)] = when
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
+from compilelint.summary import STAR
 
 BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
 
@@ -58,6 +59,8 @@ class ImportTracking:
         level = len(node.relative)
         source = resolve_relative(self.module, self.path, level, module) if level else (module or "")
         if isinstance(node.names, cst.ImportStar):
+            if source:  # `from ._neurons import *`: the index looks names up there too ("*" + module)
+                self.imports[STAR + source] = source
             return
         for alias in node.names:
             name = dotted(alias.name)
