@@ -241,3 +241,44 @@ def test_a_parameter_passed_on_is_decided_by_the_callers_call_sites(tmp_path):
     rebound = source.replace("first_ = first", "first = first or 0")
     kept = _check(tmp_path, {"errors.py": errors, "enc.py": rebound.format(args="")})
     assert ("errors.py", 5, "CL102") in kept, kept
+
+
+LEFT_NONE = """
+    import torch
+
+    def maybe_num_nodes(edge_index, num_nodes=None):
+        if num_nodes is not None:
+            return num_nodes
+        elif edge_index.dim() == 2:
+            return int(edge_index.max()) + 1
+        return 0
+
+    def add_loops(edge_index, num_nodes=None):
+        return maybe_num_nodes(edge_index, num_nodes)
+
+    def auroc(fpr, max_fpr=None):
+        if max_fpr is None or fpr.sum() == 0:
+            return fpr
+        return fpr * max_fpr
+
+    class Net(torch.nn.Module):
+        def forward(self, x, edge_index):
+            for _ in range(2):
+                x = x + add_loops(edge_index{count})
+            return auroc(x{max_fpr})
+"""
+
+
+def test_what_runs_only_when_the_caller_leaves_an_argument_none(tmp_path):
+    # every compiled call passes a count (a size): the `int()` after the early return and the
+    # loop's CL150 through the wrapper are not reported; nor is the right of `max_fpr is None or`
+    found = _check(tmp_path, {"m.py": LEFT_NONE.format(count=", num_nodes=x.size(0)", max_fpr="")})
+    assert sorted(found) == []
+
+
+def test_a_call_that_leaves_it_none_reaches_the_break(tmp_path):
+    found = _check(tmp_path, {"m.py": LEFT_NONE.format(count="", max_fpr=", max_fpr=0.5")})
+    assert {(f, line, code) for f, line, code in found} == {
+        ("m.py", 8, "CL102"), ("m.py", 21, "CL150"), ("m.py", 15, "CL102")}
+    assert found[("m.py", 8, "CL102")].when == ()  # the wrapper's caller leaves it None: it holds
+    assert found[("m.py", 15, "CL102")].when == ()  # a number: max_fpr is not None

@@ -108,11 +108,19 @@ DOWNLOAD = textwrap.dedent("""
 def test_a_public_modules_functions_are_api(tmp_path):
     # snntorch: `from snntorch import spikegen` then `spikegen.rate(x, 8)` in the user's forward;
     # a module that handles files (or plots) is no compiled code, nor is a private function
-    root = _package(tmp_path, "snnpkg", {"__init__.py": "", "spikegen.py": SPIKEGEN, "download.py": DOWNLOAD})
+    root = _package(tmp_path, "snnpkg", {"__init__.py": "from . import spikegen\n", "spikegen.py": SPIKEGEN,
+                                         "download.py": DOWNLOAD})
     findings = check([str(root)], config_mod.load(start=str(root))).findings
     line = next(i for i, text in enumerate(SPIKEGEN.splitlines(), 1) if "# TOLIST" in text)
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.severity, f.when) for f in findings] == [
         ("spikegen.py", line, "CL104", "note", (API,))]
+
+
+def test_an_application_package_has_no_api_of_its_own(tmp_path):
+    # an empty `__init__` publishes nothing: its modules' functions are what the app runs
+    # eagerly, unless its own compiled code calls them
+    root = _package(tmp_path, "snnpkg", {"__init__.py": "", "spikegen.py": SPIKEGEN})
+    assert check([str(root)], config_mod.load(start=str(root))).findings == []
 
 
 def test_dynamo_breaks_in_a_public_modules_function(tmp_path):

@@ -190,6 +190,7 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                     continue
             in_region.append((analysis, finding))
     in_region, deferred = _decide_open(in_region, project, settings)
+    project.sites.settled.clear()  # (a server's project outlives the findings of one check)
     in_region = _decide_call_sites(in_region, project)
     from compilelint import project_rules
 
@@ -274,6 +275,10 @@ def _decide_call_sites(in_region, project: Project):
             decided = tuple(label for label in inherited if label not in decided) + decided
             if decided != when:
                 finding = _with_when(finding, decided)
+                # (a label some compiled call surely meets is no condition on the finding, but a
+                # loop's call that leaves the argument out still does not reach it: breaking.py)
+                sites.settled[id(finding)] = tuple(label for label in when if label.startswith("given:")
+                                                   and label not in decided)
         kept.append((analysis, finding))
     return kept
 

@@ -5,6 +5,8 @@ fall back to, and code only the package's API reaches. A mixin of `index.Project
 
 from __future__ import annotations
 
+from compilelint.summary import STAR
+
 DISTRIBUTION_BASES = ("torch.distributions.",)
 CONSTRAINTS = "torch.distributions.constraints."
 DISTRIBUTION_HOOKS = frozenset({"__call__", "_call", "_inverse"})  # what torch.distributions calls
@@ -126,13 +128,29 @@ class RootFinding:
         return found
 
     def _submodule_function(self, key: str, info) -> bool:
-        """A public module-level function of a public submodule that computes: it takes a
-        parameter, is no set-up helper (`set_seed`, `load_checkpoint`) and its module handles
-        no files or plots (`_compute_module`)."""
+        """A public module-level function of a public submodule of a library that computes:
+        it takes a parameter, is no set-up helper (`set_seed`, `load_checkpoint`), its module
+        handles no files or plots (`_compute_module`) and its package publishes an API
+        (`_library`)."""
         module, _, name = key.partition(":")
-        return "." in module and info.class_name is None and info.parent is None and bool(info.params) \
+        return "." in module and info.class_name is None and info.parent is None \
             and "." not in name and _public(module) and not name.startswith("_") \
-            and not name.startswith(SETUP_PREFIXES) and self._compute_module(module)
+            and not name.startswith(SETUP_PREFIXES) and self._compute_module(module) \
+            and self._library(module.split(".", 1)[0]) and self._takes_tensors(key, info)
+
+    def _takes_tensors(self, key: str, info) -> bool:
+        """Its body shows a parameter is a tensor or a module (`semantic.entries`), or it
+        passes one on to a function whose body does (`reset(net)` calling `_layer_check(net)`)."""
+        return info.entry or any(call.forwards and call.kind in ("name", "dotted") and any(
+            self.functions[callee].entry and self.functions[callee].class_name is None
+            for callee in self.callees(key, call)) for call in info.calls)
+
+    def _library(self, top: str) -> bool:
+        """A package whose `__init__` re-exports names (`from .spikegen import rate`, `from
+        ._neurons import *`): a library others import. An application's package (an empty
+        `__init__`) has no API beyond what it compiles itself."""
+        summary = self.modules.get(top)
+        return summary is not None and (bool(summary.exports) or any(k.startswith(STAR) for k in summary.imports))
 
     def _inference_methods(self, class_key: str) -> list[str]:
         """An exported module's public methods decorated `@torch.no_grad()` /

@@ -99,7 +99,7 @@ class FunctionSummary:
     inference: bool = False  # decorated `@torch.no_grad()` / `@torch.inference_mode()`: an entry point
     builds: str = ""  # "A|B": every `return` builds an object of one of these classes (semantic.factories)
     picks: str = ""  # "A|B": every `return` gives one of these classes itself (`return Euler`)
-    entry: bool = False  # a method user code may call with tensors (semantic.entries)
+    entry: bool = False  # a method or function user code may call with tensors (semantic.entries)
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])

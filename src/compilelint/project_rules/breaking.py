@@ -6,7 +6,8 @@ A break reaches a caller only through call sites that can run it: each function 
 the conditions (`when`) under which one of its breaks is reached, as alternatives, and a
 call site passes on those its arguments allow (`callsites.CallSites.through`: a break
 behind `if profile:` does not reach a loop whose call leaves `profile` at `False`). A
-break only reached once an exception was raised (`ON_ERROR`) reaches no caller.
+break only reached once an exception was raised (`ON_ERROR`), or through a call made then,
+reaches no caller.
 """
 
 from __future__ import annotations
@@ -34,12 +35,15 @@ def _reach(context) -> tuple[dict, dict[str, frozenset]]:
         if finding.code in breaking_codes and finding.scope and ON_ERROR not in finding.when:
             key = f"{analysis.module}:{finding.scope}"
             breaks.setdefault(key, finding)
-            reach[key] = _add(reach.get(key, frozenset()), tuple(finding.when))
+            when = tuple(finding.when) + sites.settled.get(id(finding), ())  # each call site decides these
+            reach[key] = _add(reach.get(key, frozenset()), when)
     # A function breaks if it calls a function that breaks, outside a loop or not.
     queue = list(breaks)
     while queue:
         callee = queue.pop()
         for caller, call in sites.callers.get(callee, ()):
+            if ON_ERROR in call.when:
+                continue  # (a call made once an exception was raised: off the normal path too)
             grown = reach.get(caller, frozenset())
             for when in reach[callee]:
                 through = sites.through(callee, call, when, caller)

@@ -43,6 +43,9 @@ class CallSites:
         self._modes: dict[str, tuple[str, ...]] | None = None
         self.compiled = compiled  # what torch.compile is given in the project: called from outside
         self.callers: dict[str, list[tuple[str, object]]] = {}  # callee -> [(caller, CallEdge)]
+        # id(finding) -> the `given:` labels engine._decide_call_sites took off it because some
+        # compiled call meets them: still decided per call where a break reaches a caller
+        self.settled: dict[int, tuple[str, ...]] = {}
         guarded = []
         for key in region:
             for call in index.functions[key].calls:  # ("local": a nested function's definition)
@@ -66,7 +69,7 @@ class CallSites:
         sites = object.__new__(CallSites)
         sites.index, sites.region_roots, sites.compiled, sites._modes = \
             self.index, self.region_roots, self.compiled, None
-        sites.callers = {}
+        sites.callers, sites.settled = {}, {}
         for callee, callers in self.callers.items():
             if callee in region:
                 kept = [(key, call) for key, call in callers if key in region]
@@ -142,7 +145,7 @@ class CallSites:
             if is_given(label):
                 if self.at_site(callee, call, label, caller) == "no":
                     return None
-                if (passed_on := self._left_none_through(callee, call, label)) and passed_on not in out:
+                if (passed_on := self._passed_on(callee, call, label)) and passed_on not in out:
                     out.append(passed_on)  # decided by the caller's own callers, each on its own
                 continue
             if on_self(label) and not same_self:
@@ -153,20 +156,28 @@ class CallSites:
             out.append(label)
         return tuple(out)
 
-    def _left_none_through(self, callee: str, call, label: str) -> str | None:
-        """`given:num_nodes==None` in `maybe_num_nodes(edge_index, num_nodes)`, called with the
-        caller's own `num_nodes=None`: the caller's `given:num_nodes==None`. A break behind it
-        then reaches only the caller's callers that leave it None (PyG's `add_self_loops`,
-        called with `num_nodes=x.size(0)`)."""
+    def _passed_on(self, callee: str, call, label: str) -> str | None:
+        """A label on a parameter the caller passes its own parameter to, as the caller's
+        label: `given:num_nodes==None` in `maybe_num_nodes(edge_index, num_nodes)`, called with
+        the caller's own `num_nodes=None`, is the caller's `given:num_nodes==None`; likewise
+        `given:fill_value!=None` and `given:flag`. A break behind it then reaches only the
+        caller's callers that pass what it needs, each decided on its own (PyG's
+        `add_self_loops`, called with `num_nodes=x.size(0)` and no `fill_value`), not
+        through a verdict over all of them. None when the label is no such parameter's."""
         alt = label[len(GIVEN):]
         info = self.index.functions.get(callee)
-        if not alt.endswith(LEFT_NONE) or "|" in alt or not call.forwards or info is None or info.params is None:
+        if "|" in alt or alt.startswith(("*", "self.")) or not call.forwards or info is None or info.params is None:
             return None
-        name = alt.removesuffix(LEFT_NONE)
+        name, suffix = alt.removeprefix("="), ""
+        for end in (LEFT_NONE, "!=None"):
+            if name.endswith(end):
+                name, suffix = name.removesuffix(end), end
         position = info.params.index(name) - first_argument(call, info) if name in info.params else None
         for key, param, default in call.forwards:
             if key == name or (position is not None and position >= 0 and key == position):
-                return f"{GIVEN}{param}{LEFT_NONE}" if default == "none" else None
+                if (suffix == LEFT_NONE and default != "none") or (suffix == "!=None" and default == "falsy"):
+                    return None  # (never None there: the site's own verdict holds)
+                return f"{GIVEN}{'=' if default == 'required' else ''}{param}{suffix}"
         return None
 
     def decide(self, key: str, label: str) -> str:

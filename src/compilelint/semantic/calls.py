@@ -144,6 +144,9 @@ class CallGraph:
         else:
             call.args = args
             call.forwards = self._forwards(node, scope)
+            if call.forwards and info.params is None and (facts := facts_of(scope)) is not None:
+                # (the project maps this function's own call sites onto what it passes on)
+                info.params, info.bound = tuple(facts.positional), 1 if facts.bound else 0
         call.when = self.when  # a break behind this call is reached only then
         info.calls.append(call)
         return index
@@ -293,11 +296,12 @@ SIZE_BUILTINS = frozenset({"len", "int", "min", "max"})
 
 
 def _size(value: cst.BaseExpression) -> str | None:
-    """"set" for a number that is surely not None: a size (`x.size(0)`, `x.shape[0]`,
-    `len(xs)`) or arithmetic on one (`n + 1`): what decides a callee's `if num_nodes is None`."""
+    """"set" for a number that is surely not None: a literal, a size (`x.size(0)`,
+    `x.shape[0]`, `len(xs)`) or arithmetic on one (`n + 1`): what decides a callee's
+    `if num_nodes is None`."""
     if isinstance(value, cst.BinaryOperation):
         return "set" if _size(value.left) or _size(value.right) else None
-    if isinstance(value, cst.Integer):
+    if isinstance(value, (cst.Integer, cst.Float)):
         return "set"
     if isinstance(value, cst.Call):
         func = value.func

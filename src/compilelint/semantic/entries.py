@@ -1,15 +1,40 @@
-"""Methods user code may call with tensors: a public method of a package's module class
-is part of its API (`CRF.decode(emissions, mask)`) when a parameter besides `self` may
-carry a tensor (untyped or typed as one) and it is no classmethod or staticmethod, which
-build or configure (`EfficientNet.from_pretrained(name)`) rather than compute."""
+"""Methods and functions user code may call with tensors.
+
+A public method of a package's module class is part of its API (`CRF.decode(emissions,
+mask)`) when a parameter besides `self` may carry a tensor (untyped or typed as one) and it
+is no classmethod or staticmethod, which build or configure
+(`EfficientNet.from_pretrained(name)`) rather than compute.
+
+A module-level function is one when it shows a parameter is a tensor or a module: an
+annotation (`coordinates: Tensor`, or any type of torch's or the package's own:
+`dist: Distribution`), a method only tensors have (`data.size()`,
+`x.unsqueeze(0)`, `h.detach_()`), one only modules have (`net.modules()`, `net._modules`),
+or a `torch.*` call given it first (`torch.clamp(x, 0, 1)`). `spikegen.rate(data,
+num_steps)` is; a metric over strings, an image processor over PIL images or a download
+helper is not.
+"""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind
+from compilelint.traverse import TRIVIA, iter_nodes
 
 NOT_ENTRIES = frozenset({"builtins.classmethod", "builtins.staticmethod"})
+# what only a tensor (not a NumPy array, a list, a string) or only an nn.Module answers
+TENSOR_METHODS = frozenset({
+    "detach", "detach_", "unsqueeze", "view", "numel", "dim", "size", "cuda", "masked_fill", "masked_fill_",
+    "new_zeros", "new_ones", "new_full", "new_empty", "type_as", "expand", "expand_as", "contiguous",
+    "requires_grad_", "index_select", "unbind", "bmm", "softmax", "log_softmax", "permute", "chunk",
+    "narrow", "repeat_interleave", "float", "long", "bool", "half", "to",
+})
+TENSOR_ATTRS = frozenset({"device", "requires_grad", "grad", "is_cuda"})
+MODULE_METHODS = frozenset({
+    "modules", "named_modules", "parameters", "named_parameters", "children", "named_children",
+    "state_dict", "zero_grad", "buffers", "named_buffers",
+})
+MODULE_ATTRS = frozenset({"_modules", "_parameters", "_buffers"})
 
 
 class EntryTracking:
@@ -18,10 +43,40 @@ class EntryTracking:
     def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes[-1]
         info = self.functions.get(scope.qualname)
-        if info is None or info.class_name is None or any(
+        if info is None or info.parent is not None or any(
                 (self.qualify(d.decorator) or "") in NOT_ENTRIES for d in node.decorators):
             return
         params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
-                                         *node.params.kwonly_params)][1:]
-        info.entry = any(scope.env.get(name, Kind.UNKNOWN) in (Kind.TENSOR, Kind.LIKELY, Kind.UNKNOWN)
-                         for name in params)
+                                         *node.params.kwonly_params)]
+        if info.class_name is not None:
+            info.entry = any(scope.env.get(name, Kind.UNKNOWN) in (Kind.TENSOR, Kind.LIKELY, Kind.UNKNOWN)
+                             for name in params[1:])
+        else:
+            info.entry = any(scope.env.get(name) == Kind.TENSOR for name in params) \
+                or any(self._typed_as_ours(p.annotation) for p in (*node.params.posonly_params, *node.params.params,
+                                                                    *node.params.kwonly_params) if p.annotation) \
+                or self._shows_tensor(node, frozenset(params))
+
+    def _typed_as_ours(self, annotation: cst.Annotation) -> bool:
+        """An annotation naming torch's types or the package's own (`dist: Distribution` in
+        stable-baselines3, `model: nn.Module`), anywhere in it (`Optional[...]`)."""
+        own = self.module.split(".", 1)[0] + "."
+        return any((q := self.qualify(sub)) and q.startswith(("torch.", own))
+                   for sub in iter_nodes(annotation.annotation) if isinstance(sub, (cst.Name, cst.Attribute)))
+
+    def _shows_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
+        """Whether the body uses a parameter as only a tensor or a module is used."""
+        for sub in iter_nodes(node.body, skip=TRIVIA):
+            if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.value.value in params \
+                    and sub.attr.value in (TENSOR_ATTRS | MODULE_ATTRS):
+                return True
+            if not isinstance(sub, cst.Call):
+                continue
+            func = sub.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in params \
+                    and func.attr.value in (TENSOR_METHODS | MODULE_METHODS):
+                return True
+            if sub.args and isinstance(sub.args[0].value, cst.Name) and sub.args[0].value.value in params \
+                    and (self.qualify(func) or "").startswith("torch."):
+                return True
+        return False

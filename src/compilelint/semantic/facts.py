@@ -7,9 +7,9 @@ only on such calls. The walk states the condition as a `when` label; the project
 
     given:NAME            the caller passes NAME a value other than None / False / 0
     given:NAME!=None      the caller passes NAME a value other than None
-    given:NAME==None      the caller leaves NAME (default None) at None: code after
-                          `if NAME is not None: return NAME`, or in its `elif` / `else`;
-                          decided only where every site passes a value (else dropped)
+    given:NAME==None      the caller leaves NAME (default None) at None: the body of `if
+                          NAME is None:`, code after `if NAME is not None: return NAME`, or
+                          in its `elif` / `else`; decided where sites pass a value (else dropped)
     given:*NAME           the caller passes more positional arguments than there are
                           positional parameters (`*NAME` is not empty)
     given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)
@@ -152,6 +152,8 @@ class CallerFacts:
             return []
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+            if isinstance(op, cst.Is):  # `if dim_size is None: dim_size = int(index.max()) + 1`
+                return self._left_none(test.left, right)
             if isinstance(op, (cst.IsNot, cst.NotEqual)):
                 found = self._not_none(test.left, right)
                 if found or isinstance(op, cst.IsNot):
