@@ -104,6 +104,13 @@ class BooleanMaskIndex(Rule):
     VALID = [
         """
 import torch
+from torch import Tensor
+class Flip(torch.nn.Module):
+    def forward(self, x: Tensor, keep: Tensor, axis: int = 0) -> Tensor:
+        return x[:, ~axis] + x * ~keep  # an int inverted is an index; a mask inverted for arithmetic
+""",
+        """
+import torch
 class CausalScores(torch.nn.Module):
     def forward(self, x, pad):
         s = x @ x.transpose(-1, -2)
@@ -153,6 +160,15 @@ class Scale(torch.nn.Module):
     ]
 
     INVALID = [
+        """
+import torch
+from torch import Tensor
+class MapToCentral(torch.nn.Module):
+    def forward(self, coordinates: Tensor, cell: Tensor, pbc: Tensor) -> Tensor:
+        out = coordinates @ cell
+        out[:, :, ~pbc] = coordinates[:, :, ~pbc].clone()  # expect
+        return out
+""",
         """
 import torch
 class Head(torch.nn.Module):
@@ -257,7 +273,10 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                     return "maybe"  # `labels != -100`: a mask if what it indexes is a tensor
             return None
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
-            return self._boolish(node.expression)
+            inner = self._boolish(node.expression)
+            if inner is None and self.ctx.kind(node.expression) == Kind.TENSOR:
+                return "likely"  # `x[:, ~pbc]`: a tensor inverted to index with is a mask (ints are not)
+            return inner
         if isinstance(node, cst.BinaryOperation) and isinstance(
                 node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
             sides = [self._boolish(node.left), self._boolish(node.right)]
