@@ -75,6 +75,8 @@ class Finding:
 # a `raise`'s argument, an `if` body that ends in `raise`): Dynamo traces it only when the
 # code before raises, so a break there is off the normal path and no loop's CL150 holds it.
 ON_ERROR = "error"
+# the suffix of `given:NAME==None`: the caller leaves NAME at None (semantic.facts)
+LEFT_NONE = "==None"
 # code a class decorator's dispatcher runs only when it falls back to the class's own forward
 # (engine: such findings are notes)
 FALLBACK = "fallback"
@@ -143,8 +145,8 @@ def _when_word(label: str) -> str:
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
         names, attrs = [], []
         for alt in label[6:].split("|"):
-            if alt.endswith("==None"):
-                attrs.append(f"the caller leaves `{alt[:-6]}` None")
+            if alt.endswith(LEFT_NONE):
+                attrs.append(f"the caller leaves `{alt.removesuffix(LEFT_NONE)}` None")
             elif alt.startswith("self."):
                 attrs.append(f"`{alt}` is set")
             else:

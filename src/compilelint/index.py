@@ -58,6 +58,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         self._families: dict[str, tuple[str, ...]] = {}
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
+        self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -95,11 +96,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         return None
 
     def _star_sources(self, module: str) -> list[str]:
-        stars = self.__dict__.setdefault("_stars", {})
-        if module not in stars:
-            stars[module] = [source for key, source in self.modules[module].imports.items()
-                             if key.startswith(STAR) and source != module]
-        return stars[module]
+        if module not in self._stars:
+            self._stars[module] = [source for key, source in self.modules[module].imports.items()
+                                   if key.startswith(STAR) and source != module]
+        return self._stars[module]
 
     def resolve_name(self, module: str, name: str, scope: str | None = None) -> str | None:
         if scope:

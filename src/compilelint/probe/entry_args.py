@@ -14,6 +14,8 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
+from compilelint.finding import LEFT_NONE
+
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
     """``{"file", "line", "qualname", "params": {name: facts}}`` for the function ``fn``
@@ -91,8 +93,8 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.startswith("*"):
         name = alt[1:]
         return "nonempty" in params[name] if name in params else None
-    if alt.endswith("==None"):
-        name = alt[:-6]
+    if alt.endswith(LEFT_NONE):
+        name = alt.removesuffix(LEFT_NONE)
         return "not_none" not in params[name] if name in params else None
     name, _, rest = alt.partition("!=")
     if name not in params:

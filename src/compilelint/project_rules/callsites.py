@@ -19,7 +19,7 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import on_class, on_self
+from compilelint.finding import LEFT_NONE, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -172,13 +172,13 @@ class CallSites:
         for end in (LEFT_NONE, "!=None"):
             if name.endswith(end):
                 name, suffix = name.removesuffix(end), end
-        position = info.params.index(name) - first_argument(call, info) if name in info.params else None
-        for key, param, default in call.forwards:
-            if key == name or (position is not None and position >= 0 and key == position):
-                if (suffix == LEFT_NONE and default != "none") or (suffix == "!=None" and default == "falsy"):
-                    return None  # (never None there: the site's own verdict holds)
-                return f"{GIVEN}{'=' if default == 'required' else ''}{param}{suffix}"
-        return None
+        forwarded = _forwarded_param(call, info, name)
+        if forwarded is None:
+            return None
+        param, default = forwarded
+        if (suffix == LEFT_NONE and default != "none") or (suffix == "!=None" and default == "falsy"):
+            return None  # (never None there: the site's own verdict holds)
+        return f"{GIVEN}{'=' if default == 'required' else ''}{param}{suffix}"
 
     def decide(self, key: str, label: str) -> str:
         memo = (key, label)
@@ -273,19 +273,27 @@ class CallSites:
         """The verdict of a site that passes its own parameter on (`f(x, flag)` in a
         function whose `flag=False` no caller of its own passes), decided over the caller's
         call sites; None when the argument is not one."""
-        if caller is None or not call.forwards:
+        forwarded = _forwarded_param(call, info, name) if caller is not None else None
+        if forwarded is None:
             return None
-        position = info.params.index(name) - first_argument(call, info) if name in info.params else None
-        for key, param, default in call.forwards:
-            if key == name or (position is not None and position >= 0 and key == position):
-                if not truthy and default == "falsy":
-                    return "yes"  # (`0` / `False` is not None)
-                label = ("=" if default == "required" else "") + param + ("" if truthy else "!=None")
-                return self.decide(caller, GIVEN + label)
+        param, default = forwarded
+        if not truthy and default == "falsy":
+            return "yes"  # (`0` / `False` is not None)
+        label = ("=" if default == "required" else "") + param + ("" if truthy else "!=None")
+        return self.decide(caller, GIVEN + label)
+
+
+def _forwarded_param(call, info, name: str) -> tuple[str, str] | None:
+    """(the caller's parameter, its default kind) when the call passes that parameter on,
+    unchanged, as the callee's `name` (by keyword or position); None otherwise."""
+    if not call.forwards:
         return None
+    position = info.params.index(name) - first_argument(call, info) if name in info.params else None
+    for key, param, default in call.forwards:
+        if key == name or (position is not None and position >= 0 and key == position):
+            return param, default
+    return None
 
-
-LEFT_NONE = "==None"  # given:NAME==None (semantic.facts)
 
 
 def _strongest(verdicts) -> str:

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.finding import LEFT_NONE
+
 FALSY = ("None", "False")
 LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})  # `is not None`: the "labels" mode
 
@@ -197,9 +199,8 @@ class CallerFacts:
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
 
     def _not_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
-        if isinstance(left, cst.Name) and left.value == "None":
-            left, right = right, left
-        if not (isinstance(right, cst.Name) and right.value == "None"):
+        left = _compared_with_none(left, right)
+        if left is None:
             return []
         if isinstance(left, cst.Attribute):
             return self._self_attr(left)
@@ -216,14 +217,13 @@ class CallerFacts:
 
     def _left_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
         """`x is None` for a parameter defaulting to None that the body never rebinds."""
-        if isinstance(left, cst.Name) and left.value == "None":
-            left, right = right, left
-        if not (isinstance(right, cst.Name) and right.value == "None" and isinstance(left, cst.Name)):
+        left = _compared_with_none(left, right)
+        if not isinstance(left, cst.Name):
             return []
         name = left.value
         if name in LABEL_NAMES or self.rebound(name) or self.defaults.get(name) != "none":
             return []
-        return [f"{name}==None"]
+        return [f"{name}{LEFT_NONE}"]
 
     def _len_positive(self, left, op, right) -> list[str]:
         if not (isinstance(right, cst.Integer)):
@@ -249,6 +249,13 @@ class CallerFacts:
                 return None
             return _string(value.args[0].value)
         return None
+
+
+def _compared_with_none(left: cst.BaseExpression, right: cst.BaseExpression) -> cst.BaseExpression | None:
+    """What `x is None` / `None is x` (either operator) tests, None for another comparison."""
+    if isinstance(left, cst.Name) and left.value == "None":
+        left, right = right, left
+    return left if isinstance(right, cst.Name) and right.value == "None" else None
 
 
 def _string(node: cst.BaseExpression) -> str | None:
