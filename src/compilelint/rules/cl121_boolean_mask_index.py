@@ -3,7 +3,7 @@ import re
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind, dotted
-from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
+from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes, sliced_names
 from compilelint.rules.base import Rule
 
 # torch functions and tensor methods that return a boolean tensor.
@@ -157,6 +157,14 @@ class Scale(torch.nn.Module):
         scales = [0.5, 2.0]
         return x * scales[steps >= 2]  # a list indexed by a Python bool: `steps` is compared, not indexed
 """,
+        """
+import torch
+class Pick(torch.nn.Module):
+    def forward(self, x, step):
+        outs = self.collect(x)
+        rest = outs[1:]  # one slice: lists take it too
+        return outs[step > 1] + rest[0]
+""",
     ]
 
     INVALID = [
@@ -181,6 +189,14 @@ class PostProcess(Head):
         keep = best > threshold  # a likely boolean tensor
         kept = boxes[keep]  # expect
         return kept, labels[keep]  # expect
+""",
+        """
+import torch
+class Detect(torch.nn.Module):
+    def forward(self, x):
+        out = self.decode(x)  # a callable given at construction: unknown
+        keep = out[:, 4] > self.conf  # `out[:, 4]`: an index only arrays take
+        return out[keep]  # expect
 """,
         """
 import torch
@@ -242,6 +258,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         # scope -> name -> (verdict, leaves): a mask only if values the project types are tensors
         self._assumed: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
         self._equalities: dict[str, set[str]] = {}  # scope -> names bound to `a == b` of two values
+        self._sliced: dict[str, frozenset[str]] = {}  # scope -> names indexed `x[:, 4]` / `x[..., 0]`
         self._arrays = NdarrayNames(walker)
         # module-level function -> its returns' verdicts, and the functions whose every
         # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
@@ -424,6 +441,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         table = self._bools.setdefault(self.ctx.function.qualname if self.ctx.function else "<module>", {})
+        self._sliced[self._scope()] = sliced_names(node.body)
         for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
             if param.annotation is not None and _bool_tensor_annotation(param.annotation.annotation):
                 table[param.name.value] = "certain"  # (`BoolTensor | None`: indexing it, it is one)
@@ -435,6 +453,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             qualname = self.ctx.function.qualname
             self._bools.pop(qualname, None)
             self._ordered.pop(qualname, None)
+            self._sliced.pop(qualname, None)
             returns = self._returns.pop(qualname, None)
             if returns and all(v in ("certain", "likely") for v in returns):
                 self._mask_functions[qualname] = "likely"
@@ -456,6 +475,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if verdict == "maybe" and isinstance(node.value, cst.Name) \
                     and node.value.value in self._ordered_names(element.slice.value):
                 verdict = "likely"  # `x[x > 0]`: x is an array
+            elif verdict == "maybe" and base == Kind.UNKNOWN and isinstance(node.value, cst.Name) \
+                    and node.value.value in self._sliced.get(self._scope(), ()):
+                verdict = "likely"  # `out[keep]` where `out[:, 4]` is read: out is an array
             mask = element.slice.value
             if self.ctx.assuming is not None and (_equality(mask) or (
                     isinstance(mask, cst.Name) and mask.value in self._equalities.get(self._scope(), ()))):
