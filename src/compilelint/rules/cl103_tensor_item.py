@@ -118,6 +118,9 @@ class M(torch.nn.Module):
         receiver = method_call(node, "item")
         if receiver is None or is_ndarray(receiver, self.ctx):
             return  # an ndarray: CL105 reports it
+        named = receiver.value if isinstance(receiver, cst.Name) else None
         severity = receiver_severity(self.ctx, receiver)
         if severity is not None:
             self.report(node, severity=severity)
+            if named is not None:
+                self.ctx.note_number_read(named)  # (`.item()` breaks even on an input: only noted)

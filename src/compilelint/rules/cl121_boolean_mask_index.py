@@ -2,8 +2,11 @@ import re
 
 import libcst as cst
 
-from compilelint.semantic.kinds import Kind, dotted
+from compilelint.semantic.kinds import Kind
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes, sliced_names
+from compilelint.rules._masks import (
+    KEEPS_DTYPE, bool_tensor_annotation, dtype_argument, equality, is_bool_dtype,
+)
 from compilelint.rules.base import Rule
 
 # torch functions and tensor methods that return a boolean tensor.
@@ -28,57 +31,6 @@ def _numeric(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.Integer, cst.Float)) or (
         isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)) or (
         isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self")
-
-
-def _is_bool_dtype(node: cst.BaseExpression | None) -> bool:
-    return node is not None and (dotted(node) or "") in ("torch.bool", "bool")
-
-
-# tensor methods whose result has the receiver's dtype (a boolean mask stays one)
-KEEPS_DTYPE = frozenset({"cuda", "cpu", "contiguous", "clone", "detach", "unsqueeze", "squeeze", "view",
-                         "reshape", "flatten", "expand", "expand_as", "transpose", "permute"})
-
-
-def _dtype_argument(call: cst.Call) -> bool:
-    """`.to(torch.float32)`, `.to(dtype=...)`, `.to(x)` (another tensor's dtype): not only a device move."""
-    for arg in call.args:
-        if arg.keyword is not None:
-            if arg.keyword.value == "dtype":
-                return True
-            continue
-        name = dotted(arg.value) or ""
-        if isinstance(arg.value, cst.SimpleString) or name.endswith("device") or name.startswith("torch.device"):
-            continue
-        if isinstance(arg.value, cst.Call) and (dotted(arg.value.func) or "").endswith("device"):
-            continue
-        return True
-    return False
-
-
-def _bool_tensor_annotation(annotation: cst.BaseExpression) -> bool:
-    """`torch.BoolTensor`, also as `BoolTensor | None` / `Optional[BoolTensor]`."""
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
-        return _bool_tensor_annotation(annotation.left) or _bool_tensor_annotation(annotation.right)
-    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").endswith("Optional") \
-            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
-        return _bool_tensor_annotation(annotation.slice[0].slice.value)
-    if isinstance(annotation, cst.SimpleString):
-        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
-        return text.replace("Optional[", "").split("|")[0].strip().endswith("BoolTensor")
-    return (dotted(annotation) or "").endswith("BoolTensor")
-
-
-def _literal(node: cst.BaseExpression) -> bool:
-    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or (
-        isinstance(node, cst.Name) and node.value in ("None", "True", "False")) or (
-        isinstance(node, cst.UnaryOperation) and _literal(node.expression))
-
-
-def _equality(node: cst.BaseExpression) -> bool:
-    """`key == limit`: an equality test of two values, neither a literal (`labels != -100` is a mask)."""
-    return isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
-        and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
-        and not _literal(node.left) and not _literal(node.comparisons[0].comparator)
 
 
 def _weakest(verdicts: list[str | None]) -> str | None:
@@ -192,6 +144,16 @@ class PostProcess(Head):
 """,
         """
 import torch
+class Inverse(torch.nn.Module):
+    def __init__(self, w_sum):
+        super().__init__()
+        self.register_buffer("w_sum", w_sum)
+        self.nonzero = self.w_sum > 1e-10  # a mask kept on the module
+    def forward(self, real):
+        return real[..., self.nonzero] / self.w_sum[self.nonzero]  # expect
+""",
+        """
+import torch
 class Detect(torch.nn.Module):
     def forward(self, x):
         out = self.decode(x)  # a callable given at construction: unknown
@@ -258,6 +220,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         # scope -> name -> (verdict, leaves): a mask only if values the project types are tensors
         self._assumed: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
         self._equalities: dict[str, set[str]] = {}  # scope -> names bound to `a == b` of two values
+        self._attr_masks: dict[str, dict[str, str | None]] = {}  # class -> self attribute -> verdict
         self._sliced: dict[str, frozenset[str]] = {}  # scope -> names indexed `x[:, 4]` / `x[..., 0]`
         self._arrays = NdarrayNames(walker)
         # module-level function -> its returns' verdicts, and the functions whose every
@@ -309,6 +272,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return _weakest([self._boolish(node.body), self._boolish(node.orelse)])
         if isinstance(node, cst.Call):
             return self._bool_call(node)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
+                and self.ctx.function is not None:  # `self.nonzero_indices = self.w_sum > 1e-10` earlier
+            return self._attr_masks.get(self.ctx.function.class_name, {}).get(node.attr.value)
         if isinstance(node, cst.Name):
             table = self._scope_table()
             assumed = self._assumed.get(self._scope(), {}).get(node.value)
@@ -360,7 +326,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 return "certain"
             if last in CREATION:
                 for arg in node.args:
-                    if arg.keyword is not None and arg.keyword.value == "dtype" and _is_bool_dtype(arg.value):
+                    if arg.keyword is not None and arg.keyword.value == "dtype" and is_bool_dtype(arg.value):
                         return "certain"
                 if last == "tensor" and node.args and isinstance(node.args[0].value, (cst.List, cst.Tuple)):
                     elements = node.args[0].value.elements
@@ -373,7 +339,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return None
         method = func.attr.value
         receiver = func.value
-        if method in KEEPS_DTYPE or (method == "to" and not _dtype_argument(node)):
+        if method in KEEPS_DTYPE or (method == "to" and not dtype_argument(node)):
             return self._boolish(receiver)  # `mask.to(x.device)`, `mask.unsqueeze(-1)`: still the mask
         if method not in BOOL_METHODS and method not in ("to", "type", "any", "all"):
             return None
@@ -390,7 +356,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             for arg in node.args:
                 if arg.keyword is not None and arg.keyword.value == "dtype":
                     value = arg.value
-            if _is_bool_dtype(value):
+            if is_bool_dtype(value):
                 return "certain"
         if method in ("any", "all") and node.args and kind.tensorish:
             return certain  # reduced along a dim: still a boolean tensor
@@ -403,10 +369,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             for name in names:
                 self._assumed.setdefault(self._scope(), {})[name] = (verdict, frozenset(self.ctx.assuming))
             return
+        self._self_attributes(node)
         for name in names:
             self._assumed.get(self._scope(), {}).pop(name, None)
             equalities = self._equalities.setdefault(self._scope(), set())
-            if _equality(node.value):
+            if equality(node.value):
                 equalities.add(name)
             else:
                 equalities.discard(name)
@@ -418,6 +385,16 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 self._scope_table()[target.target.value] = verdict
                 scope = self.ctx.function.qualname if self.ctx.function else "<module>"
                 self._ordered.setdefault(scope, {})[target.target.value] = self._ordered_names(node.value)
+
+    def _self_attributes(self, node: cst.Assign) -> None:
+        """`self.keep = scores > t` in a method: `self.keep` is that mask in the class's methods
+        walked after it (the last assignment walked wins)."""
+        owner = self.ctx.function.class_name if self.ctx.function is not None else None
+        for target in node.targets:
+            t = target.target
+            if owner is not None and isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) \
+                    and t.value.value == "self":
+                self._attr_masks.setdefault(owner, {})[t.attr.value] = self._boolish(node.value)
 
     def _mark_stores(self, target: cst.BaseExpression) -> None:
         """`x[m] = v` and `a[m], b[m] = f()`: masked assignment, not a read."""
@@ -433,7 +410,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if self.ctx.assuming is not None:
             return
         if isinstance(node.target, cst.Name):
-            verdict = "certain" if _bool_tensor_annotation(node.annotation.annotation) else (
+            verdict = "certain" if bool_tensor_annotation(node.annotation.annotation) else (
                 self._boolish(node.value) if node.value is not None else None)
             self._scope_table()[node.target.value] = verdict
         elif isinstance(node.target, cst.Subscript):
@@ -443,7 +420,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         table = self._bools.setdefault(self.ctx.function.qualname if self.ctx.function else "<module>", {})
         self._sliced[self._scope()] = sliced_names(node.body)
         for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
-            if param.annotation is not None and _bool_tensor_annotation(param.annotation.annotation):
+            if param.annotation is not None and bool_tensor_annotation(param.annotation.annotation):
                 table[param.name.value] = "certain"  # (`BoolTensor | None`: indexing it, it is one)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
@@ -479,7 +456,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                     and node.value.value in self._sliced.get(self._scope(), ()):
                 verdict = "likely"  # `out[keep]` where `out[:, 4]` is read: out is an array
             mask = element.slice.value
-            if self.ctx.assuming is not None and (_equality(mask) or (
+            if self.ctx.assuming is not None and (equality(mask) or (
                     isinstance(mask, cst.Name) and mask.value in self._equalities.get(self._scope(), ()))):
                 continue  # (`table[key == limit]`: two values compared, maybe no tensors at all)
             # a list or tuple indexed by a Python bool is not this; base must be tensor-like,

@@ -1,0 +1,56 @@
+"""Syntax that says a value is a boolean tensor or no mask at all (CL121's helpers)."""
+
+import libcst as cst
+
+from compilelint.semantic.kinds import dotted
+
+
+def is_bool_dtype(node: cst.BaseExpression | None) -> bool:
+    return node is not None and (dotted(node) or "") in ("torch.bool", "bool")
+
+
+# tensor methods whose result has the receiver's dtype (a boolean mask stays one)
+KEEPS_DTYPE = frozenset({"cuda", "cpu", "contiguous", "clone", "detach", "unsqueeze", "squeeze", "view",
+                         "reshape", "flatten", "expand", "expand_as", "transpose", "permute"})
+
+
+def dtype_argument(call: cst.Call) -> bool:
+    """`.to(torch.float32)`, `.to(dtype=...)`, `.to(x)` (another tensor's dtype): not only a device move."""
+    for arg in call.args:
+        if arg.keyword is not None:
+            if arg.keyword.value == "dtype":
+                return True
+            continue
+        name = dotted(arg.value) or ""
+        if isinstance(arg.value, cst.SimpleString) or name.endswith("device") or name.startswith("torch.device"):
+            continue
+        if isinstance(arg.value, cst.Call) and (dotted(arg.value.func) or "").endswith("device"):
+            continue
+        return True
+    return False
+
+
+def bool_tensor_annotation(annotation: cst.BaseExpression) -> bool:
+    """`torch.BoolTensor`, also as `BoolTensor | None` / `Optional[BoolTensor]`."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        return bool_tensor_annotation(annotation.left) or bool_tensor_annotation(annotation.right)
+    if isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").endswith("Optional") \
+            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
+        return bool_tensor_annotation(annotation.slice[0].slice.value)
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+        return text.replace("Optional[", "").split("|")[0].strip().endswith("BoolTensor")
+    return (dotted(annotation) or "").endswith("BoolTensor")
+
+
+def literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or (
+        isinstance(node, cst.Name) and node.value in ("None", "True", "False")) or (
+        isinstance(node, cst.UnaryOperation) and literal(node.expression))
+
+
+def equality(node: cst.BaseExpression) -> bool:
+    """`key == limit`: an equality test of two values, neither a literal (`labels != -100` is a mask)."""
+    return isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+        and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
+        and not literal(node.left) and not literal(node.comparisons[0].comparator)

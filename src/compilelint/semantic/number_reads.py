@@ -1,0 +1,148 @@
+"""Tensors a function has already read as a number.
+
+Dynamo breaks the graph where a tensor computed in the region is read as a Python number
+(`n.item()`, `torch.arange(n)`, `int(n)`) and resumes in a new frame, whose inputs are the
+live locals. There `n` is an input, and an input's value as a *size* does not break: Dynamo
+specialises on it (measured on torch 2.13: after `n = lengths.max()` and `torch.arange(n)`,
+`torch.arange(0, n)`, `torch.zeros(n)`, `x.new_zeros(n, 2)`, `x.view(n, -1)`,
+`x.expand(n, -1)` and `F.interpolate(x, size=n)` add no break; `n.item()`, `int(n)`,
+`range(n)` and `x[:n]` still do). So CL107 leaves out a size read of a name that a statement
+earlier in the function already read as a number (CL103 or CL107), with no assignment to the
+name in between. The earlier read must run on every path to the later one: a simple statement
+of a block the later read sits in (the function's body, or an `if` body both are in), outside
+`a if c else b`, `a and b` and comprehensions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+
+@dataclass(slots=True)
+class _Block:
+    body: frozenset[int]  # id() of the block's own statements
+    read: set[str] = field(default_factory=set)  # names its statements walked so far read
+    top: bool = False  # walking a simple statement of `body`
+
+
+@dataclass(slots=True)
+class _Frame:
+    blocks: list[_Block] = field(default_factory=list)  # the blocks around this point, outermost first
+    guarded: int = 0  # inside `a if c else b`, `a and b`, a comprehension: may not run
+
+
+class NumberReads:
+    """Walker part: `read_as_number(name)` and `note_number_read(name)` for CL103 / CL107.
+    A read noted in a block holds for the rest of that block (its later statements and what
+    they hold), not after it: an `if` body's read does not run on the path that skips it."""
+
+    def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.__frames().append(_Frame())
+
+    def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.__frames().pop()
+
+    def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        frames = self.__frames()
+        if frames:
+            frames[-1].blocks.append(_Block(frozenset(id(s) for s in node.body)))
+
+    def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        frames = self.__frames()
+        if frames and frames[-1].blocks:
+            frames[-1].blocks.pop()
+
+    def enter_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        block = self.__block()
+        if block is not None and id(node) in block.body:
+            block.top = True
+
+    def exit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        block = self.__block()
+        if block is not None and id(node) in block.body:
+            block.top = False
+
+    def enter_Lambda(self, node: cst.Lambda) -> None:
+        self.__frames().append(_Frame())  # (its body runs when called, not here)
+
+    def exit_Lambda(self, node: cst.Lambda) -> None:
+        self.__frames().pop()
+
+    def enter_IfExp(self, node: cst.IfExp) -> None:
+        self.__guard(1)
+
+    def exit_IfExp(self, node: cst.IfExp) -> None:
+        self.__guard(-1)
+
+    def enter_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self.__guard(1)
+
+    def exit_BooleanOperation(self, node: cst.BooleanOperation) -> None:
+        self.__guard(-1)
+
+    enter_ListComp = enter_SetComp = enter_DictComp = enter_GeneratorExp = enter_IfExp
+    exit_ListComp = exit_SetComp = exit_DictComp = exit_GeneratorExp = exit_IfExp
+
+    def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.__forget(node.target)
+
+    def enter_AugAssign(self, node: cst.AugAssign) -> None:
+        self.__forget(node.target)
+
+    def enter_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.__forget(node.target)
+
+    def enter_For(self, node: cst.For) -> None:
+        self.__forget(node.target)
+
+    def enter_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.__forget(node.target)
+
+    def enter_AsName(self, node: cst.AsName) -> None:
+        self.__forget(node.name)
+
+    def read_as_number(self, name: str) -> bool:
+        """Whether a statement that runs before this point, on every path, read `name` as a
+        number, and nothing assigned it since."""
+        frames = self.__frames()
+        return bool(frames) and any(name in block.read for block in frames[-1].blocks)
+
+    def note_number_read(self, name: str) -> None:
+        block = self.__block()
+        if block is not None and block.top and not self.__frames()[-1].guarded:
+            block.read.add(name)
+
+    def __frames(self) -> list[_Frame]:
+        frames = self.__dict__.get("_number_frames")
+        if frames is None:
+            frames = self.__dict__["_number_frames"] = []
+        return frames
+
+    def __block(self) -> _Block | None:
+        frames = self.__frames()
+        return frames[-1].blocks[-1] if frames and frames[-1].blocks else None
+
+    def __guard(self, step: int) -> None:
+        frames = self.__frames()
+        if frames:
+            frames[-1].guarded += step
+
+    def __forget(self, target: cst.BaseExpression) -> None:
+        frames = self.__frames()
+        if not frames:
+            return
+        for name in _names(target):
+            for block in frames[-1].blocks:
+                block.read.discard(name)
+
+
+def _names(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _names(e.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names(target.value)
+    return []
