@@ -42,4 +42,17 @@ python -m pip install --no-deps a-unet==0.0.16 pytorch-crf==0.7.2 stable-baselin
 # (their adapters stub them), torchani's huggingface_hub is only for downloads
 python -m pip install --no-deps torchmetrics==1.9.0 lightning-utilities==0.15.3 nflows==0.14 spikingjelly==2.0.0 \
     torchani==2.9.0 huggingface_hub==0.36.0
+# stop 37: audio spectrogram layers and neural CDEs, measured first as they came (deps above)
+python -m pip install --no-deps nnAudio==0.3.4 torchcde==0.2.5
+# stop 37: litgpt measured first as it came (lightning for litgpt.utils, safetensors for the converter model.py imports)
+python -m pip install --no-deps litgpt==0.5.13 lightning==2.6.6 safetensors==0.8.0
+# stop 37: pytorch-forecasting measured first as it came (v1 networks over a TimeSeriesDataSet; nothing stubbed)
+python -m pip install --no-deps pytorch-forecasting==1.8.0 lightning==2.6.6 scikit-base==1.0.2 pandas==3.0.6 \
+    scikit-learn==1.9.1 joblib==1.6.0 threadpoolctl==3.8.0 narwhals==2.29.0
+# stop 37: mambapy measured first as it came (pure-PyTorch Mamba, Jamba, Vim; its adapter stubs the CUDA mamba_ssm)
+python -m pip install --no-deps mambapy==1.2.0
+# stop 37: rotary-embedding-torch measured first as it came (its only other import, einops, is above)
+python -m pip install --no-deps rotary-embedding-torch==0.9.1
+# stop 37: mace-torch measured first as it came (e3nn, opt_einsum, torchmetrics above; its adapter stubs matplotlib, h5py, lmdb)
+python -m pip install --no-deps mace-torch==0.3.16 torch-ema==0.3 ase==3.29.0 matscipy==1.3.1 prettytable==3.18.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
