@@ -1,6 +1,7 @@
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind
+from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
 # torch factories whose positional arguments are sizes or bounds (Python ints).
@@ -9,6 +10,8 @@ SIZE_FACTORIES = frozenset({
     "torch.full",
 })
 # Functions whose `size` (second positional) is an output size of Python ints.
+# tensor methods and torch functions that, given no `dim`, reduce every element to a 0-d tensor
+FULL_REDUCTIONS = frozenset({"argmax", "argmin", "sum", "max", "min", "prod", "amax", "amin", "count_nonzero"})
 RESIZE_FUNCS = frozenset({
     "torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.adaptive_avg_pool2d",
     "torch.nn.functional.adaptive_max_pool2d", "torch.nn.functional.adaptive_avg_pool1d",
@@ -91,6 +94,14 @@ def f(src: torch.Tensor, bounds: list):
     INVALID = [
         """
 import torch
+class PickBest(torch.nn.Module):
+    def forward(self, boxes: torch.Tensor, scores: torch.Tensor):
+        best = scores.argmax()  # every element reduced: a 0-d tensor
+        per_row = scores.argmax(dim=-1)  # one per row: an index tensor, traced
+        return boxes[best], boxes[best + 1], boxes[torch.arange(boxes.shape[0]), per_row]  # expect
+""",
+        """
+import torch
 @torch.compile
 def causal(x: torch.Tensor, lengths: torch.Tensor):
     n = lengths.max()
@@ -152,6 +163,10 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
 """,
     ]
 
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._scalars: dict[str, set[str]] = {}  # scope -> names bound to a 0-d tensor
+
     def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
         # only a certain tensor: a forward input may well be an int (`seq_len`)
         for value in values:
@@ -196,6 +211,57 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
         bounds = [part for element in node.slice if isinstance(element.slice, cst.Slice)
                   for part in (element.slice.lower, element.slice.upper, element.slice.step)]
         self._check(bounds, "a slice bound")
+        for element in node.slice:  # `x[i]` with `i = scores.argmax()`: one element, read as an int
+            index = element.slice.value if isinstance(element.slice, cst.Index) else None
+            if index is not None and self._scalar(index):
+                named = index.value if isinstance(index, cst.Name) else None
+                if named is not None and self.ctx.read_as_number(named):
+                    return  # an input of the frame resumed after the earlier read: indexes without one
+                self.report(index, self.message.format(what="an index (a 0-d tensor)"))
+                if named is not None:
+                    self.ctx.note_number_read(named)
+                return
+
+    def _scalar(self, value: cst.BaseExpression) -> bool:
+        """A 0-d tensor: a reduction over all elements (`x.argmax()`, `torch.sum(m)`), a name
+        this function bound to one, or one plus or times a number (`i + 1`)."""
+        if isinstance(value, cst.Name):
+            return value.value in self._scalars.get(self._scope(), ())
+        if isinstance(value, cst.BinaryOperation) and isinstance(
+                value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+            sides = (value.left, value.right)
+            return any(self._scalar(side) for side in sides) and any(
+                isinstance(side, cst.Integer) or self._scalar(side) for side in sides)
+        if not isinstance(value, cst.Call) or any(a.keyword is not None and a.keyword.value in ("dim", "axis")
+                                                  for a in value.args):
+            return False
+        positional = [a.value for a in value.args if a.keyword is None]
+        func = value.func
+        if isinstance(func, cst.Attribute) and not (isinstance(func.value, cst.Name) and self.ctx.is_import(
+                func.value.value)):  # a method: `scores.argmax()`
+            return func.attr.value in FULL_REDUCTIONS and not positional and self._reduced(func.value)
+        qualified = self.ctx.qualify(func) or ""
+        return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in FULL_REDUCTIONS \
+            and len(positional) == 1 and self._reduced(positional[0])
+
+    def _reduced(self, value: cst.BaseExpression) -> bool:
+        """What `.argmax()` is called on is a tensor, or likely one and no NumPy array (whose
+        reductions give NumPy scalars, which index without a read)."""
+        return self._tensor(value) or (self.ctx.kind(value) == Kind.LIKELY and not is_ndarray(value, self.ctx))
+
+    def _scope(self) -> str:
+        return self.ctx.function.qualname if self.ctx.function else "<module>"
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self.ctx.assuming is not None:
+            return
+        scalars = self._scalars.setdefault(self._scope(), set())
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                if self._scalar(node.value):
+                    scalars.add(target.target.value)
+                else:
+                    scalars.discard(target.target.value)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""

@@ -5,10 +5,10 @@ Dynamo breaks the graph where a tensor computed in the region is read as a Pytho
 live locals. There `n` is an input, and an input's value as a *size* does not break: Dynamo
 specialises on it (measured on torch 2.13: after `n = lengths.max()` and `torch.arange(n)`,
 `torch.arange(0, n)`, `torch.zeros(n)`, `x.new_zeros(n, 2)`, `x.view(n, -1)`,
-`x.expand(n, -1)` and `F.interpolate(x, size=n)` add no break; `n.item()`, `int(n)`,
-`range(n)` and `x[:n]` still do). So CL107 leaves out a size read of a name that a statement
-earlier in the function already read as a number (CL103 or CL107), with no assignment to the
-name in between. The earlier read must run on every path to the later one: a simple statement
+`x.expand(n, -1)`, `F.interpolate(x, size=n)` and, for a 0-d `i = x.argmax()`, `y[i]` add
+no break; `n.item()`, `int(n)`, `range(n)` and `x[:n]` still do). So CL107 leaves out a size
+or index read of a name that a statement earlier in the function already read as a number
+(CL103 or CL107), with no assignment to the name in between. The earlier read must run on every path to the later one: a simple statement
 of a block the later read sits in (the function's body, or an `if` body both are in), outside
 `a if c else b`, `a and b` and comprehensions.
 """
