@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 19  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 20  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
