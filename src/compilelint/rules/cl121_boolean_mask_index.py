@@ -221,7 +221,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._assumed: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
         self._equalities: dict[str, set[str]] = {}  # scope -> names bound to `a == b` of two values
         self._attr_masks: dict[str, dict[str, str | None]] = {}  # class -> self attribute -> verdict
-        self._sliced: dict[str, frozenset[str]] = {}  # scope -> names indexed `x[:, 4]` / `x[..., 0]`
+        self._sliced: dict[int, frozenset[str]] = {}  # id(function) -> names indexed `x[:, 4]` / `x[..., 0]`
         self._arrays = NdarrayNames(walker)
         # module-level function -> its returns' verdicts, and the functions whose every
         # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
@@ -418,7 +418,6 @@ def clean(x: torch.Tensor, y: torch.Tensor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         table = self._bools.setdefault(self.ctx.function.qualname if self.ctx.function else "<module>", {})
-        self._sliced[self._scope()] = sliced_names(node.body)
         for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
             if param.annotation is not None and bool_tensor_annotation(param.annotation.annotation):
                 table[param.name.value] = "certain"  # (`BoolTensor | None`: indexing it, it is one)
@@ -430,7 +429,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             qualname = self.ctx.function.qualname
             self._bools.pop(qualname, None)
             self._ordered.pop(qualname, None)
-            self._sliced.pop(qualname, None)
+            self._sliced.pop(id(self.ctx.function.node), None)
             returns = self._returns.pop(qualname, None)
             if returns and all(v in ("certain", "likely") for v in returns):
                 self._mask_functions[qualname] = "likely"
@@ -453,7 +452,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                     and node.value.value in self._ordered_names(element.slice.value):
                 verdict = "likely"  # `x[x > 0]`: x is an array
             elif verdict == "maybe" and base == Kind.UNKNOWN and isinstance(node.value, cst.Name) \
-                    and node.value.value in self._sliced.get(self._scope(), ()):
+                    and node.value.value in self._sliced_names():
                 verdict = "likely"  # `out[keep]` where `out[:, 4]` is read: out is an array
             mask = element.slice.value
             if self.ctx.assuming is not None and (equality(mask) or (
@@ -470,6 +469,17 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             severity = "error" if verdict == "certain" and base == Kind.TENSOR else "warning"
             self.report(node, severity=severity)
             return
+
+    def _sliced_names(self) -> frozenset[str]:
+        """The current function's names indexed along several dimensions, scanned the first
+        time a maybe-mask indexes an unknown name there (rare: no scan per function)."""
+        function = self.ctx.function
+        if function is None or not isinstance(function.node, cst.FunctionDef):
+            return frozenset()
+        found = self._sliced.get(id(function.node))
+        if found is None:
+            found = self._sliced[id(function.node)] = sliced_names(function.node.body)
+        return found
 
     def _param_mask(self, node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Name) and bool(MASK_NAME.search(node.value))

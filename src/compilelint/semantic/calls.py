@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from compilelint.semantic.facts import facts_of
-from compilelint.semantic.kinds import dotted
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.summary import CallEdge
 
 
@@ -230,17 +230,19 @@ class CallGraph:
         out = []
         for key, arg in _keyed(node, stars=True):
             out.append((key, "unknown" if arg is None else _constant(arg.value) or _size(arg.value)
-                        or self._bound_size(arg.value) or self.kind_spec(arg.value)))
+                        or self._value_spec(arg.value)))
         return tuple(out)
 
 
-    def _bound_size(self, value: cst.BaseExpression) -> str | None:
-        """"set" for a local the function binds once to a size (`num_graphs =
-        data["ptr"].numel() - 1`, then `dim_size=num_graphs`): no None."""
-        if not isinstance(value, cst.Name) or not self.scopes:
-            return None
-        bound = self.local_flag(value.value)
-        return _size(bound) if bound is not None else None
+    def _value_spec(self, value: cst.BaseExpression):
+        """The argument's kind spec; "set" for a Python value that is a local the function
+        binds once to a size (`num_graphs = data["ptr"].numel() - 1`, then
+        `dim_size=num_graphs`): no None."""
+        spec = self.kind_spec(value)
+        if spec in (Kind.VALUE.value, Kind.UNKNOWN.value) and isinstance(value, cst.Name) and self.scopes:
+            bound = self.local_flag(value.value)
+            return (_size(bound) if bound is not None else None) or spec
+        return spec
 
 
 def _keyed(node: cst.Call, stars: bool = False):
