@@ -41,7 +41,7 @@ class TensorAsInt(Rule):
     code = "CL107"
     name = "tensor-as-int"
     summary = ("a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, "
-               "`F.interpolate(size=...)`…")
+               "`F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`)…")
     message = ("a tensor used as {what}: Python needs its value as an int, so Dynamo reads it "
                "(`.item()`) and breaks the graph")
     severity = "error"
