@@ -55,4 +55,6 @@ python -m pip install --no-deps mambapy==1.2.0
 python -m pip install --no-deps rotary-embedding-torch==0.9.1
 # stop 37: mace-torch measured first as it came (e3nn, opt_einsum, torchmetrics above; its adapter stubs matplotlib, h5py, lmdb)
 python -m pip install --no-deps mace-torch==0.3.16 torch-ema==0.3 ase==3.29.0 matscipy==1.3.1 prettytable==3.18.0
+# (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
+# compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

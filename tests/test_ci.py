@@ -36,7 +36,7 @@ def crowded(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def sarif_runs(crowded):
-    from tests.conftest import run_cli
+    from conftest import run_cli  # (not `tests.conftest`: a zoo library may install a `tests` package)
 
     logs = []
     for _ in range(2):
