@@ -231,18 +231,3 @@ def dotted_names_in(node: cst.CSTNode) -> set[str]:
                 out.add(name)
     return out
 
-
-def sliced_names(body: cst.CSTNode) -> frozenset[str]:
-    """Names a body indexes along several dimensions with a slice or `...` (`out[:, 4]`,
-    `x[..., 0]`): a list, tuple, dict or number takes no such index, so each is an array."""
-    names = set()
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Subscript(self, node: cst.Subscript) -> None:
-            if isinstance(node.value, cst.Name) and len(node.slice) > 1 and any(
-                    isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(
-                        e.slice.value, cst.Ellipsis)) for e in node.slice):
-                names.add(node.value.value)
-
-    body.visit(Visitor())
-    return frozenset(names)

@@ -3,6 +3,7 @@
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
+from compilelint.traverse import TRIVIA, iter_nodes
 
 
 def is_bool_dtype(node: cst.BaseExpression | None) -> bool:
@@ -54,3 +55,13 @@ def equality(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
         and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
         and not literal(node.left) and not literal(node.comparisons[0].comparator)
+
+
+def sliced_names(body: cst.CSTNode) -> frozenset[str]:
+    """Names a body indexes along several dimensions with a slice or `...` (`out[:, 4]`,
+    `x[..., 0]`): a list, tuple, dict or number takes no such index, so each is an array."""
+    return frozenset(
+        node.value.value for node in iter_nodes(body, skip=TRIVIA)
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) > 1
+        and any(isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(
+            e.slice.value, cst.Ellipsis)) for e in node.slice))

@@ -9,9 +9,9 @@ SIZE_FACTORIES = frozenset({
     "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
     "torch.full",
 })
-# Functions whose `size` (second positional) is an output size of Python ints.
 # tensor methods and torch functions that, given no `dim`, reduce every element to a 0-d tensor
 FULL_REDUCTIONS = frozenset({"argmax", "argmin", "sum", "max", "min", "prod", "amax", "amin", "count_nonzero"})
+# Functions whose `size` (second positional) is an output size of Python ints.
 RESIZE_FUNCS = frozenset({
     "torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.adaptive_avg_pool2d",
     "torch.nn.functional.adaptive_max_pool2d", "torch.nn.functional.adaptive_avg_pool1d",
@@ -163,10 +163,6 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
 """,
     ]
 
-    def __init__(self, walker) -> None:
-        super().__init__(walker)
-        self._scalars: dict[str, set[str]] = {}  # scope -> names bound to a 0-d tensor
-
     def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
         # only a certain tensor: a forward input may well be an int (`seq_len`)
         for value in values:
@@ -224,9 +220,10 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
 
     def _scalar(self, value: cst.BaseExpression) -> bool:
         """A 0-d tensor: a reduction over all elements (`x.argmax()`, `torch.sum(m)`), a name
-        this function bound to one, or one plus or times a number (`i + 1`)."""
+        this function binds once to one (semantic.local_flags), or one plus or times a number (`i + 1`)."""
         if isinstance(value, cst.Name):
-            return value.value in self._scalars.get(self._scope(), ())
+            bound = self.ctx.local_flag(value.value) if self.ctx.function is not None else None
+            return bound is not None and self._scalar(bound)
         if isinstance(value, cst.BinaryOperation) and isinstance(
                 value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
             sides = (value.left, value.right)
@@ -249,19 +246,6 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
         reductions give NumPy scalars, which index without a read)."""
         return self._tensor(value) or (self.ctx.kind(value) == Kind.LIKELY and not is_ndarray(value, self.ctx))
 
-    def _scope(self) -> str:
-        return self.ctx.function.qualname if self.ctx.function else "<module>"
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if self.ctx.assuming is not None:
-            return
-        scalars = self._scalars.setdefault(self._scope(), set())
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                if self._scalar(node.value):
-                    scalars.add(target.target.value)
-                else:
-                    scalars.discard(target.target.value)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""

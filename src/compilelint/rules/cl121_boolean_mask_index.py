@@ -3,9 +3,9 @@ import re
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind
-from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes, sliced_names
+from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._masks import (
-    KEEPS_DTYPE, bool_tensor_annotation, dtype_argument, equality, is_bool_dtype,
+    KEEPS_DTYPE, bool_tensor_annotation, dtype_argument, equality, is_bool_dtype, sliced_names,
 )
 from compilelint.rules.base import Rule
 

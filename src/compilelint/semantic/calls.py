@@ -233,7 +233,6 @@ class CallGraph:
                         or self._value_spec(arg.value)))
         return tuple(out)
 
-
     def _value_spec(self, value: cst.BaseExpression):
         """The argument's kind spec; "set" for a Python value that is a local the function
         binds once to a size (`num_graphs = data["ptr"].numel() - 1`, then

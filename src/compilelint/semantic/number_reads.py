@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.semantic.bindings import target_names
+
 
 @dataclass(slots=True)
 class _Block:
@@ -34,23 +36,24 @@ class _Frame:
 
 
 class NumberReads:
-    """Walker part: `read_as_number(name)` and `note_number_read(name)` for CL103 / CL107.
+    """Walker part (its stack is the walker's `number_frames`): `read_as_number(name)` and
+    `note_number_read(name)` for CL103 / CL107.
     A read noted in a block holds for the rest of that block (its later statements and what
     they hold), not after it: an `if` body's read does not run on the path that skips it."""
 
     def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.__frames().append(_Frame())
+        self.number_frames.append(_Frame())
 
     def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.__frames().pop()
+        self.number_frames.pop()
 
     def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        frames = self.__frames()
+        frames = self.number_frames
         if frames:
             frames[-1].blocks.append(_Block(frozenset(id(s) for s in node.body)))
 
     def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        frames = self.__frames()
+        frames = self.number_frames
         if frames and frames[-1].blocks:
             frames[-1].blocks.pop()
 
@@ -65,10 +68,10 @@ class NumberReads:
             block.top = False
 
     def enter_Lambda(self, node: cst.Lambda) -> None:
-        self.__frames().append(_Frame())  # (its body runs when called, not here)
+        self.number_frames.append(_Frame())  # (its body runs when called, not here)
 
     def exit_Lambda(self, node: cst.Lambda) -> None:
-        self.__frames().pop()
+        self.number_frames.pop()
 
     def enter_IfExp(self, node: cst.IfExp) -> None:
         self.__guard(1)
@@ -106,43 +109,28 @@ class NumberReads:
     def read_as_number(self, name: str) -> bool:
         """Whether a statement that runs before this point, on every path, read `name` as a
         number, and nothing assigned it since."""
-        frames = self.__frames()
+        frames = self.number_frames
         return bool(frames) and any(name in block.read for block in frames[-1].blocks)
 
     def note_number_read(self, name: str) -> None:
         block = self.__block()
-        if block is not None and block.top and not self.__frames()[-1].guarded:
+        if block is not None and block.top and not self.number_frames[-1].guarded:
             block.read.add(name)
 
-    def __frames(self) -> list[_Frame]:
-        frames = self.__dict__.get("_number_frames")
-        if frames is None:
-            frames = self.__dict__["_number_frames"] = []
-        return frames
-
     def __block(self) -> _Block | None:
-        frames = self.__frames()
+        frames = self.number_frames
         return frames[-1].blocks[-1] if frames and frames[-1].blocks else None
 
     def __guard(self, step: int) -> None:
-        frames = self.__frames()
+        frames = self.number_frames
         if frames:
             frames[-1].guarded += step
 
     def __forget(self, target: cst.BaseExpression) -> None:
-        frames = self.__frames()
+        frames = self.number_frames
         if not frames:
             return
-        for name in _names(target):
+        for name in target_names(target):
             for block in frames[-1].blocks:
                 block.read.discard(name)
 
-
-def _names(target: cst.BaseExpression) -> list[str]:
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in _names(e.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names(target.value)
-    return []

@@ -89,6 +89,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.compile_targets: list[CompileTarget] = []
         self.escaped_nodes: set[int] = set()
         self.branch_frames: list = []  # semantic.branches
+        self.number_frames: list = []  # semantic.number_reads: one frame per function being walked
         self.not_read: set[int] = set()  # id() of attributes called or assigned, not read (semantic.calls)
         self.module_functions: dict[str, cst.FunctionDef] = {}  # module-level defs by name
         # on demand, per file: semantic.classes.return_class, semantic.guards' helper values
