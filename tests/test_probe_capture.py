@@ -301,3 +301,28 @@ def test_a_helper_breaking_under_a_second_caller_is_not_a_new_break():
     lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}
     assert ("_drop_if_any", line_of(_drop_if_any, "# BREAK")) in lines
     assert not any(function == "forward" and line == line_of(_OtherBlocks.forward, "# CALL") for function, line in lines)
+
+
+class _WeightedLoss(torch.nn.Module):
+    def forward(self, w, ptr):
+        return torch.repeat_interleave(w, ptr[1:] - ptr[:-1]).sum()  # BREAK (inner)
+
+
+class _SpreadThenLoss(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.loss = _WeightedLoss()
+
+    def forward(self, w, ptr, sizes):
+        nodes = torch.arange(3).repeat_interleave(sizes)  # BREAK (own, same reason)
+        return self.loss(w, ptr), nodes
+
+
+def test_a_break_logged_before_an_inner_one_with_the_same_reason_is_its_own():
+    """A caller's own break logged first can share the inner break's reason and sit in its
+    stack (the resume frame names the line): it is a break of its own, not an echo."""
+    ptr = torch.tensor([0, 2, 5])
+    res = capture(_SpreadThenLoss(), (torch.rand(2), ptr, torch.tensor([1, 2, 1])), backend="eager")
+    lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}
+    assert lines == {("forward", line_of(_SpreadThenLoss.forward, "# BREAK")),
+                     ("forward", line_of(_WeightedLoss.forward, "# BREAK"))}

@@ -91,7 +91,10 @@ BREAKS = "b|"
 # a CL146 candidate's `needs`: "c|<function qualname>|<edge index>", kept when the class that
 # call builds is one the project's class table says (project_rules.cl146_typed_dict decides)
 CLASS = "c|"
-PROJECT_DECIDES = (BREAKS, CLASS)  # the candidates the engine hands to the project phases
+# a CL141 candidate's `needs`: "e|<class ref>", kept when that class (resolved from the
+# finding's module) or a project base defines `__enter__` (project_rules.cl141_entered decides)
+ENTERS = "e|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

@@ -214,9 +214,10 @@ RULES = {
         'severity': 'error',
         'summary': 'generators / context managers where Dynamo breaks',
         'message': '{what} in a compiled region: Dynamo cannot enter this context manager, breaks the graph and, unable to resume inside the `with`, runs the whole function eagerly',
-        'help': 'Move the `with` block out of the compiled region (or into a function under `torch.compiler.disable`); torch.no_grad, autocast, sdpa_kernel, nullcontext and your own context managers are fine.',
+        'help': 'Move the `with` block out of the compiled region (or into a function under `torch.compiler.disable`); torch.no_grad, autocast, sdpa_kernel, nullcontext and your own context managers are fine when the `with` makes them (`with Timer():`), not when it enters one made before (`with self.timer:`).',
         'gb_id': 'GB0142',
         'breaks_graph': True,
+        'project_phase': 'compilelint.project_rules.cl141_entered',
     },
     'CL142': {
         'name': 'none-on-compiled-path',

@@ -174,6 +174,10 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     # Only a record logged after the inner one: a break of the caller's own, logged first,
     # can share the reason (two `print`s) and sit in the inner one's stack (its resume frame).
     calling: dict[tuple, list[BreakRecord]] = {}
+    # an echo repeats a break logged before it: the first record of a reason is a break
+    first = {}
+    for r in breaks:
+        first.setdefault((r.gb_id, r.reason), id(r))
     for r in breaks:
         for f, ln in r.stack[:-1]:
             calling.setdefault((f, ln, r.gb_id, r.reason), []).append(r)
@@ -185,7 +189,8 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
         # a resume frame can list a line of the break's own function, or a break of the
         # caller's own that shares the reason (two `print`s): the line must call the inner one
         if r.reason != _STEP_UNSUPPORTED and (any(
-                enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
+                first[(r.gb_id, r.reason)] != id(r)
+                and enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
                 and _calls_into(r.file, r.line, inner.function)
                 for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())) or any(
                 enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)

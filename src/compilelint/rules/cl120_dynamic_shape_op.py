@@ -57,6 +57,11 @@ class Expand(torch.nn.Module):
 def kv(hidden_states, n_rep: int, num_groups):
     x = hidden_states.repeat_interleave(n_rep, dim=1)
     return x.repeat_interleave(num_groups, dim=1)
+class Pool(torch.nn.Module):
+    def forward(self, x, ptr, sizes):
+        counts = sizes[1:] + sizes[:-1]  # not a difference of offsets
+        y = torch.repeat_interleave(x, ptr[1:] - ptr[:-1], dim=0, output_size=16)  # the size is given
+        return y, x.repeat_interleave(len(ptr[1:]) - 1, dim=0), counts
 """,
         """
 import torch
@@ -104,6 +109,15 @@ import torch
 class LengthRegulator(torch.nn.Module):
     def forward(self, h, durations):
         return h.repeat_interleave(durations, dim=0)  # expect
+""",
+        """
+import torch
+class Readout(torch.nn.Module):
+    def forward(self, node_feats, batch):
+        graph = torch.repeat_interleave(batch.weight, batch.ptr[1:] - batch.ptr[:-1])  # expect
+        splits = batch.row_splits
+        per_row = splits[1:] - splits[:-1]
+        return node_feats * graph, torch.repeat_interleave(node_feats, per_row, dim=0)  # expect
 """,
     ]
 
@@ -182,6 +196,18 @@ class LengthRegulator(torch.nn.Module):
             self.report(node, self.message.format(op=op + " with tensor repeats"), severity="warning")
         elif kind == Kind.UNKNOWN and isinstance(repeats, cst.Name) and self._tensor_param(repeats.value):
             self.report(node, self.message.format(op=op + " with tensor repeats"), severity="warning")
+        elif kind == Kind.UNKNOWN and self._counts_of_offsets(repeats):
+            self.report(node, self.message.format(op=op + " with tensor repeats (`ptr[1:] - ptr[:-1]`)"))
+
+    def _counts_of_offsets(self, value: cst.BaseExpression) -> bool:
+        """`ptr[1:] - ptr[:-1]`, the counts between consecutive offsets (CSR row splits, a
+        batch's `ptr`), or a local bound once to it: slices that subtract are arrays, and
+        repeat_interleave takes no NumPy array, so the repeats are a tensor."""
+        if isinstance(value, cst.Name):
+            bound = self.ctx.local_flag(value.value) if self.ctx.function is not None else None
+            return bound is not None and self._counts_of_offsets(bound)
+        return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Subtract) \
+            and _sliced(value.left) and _sliced(value.right)
 
     def _tensor_param(self, name: str) -> bool:
         """An un-annotated parameter of the enclosing function that is not named like a count."""
@@ -189,6 +215,11 @@ class LengthRegulator(torch.nn.Module):
         if scope is None or name not in scope.params or name in ("self", "cls"):
             return False
         return not INT_NAME.search(name)
+
+
+def _sliced(node: cst.BaseExpression) -> bool:
+    """`x[1:]`, `x[:-1]`: one slice of a value."""
+    return isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
 
 
 def _minus_one(node: cst.BaseExpression) -> bool:

@@ -1,7 +1,10 @@
 import libcst as cst
 
 from compilelint.config import torch_version
+from compilelint.finding import ENTERS
 from compilelint.rules.base import Rule
+from compilelint.semantic.classes import INIT_METHODS, method_scan
+from compilelint.semantic.kinds import dotted
 
 # Context managers Dynamo cannot enter (measured on torch 2.11 and 2.13: GB0142, and the
 # whole frame then runs eagerly because Dynamo cannot resume inside a `with`).
@@ -21,11 +24,26 @@ LOCKS = frozenset({
     "threading.Lock", "threading.RLock", "threading.Condition", "threading.Semaphore",
     "threading.BoundedSemaphore", "multiprocessing.Lock", "multiprocessing.RLock",
 })
+# Made before the region and entered in it (`self.ctx = torch.no_grad()` in __init__, then
+# `with self.ctx:`): Dynamo enters these only when the `with` makes them (measured on 2.13:
+# GB0142, the whole frame eager); a stored autocast or nullcontext is entered.
+STORED_UNSUPPORTED = frozenset({
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled",
+    "torch.autograd.no_grad", "torch.autograd.enable_grad", "torch.autograd.inference_mode",
+    "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.no_grad",
+    "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.inference_mode",
+    "torch.autograd.grad_mode.set_grad_enabled", "torch.nn.attention.sdpa_kernel",
+})
 COMPILE = frozenset({"torch.compile"})
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager"})
 # Before 2.7 (from PyTorch's release history, not measured here) Dynamo did not trace
 # @contextlib.contextmanager functions; 2.11 and 2.13 (measured) do.
 CONTEXTMANAGER_TRACED_FROM = (2, 7)
+
+
+def _class_like(ref: str) -> bool:
+    """A call of a class (`Scope`, `_Context`) or a grad-mode constructor, by its name."""
+    return ref.rsplit(".", 1)[-1].lstrip("_")[:1].isupper() or ref in STORED_UNSUPPORTED
 
 
 class UnsupportedGeneratorOrContext(Rule):
@@ -38,7 +56,9 @@ class UnsupportedGeneratorOrContext(Rule):
     gb_id = "GB0142"
     help = ("Move the `with` block out of the compiled region (or into a function under "
            "`torch.compiler.disable`); torch.no_grad, autocast, sdpa_kernel, nullcontext and your own "
-           "context managers are fine.")
+           "context managers are fine when the `with` makes them (`with Timer():`), not when it enters "
+           "one made before (`with self.timer:`).")
+    project_phase = "compilelint.project_rules.cl141_entered"
     breaks_graph = True
 
     VALID = [
@@ -66,6 +86,30 @@ class M(torch.nn.Module):
 def load(model):
     with _lock:  # not compiled
         return model
+""",
+        """
+import contextlib
+import torch
+class Scope:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.amp = torch.autocast("cpu")  # a stored autocast is entered
+        self.scope = Scope()
+    def forward(self, x):
+        with Scope():  # made by the `with`: traced
+            x = x * 2
+        scope = Scope()
+        with scope, self.amp, contextlib.nullcontext():
+            x = x + 1
+        return x
+    def reset(self):
+        with self.scope:  # not compiled
+            pass
 """,
         """
 import torch
@@ -104,6 +148,27 @@ class Frozen(torch.nn.Module):
 """,
         """
 import torch
+class Scope:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+SCOPE = Scope()
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scope = Scope()
+        self.frozen = torch.no_grad()
+    def forward(self, x):
+        with self.scope:  # expect
+            x = x * 2
+        with SCOPE:  # expect
+            x = x + 1
+        with self.frozen:  # expect
+            return x.relu()
+""",
+        """
+import torch
 @torch.compile
 def batches(x):  # expect
     for row in x:
@@ -117,8 +182,28 @@ def batches(x):  # expect
         self._generators: set[int] = set()  # functions (by node id) that contain `yield`
         self._lambdas = 0
         self._stacks: dict[int, set[str]] = {}  # function node id -> names holding an ExitStack
+        self._init_attrs: dict[str, dict[str, str]] = {}  # class -> {attr: the class __init__ builds it from}
+        self._globals: dict[str, str] = {}  # module-level name -> the class it is built from
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        made = self._init_attrs.setdefault(node.name.value, {})
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in INIT_METHODS:
+                for attr, value in method_scan(stmt)[0]:
+                    if isinstance(value, cst.Call):
+                        ref = self.ctx.qualify(value.func) or dotted(value.func) or ""
+                        if _class_like(ref):
+                            made.setdefault(attr, ref)
 
     def visit_Module(self, node: cst.Module) -> None:
+        for stmt in node.body:  # `TRACKER = _Tracker()`: a global object, made at import
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+                    and isinstance(stmt.body[0], cst.Assign) and isinstance(stmt.body[0].value, cst.Call):
+                func = stmt.body[0].value.func
+                ref = self.ctx.qualify(func) or dotted(func) or ""
+                for target in stmt.body[0].targets:
+                    if isinstance(target.target, cst.Name) and _class_like(ref):
+                        self._globals[target.target.value] = ref
         for stmt in node.body:
             if isinstance(stmt, cst.FunctionDef):
                 for deco in stmt.decorators:
@@ -201,3 +286,48 @@ def batches(x):  # expect
         lock = self._lock(expr)
         if lock:
             self.report(node, self.message.format(what=f"`with {lock}` (a lock)"))
+            return
+        made = self._made_before(expr)
+        if made is None:
+            return
+        what, ref = made
+        message = (f"`with {what}` enters a context manager made before the compiled region (`{ref.rsplit('.', 1)[-1]}`): "
+                   "Dynamo enters one only where the `with` makes it, breaks the graph (GB0142) and "
+                   "runs the whole function eagerly")
+        if ref in STORED_UNSUPPORTED:
+            self.report(node, message)
+        elif not ref.startswith(("torch.", "contextlib.")):
+            local = self.ctx.local_class(ref)
+            if local is not None:
+                if self._enters(local):
+                    self.report(node, message)
+            else:  # a class of another file: the project's class table decides
+                self.report(node, message, needs=(f"{ENTERS}{ref}",))
+
+    def _made_before(self, expr: cst.BaseExpression) -> tuple[str, str] | None:
+        """(text, class) of an object built outside the function: a module global
+        (`SCOPE = Scope()`) or an attribute `__init__` sets (`self.scope = Scope()`)."""
+        scope = self.ctx.function
+        if scope is None:
+            return None
+        if isinstance(expr, cst.Name):
+            if self.ctx.locally_bound(expr.value):
+                return None  # made (or passed) here
+            ref = self._globals.get(expr.value)
+            return (expr.value, ref) if ref else None
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
+                and scope.class_name:
+            ref = self._init_attrs.get(scope.class_name.rsplit(".", 1)[-1], {}).get(expr.attr.value)
+            return (f"self.{expr.attr.value}", ref) if ref else None
+        return None
+
+    def _enters(self, local: str) -> bool:
+        """Whether a class of this file, or a base of this file, defines `__enter__`."""
+        seen = set()
+        while local is not None and local not in seen:
+            seen.add(local)
+            info = self.ctx.class_table[local]
+            if "__enter__" in info.methods:
+                return True
+            local = next(filter(None, map(self.ctx.local_class, info.bases)), None)
+        return False
