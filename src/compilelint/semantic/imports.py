@@ -8,6 +8,10 @@ from compilelint.semantic.kinds import dotted
 from compilelint.summary import STAR
 
 BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+# What a file gets through `from ..layers import *` when it never imports torch itself
+# (deepctr-torch's models: `class DIEN(BaseModel)` with `nn.GRU(...)`): the conventional
+# aliases of the torch modules, which star-imported modules of a PyTorch project carry.
+STAR_ALIASES = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
 
 
 def resolve_relative(module: str, path: str, level: int, name: str | None) -> str:
@@ -70,7 +74,13 @@ class ImportTracking:
             self.imports[local] = f"{source}.{name}" if source else name
 
     def is_import(self, name: str) -> bool:
-        return name in self.imports and not self.locally_bound(name)
+        return (name in self.imports or self._star_alias(name) is not None) and not self.locally_bound(name)
+
+    def _star_alias(self, name: str) -> str | None:
+        """`nn` in a file that binds no `nn` but star-imports (STAR_ALIASES)."""
+        if name not in STAR_ALIASES or name in self.imports or name in self.module_defs or name in self.module_env:
+            return None
+        return STAR_ALIASES[name] if any(key.startswith(STAR) for key in self.imports) else None
 
     def locally_bound(self, name: str) -> bool:
         for scope in self.scopes:
@@ -85,6 +95,8 @@ class ImportTracking:
             return self.imports[name]
         if name in self.module_defs or name in self.module_env:
             return f"{self.module}.{name}" if self.module else name
+        if (alias := self._star_alias(name)) is not None:
+            return alias
         if name in BUILTIN_NAMES:
             return f"builtins.{name}"
         return None

@@ -146,6 +146,12 @@ class KindSolver:
         if info is None:
             return "unknown"
         spec = info.ret if n is None else (info.items[n] if info.items and n < len(info.items) else None)
+        if spec is None and n is not None and not info.items:
+            # `a, b, c = f()` where f returns no tuple display (`return torch.where(m)`, or
+            # another function's result): an element of a tensor (or of torch's tuple of
+            # tensors) is a tensor, so the whole return's kind stands for each element
+            whole = self._returned(caller, edge, None)
+            return whole if whole in TENSORISH else "unknown"
         if spec is None:
             return "unknown"
         module = callee.split(":", 1)[0]
