@@ -55,6 +55,12 @@ python -m pip install --no-deps mambapy==1.2.0
 python -m pip install --no-deps rotary-embedding-torch==0.9.1
 # stop 37: mace-torch measured first as it came (e3nn, opt_einsum, torchmetrics above; its adapter stubs matplotlib, h5py, lmdb)
 python -m pip install --no-deps mace-torch==0.3.16 torch-ema==0.3 ase==3.29.0 matscipy==1.3.1 prettytable==3.18.0
+# stop 38: EEG decoders and CTR models, measured first as they came (RESULTS §32); braindecode's
+# adapter stubs torchaudio (no wheel loads beside torch 2.13), h5py, mne_bids and wfdb;
+# skorch is installed (braindecode builds a docstring from it at import)
+python -m pip install --no-deps braindecode==1.8.1 mne==1.13.2 lazy-loader==0.6 pooch==1.9.0 skorch==1.4.0 \
+    tabulate==0.10.0 docstring-inheritance==3.0.0 torchinfo==1.8.0 linear-attention-transformer==0.19.1 \
+    linformer==0.2.3 deepctr-torch==0.3.0
 # (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
 # compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -318,9 +318,10 @@ class _SpreadThenLoss(torch.nn.Module):
         return self.loss(w, ptr), nodes
 
 
-def test_a_break_logged_before_an_inner_one_with_the_same_reason_is_its_own():
-    """A caller's own break logged first can share the inner break's reason and sit in its
-    stack (the resume frame names the line): it is a break of its own, not an echo."""
+def test_a_break_of_a_line_that_calls_no_module_is_its_own():
+    """A caller's own break can share the inner break's reason and sit in its stack (the
+    resume frame names the line): a line that calls only torch functions and tensor methods
+    runs no module's forward, so its record is a break of its own, not an echo."""
     ptr = torch.tensor([0, 2, 5])
     res = capture(_SpreadThenLoss(), (torch.rand(2), ptr, torch.tensor([1, 2, 1])), backend="eager")
     lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}

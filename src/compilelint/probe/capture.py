@@ -139,12 +139,31 @@ def _calls_into(path: str | None, line: int | None, function: str | None) -> boo
     called = _called_names(path, line)
     if function and function in called:
         return True
-    return function in ("forward", "__call__") and any(name not in _NOT_CALLS for name in called)
+    return function in ("forward", "__call__") and _calls_a_module(path, line)
 
 
 def _calls_by_name(path: str | None, line: int | None, function: str | None) -> bool:
     """Whether source line `line` calls `function` by its own name (not a `forward`)."""
     return bool(function) and function not in ("forward", "__call__") and function in _called_names(path, line)
+
+
+def _calls_a_module(path: str | None, line: int | None) -> bool:
+    """Whether the line makes a call that can run a module's forward: `self.encoder(x)`,
+    `layer(x)`; not a builtin, a torch function (`torch.arange(n)`) or a tensor method
+    (`t.repeat_interleave(r)`): a break of the line's own can share an inner one's reason."""
+    import torch
+
+    text = (linecache.getline(path, line) if path and line else "").split("#", 1)[0]
+    for match in _CALL_RE.finditer(text):
+        name = match.group(1)
+        last = name.rsplit(".", 1)[-1]
+        if last in _NOT_CALLS or name.split(".", 1)[0] in ("torch", "F", "np", "math"):
+            continue
+        method = "." in name or text[:match.start()].rstrip().endswith((".", ")", "]"))
+        if method and not name.startswith("self.") and hasattr(torch.Tensor, last):
+            continue
+        return True
+    return False
 
 
 def _called_names(path: str | None, line: int | None) -> list[str]:
@@ -174,10 +193,6 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     # Only a record logged after the inner one: a break of the caller's own, logged first,
     # can share the reason (two `print`s) and sit in the inner one's stack (its resume frame).
     calling: dict[tuple, list[BreakRecord]] = {}
-    # an echo repeats a break logged before it: the first record of a reason is a break
-    first = {}
-    for r in breaks:
-        first.setdefault((r.gb_id, r.reason), id(r))
     for r in breaks:
         for f, ln in r.stack[:-1]:
             calling.setdefault((f, ln, r.gb_id, r.reason), []).append(r)
@@ -189,8 +204,7 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
         # a resume frame can list a line of the break's own function, or a break of the
         # caller's own that shares the reason (two `print`s): the line must call the inner one
         if r.reason != _STEP_UNSUPPORTED and (any(
-                first[(r.gb_id, r.reason)] != id(r)
-                and enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
+                enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
                 and _calls_into(r.file, r.line, inner.function)
                 for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())) or any(
                 enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
