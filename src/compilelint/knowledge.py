@@ -347,6 +347,13 @@ ENTRIES: tuple[Entry, ...] = (
           traced=("clean_kn_inplace_view_input_01",),
           why="Dynamo does not take an in-place view of a graph input (a parameter, a buffer, state kept on "
               "the module) and breaks the graph"),
+    Entry(_names("torch.nn.Module", "register_forward_hook", "register_forward_pre_hook",
+                 "register_full_backward_hook", "register_full_backward_pre_hook", "register_backward_hook"),
+          "untraceable", "CL119", "GB0467",
+          "setattr() on unsupported type (the hook handle's bookkeeping)",
+          "register hooks once, outside the region (in `__init__` or before compiling), and keep the handles",
+          ("kn_module_hook_01",), "2.13.0, 2.14.1", traced=("clean_kn_module_hook_01",),
+          why="Dynamo cannot trace registering a module hook (the handle's bookkeeping) and breaks the graph"),
     Entry(("torch.testing.assert_close",), "untraceable", "CL119", "GB0170",
           "Data-dependent branching (it compares the values in Python)",
           "check outside the compiled region, in the test or the eager caller", ("kn_tensor_compare_01",),

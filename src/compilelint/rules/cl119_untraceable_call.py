@@ -8,6 +8,7 @@ from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import Kind
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
+MODULE = "torch.nn.Module."  # and of nn.Module methods
 UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
@@ -33,6 +34,18 @@ class UntraceableCall(Rule):
     breaks_graph = True
 
     VALID = [
+        """
+import torch
+class Cached(torch.nn.Module):
+    def __init__(self, body):
+        super().__init__()
+        self.body = body
+        self.handle = body.register_forward_hook(self._keep)  # __init__: eager
+    def _keep(self, module, args, out):
+        self.last = out
+    def forward(self, x):
+        return self.body(x)  # runs the hook: traced
+""",
         """
 import torch
 class Pruner:
@@ -72,6 +85,15 @@ class Denoiser(torch.nn.Module):
     ]
 
     INVALID = [
+        """
+import torch
+class Probe(torch.nn.Module):
+    def forward(self, x):
+        handle = self.body.register_forward_pre_hook(lambda m, args: None)  # expect
+        y = self.body(x)
+        handle.remove()
+        return y
+""",
         """
 import torch
 @torch.compile
@@ -221,7 +243,8 @@ class Denoiser(torch.nn.Module):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)),
                             help=None if entry.category == "rng" else UNTRACEABLE_HELP)
             return
-        if qualified is None and isinstance(node.func, cst.Attribute) and self._tensor_method(node):
+        if qualified is None and isinstance(node.func, cst.Attribute) and (
+                self._tensor_method(node) or self._module_method(node)):
             return
         if self._scripted and self._calls_script_module(node.func):
             entry = self._known.get(SCRIPT_MODULE)
@@ -277,6 +300,18 @@ class Denoiser(torch.nn.Module):
             return False
         self.report(node, self.message.format(what=f"`.{func.attr.value}()`", why=_why(entry)),
                     severity="error" if kind == Kind.TENSOR else "warning")
+        return True
+
+    def _module_method(self, node: cst.Call) -> bool:
+        """`layer.key.register_forward_hook(fn)`: an nn.Module method the table knows, by its
+        name (distinctive enough that the receiver need not be typed), on anything but a
+        Python value or a tensor."""
+        entry = self._known.get(MODULE + node.func.attr.value)
+        if entry is None or entry.form != "call" or self.ctx.kind(node.func.value) in (Kind.VALUE, Kind.TENSOR):
+            return False
+        self.report(node, self.message.format(what=f"`.{node.func.attr.value}()`", why=_why(entry)),
+                    help="Register hooks once, outside the compiled region (in `__init__`, or before "
+                         "`torch.compile`), and keep the handles to remove them later.")
         return True
 
     def _own_forward(self, cls: str | None) -> bool:
