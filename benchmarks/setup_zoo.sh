@@ -61,6 +61,11 @@ python -m pip install --no-deps mace-torch==0.3.16 torch-ema==0.3 ase==3.29.0 ma
 python -m pip install --no-deps braindecode==1.8.1 mne==1.13.2 lazy-loader==0.6 pooch==1.9.0 skorch==1.4.0 \
     tabulate==0.10.0 docstring-inheritance==3.0.0 torchinfo==1.8.0 linear-attention-transformer==0.19.1 \
     linformer==0.2.3 deepctr-torch==0.3.0
+# stop 38: speech recognition and diffusion samplers, measured first as they came (RESULTS §32):
+# whisper's timing.py imports numba at the top; k-diffusion's adapter stubs torchvision, clean-fid,
+# clip and skimage (torchdiffeq, torchsde, einops, scipy, safetensors are above)
+python -m pip install --no-deps openai-whisper==20250625 tiktoken==0.14.0 numba==0.68.1 llvmlite==0.50.0 \
+    k-diffusion==0.1.1.post1 jsonmerge==1.9.2 dctorch==0.1.2
 # (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
 # compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -116,6 +116,53 @@ def test_a_public_modules_functions_are_api(tmp_path):
         ("spikegen.py", line, "CL104", "note", (API,))]
 
 
+SAMPLING = textwrap.dedent("""
+    import torch
+
+    try:
+        from tqdm.auto import trange
+    except ImportError:  # the progress bar is optional
+        trange = range
+
+
+    def sample_euler(model, x, sigmas):
+        s_in = x.new_ones([x.shape[0]])
+        step = (sigmas[:-1] - sigmas[1:]).max().item()  # ITEM
+        for i in trange(len(sigmas) - 1):
+            x = x - step * model(x * s_in[:, None])
+        return x
+""")
+
+
+def test_a_module_with_a_progress_bar_still_computes(tmp_path):
+    # k-diffusion's `sampling` imports tqdm for its samplers' loops: a progress bar makes no
+    # module a data module, its samplers are the API user code compiles
+    root = _package(tmp_path, "diffpkg", {"__init__.py": "from . import sampling\n", "sampling.py": SAMPLING})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(SAMPLING.splitlines(), 1) if "# ITEM" in text)
+    assert ("sampling.py", line, "CL103", "note", (API,)) in {
+        (f.path.rsplit("/", 1)[-1], f.line, f.code, f.severity, f.when) for f in findings}
+
+
+def test_dynamo_breaks_in_a_sampler_with_a_progress_bar(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "diffpkg", {"__init__.py": "", "sampling.py": SAMPLING})
+    sys.path.insert(0, str(root))
+    try:
+        sampling = importlib.import_module("diffpkg.sampling")
+        result = capture(lambda x, s: sampling.sample_euler(torch.tanh, x, s), (torch.rand(2, 4), torch.rand(5)),
+                         backend="eager")
+    finally:
+        sys.path.remove(str(root))
+        for name in [n for n in sys.modules if n == "diffpkg" or n.startswith("diffpkg.")]:
+            sys.modules.pop(name)
+    assert result.error is None
+    line = next(i for i, text in enumerate(SAMPLING.splitlines(), 1) if "# ITEM" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
 def test_an_application_package_has_no_api_of_its_own(tmp_path):
     # an empty `__init__` publishes nothing: its modules' functions are what the app runs
     # eagerly, unless its own compiled code calls them

@@ -19,8 +19,9 @@ MODULE_API = frozenset({
 })
 SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_")  # set-up, not compute
 # what a module that loads, downloads or plots data imports: its functions are not compiled code
+# (not tqdm: a progress bar wraps samplers' and solvers' loops too, k-diffusion's `sampling`)
 DATA_LIBRARIES = frozenset({
-    "matplotlib", "seaborn", "plotly", "pandas", "h5py", "tqdm", "urllib", "requests", "tarfile", "zipfile",
+    "matplotlib", "seaborn", "plotly", "pandas", "h5py", "urllib", "requests", "tarfile", "zipfile",
     "gzip", "glob", "shutil", "struct", "pickle", "csv", "PIL", "cv2", "imageio", "skimage", "wandb",
     "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "subprocess",
 })
