@@ -38,6 +38,15 @@ def test_a_target_that_passes_it_confirms_the_finding(tmp_path):
     assert found and all(f["evidence"]["status"] == "confirmed" for f in found), found
 
 
+def test_a_loop_whose_break_did_not_run_is_not_judged_by_that_run(tmp_path):
+    # the break under `if perturb:` sits in a module the run called from inside another: the
+    # `given:perturb` label cannot be judged there, but the break's own line did not run
+    (loop,) = [f for f in check_probe(tmp_path, ["encoded"], codes=("CL150",)) if f["scope"] == "Perturbed.forward"]
+    assert loop["when"] == ["given:perturb"]
+    assert loop["evidence"]["status"] == "condition-not-met", loop["evidence"]
+    assert "did not run" in loop["evidence"]["note"]
+
+
 def test_entry_arguments_bind_the_real_calls():
     import torch
 

@@ -28,6 +28,7 @@ dicts).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Iterable
 
 from compilelint.finding import Finding, class_label
@@ -284,7 +285,24 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         ev["note"] = "the run did not meet " + ", ".join(f"`{c}` ({_how(c)})"
                                                           for c in unmet)
         return ev
+    if reached and f.when and f.code == "CL150" and (inner := _inner_break(f)) is not None \
+            and inner not in run.lines[fpath]:
+        # a loop that breaks only under a condition the run cannot judge (`given:` a callee's
+        # argument): the break inside did not run, so the run did not meet it either
+        ev = _evidence("condition-not-met", run.name, None)
+        ev["unmet"] = list(f.when)
+        ev["note"] = f"the break inside the loop (line {inner}) did not run"
+        return ev
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
+
+
+_INNER = re.compile(r"\(CL\d+ at line (\d+)\)")
+
+
+def _inner_break(f: Finding) -> int | None:
+    """The line of the break inside a loop, as CL150 names it ("(CL103 at line 585)")."""
+    found = _INNER.search(f.message)
+    return int(found.group(1)) if found else None
 
 
 _HOW = {"training": "probe with --train", "eval": "probe without --train",
