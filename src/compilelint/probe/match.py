@@ -275,8 +275,9 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
     traced = run.traced is None or any(ln in run.traced.get(fpath, ()) for ln in span)
     if reached and not traced:
         return _shadowed(run, fpath, f, cwd)
+    in_entry = _in_entry(f, fpath, run.conditions.get("entry"))
     unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions,
-                             in_entry=_in_entry(f, fpath, run.conditions.get("entry")),
+                             in_entry=in_entry,
                              attrs=run.attrs.get((fpath, f.scope.rsplit(".", 1)[0])) if f.scope else None,
                              classes=run.attrs)
     if unmet:
@@ -285,10 +286,11 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         ev["note"] = "the run did not meet " + ", ".join(f"`{c}` ({_how(c)})"
                                                           for c in unmet)
         return ev
-    if reached and f.when and f.code == "CL150" and (inner := _inner_break(f)) is not None \
-            and inner not in run.lines[fpath]:
-        # a loop that breaks only under a condition the run cannot judge (`given:` a callee's
-        # argument): the break inside did not run, so the run did not meet it either
+    if reached and f.code == "CL150" and not in_entry and any(c.startswith("given:") for c in f.when) \
+            and (inner := _inner_break(f)) is not None and inner not in run.lines[fpath]:
+        # a loop that breaks only when a caller passes an argument, in a function the run did
+        # not call itself (its `given:` label unjudged): the break inside did not run, so the
+        # run did not pass it either
         ev = _evidence("condition-not-met", run.name, None)
         ev["unmet"] = list(f.when)
         ev["note"] = f"the break inside the loop (line {inner}) did not run"
