@@ -46,6 +46,7 @@ SUBSET = [
     "cf_dynamic_shape_01.py",  # CL120 (MoE nonzero)
     "cf_bool_mask_01.py",  # CL121
     "cf_number_read_01.py",  # CL107: only the first size read of a tensor breaks (measured knowledge)
+    "cf_context_stored_01.py",  # CL141: a context manager built before the region (measured knowledge)
     "cf_backward_01.py",  # CL130
     "cf_disable_call_01.py",  # CL140 (call of a torch.compiler.disable'd function)
     "cf_loop_break_02.py",  # CL150 + CL102 in a nested block
