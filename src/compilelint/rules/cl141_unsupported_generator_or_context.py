@@ -185,28 +185,18 @@ def batches(x):  # expect
         self._generators: set[int] = set()  # functions (by node id) that contain `yield`
         self._lambdas = 0
         self._stacks: dict[int, set[str]] = {}  # function node id -> names holding an ExitStack
-        self._class_nodes: dict[str, cst.ClassDef] = {}
         self._init_attrs: dict[str, dict[str, str]] = {}  # class -> {attr: the class __init__ builds it from}
         self._globals: dict[str, str] = {}  # module-level name -> the class it is built from
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._class_nodes.setdefault(node.name.value, node)
-
-    def _made_in_init(self, class_name: str) -> dict[str, str]:
-        """{attr: class} of the objects the class's `__init__` builds (`self.scope = Scope()`),
-        scanned the first time a `with self.x:` of the class asks (rare: not per class)."""
-        made = self._init_attrs.get(class_name)
-        if made is None:
-            made = self._init_attrs[class_name] = {}
-            node = self._class_nodes.get(class_name)
-            for stmt in node.body.body if node is not None else ():
-                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in INIT_METHODS:
-                    for attr, value in method_scan(stmt)[0]:
-                        if isinstance(value, cst.Call):
-                            ref = self.ctx.qualify(value.func) or dotted(value.func) or ""
-                            if _class_like(ref):
-                                made.setdefault(attr, ref)
-        return made
+        made = self._init_attrs.setdefault(node.name.value, {})
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in INIT_METHODS:
+                for attr, value in method_scan(stmt)[0]:
+                    if isinstance(value, cst.Call):
+                        ref = self.ctx.qualify(value.func) or dotted(value.func) or ""
+                        if _class_like(ref):
+                            made.setdefault(attr, ref)
 
     def visit_Module(self, node: cst.Module) -> None:
         for stmt in node.body:  # `TRACKER = _Tracker()`: a global object, made at import
@@ -330,7 +320,7 @@ def batches(x):  # expect
             return (expr.value, ref) if ref else None
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
                 and scope.class_name:
-            ref = self._made_in_init(scope.class_name.rsplit(".", 1)[-1]).get(expr.attr.value)
+            ref = self._init_attrs.get(scope.class_name.rsplit(".", 1)[-1], {}).get(expr.attr.value)
             return (f"self.{expr.attr.value}", ref) if ref else None
         return None
 
