@@ -2,6 +2,7 @@
 of its public modules that handle no files, are called compiled by user code, so what they reach is reported as a note with that condition (`api`); private
 functions and those imported only under `if TYPE_CHECKING:` are not. Dynamo agrees: compiling a call to the API breaks there."""
 
+import contextlib
 import importlib
 import sys
 import textwrap
@@ -61,6 +62,19 @@ def _package(root, name: str, files: dict[str, str]):
         (pkg / file).write_text(text)
     (root / "pyproject.toml").write_text("[tool.compilelint]\n")
     return root
+
+
+@contextlib.contextmanager
+def _imported(root, dotted: str):
+    """The module `dotted` of a package written under `root`, imported for real, then forgotten."""
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(dotted)
+    finally:
+        sys.path.remove(str(root))
+        top = dotted.split(".", 1)[0]
+        for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+            sys.modules.pop(name)
 
 
 @pytest.fixture()
@@ -149,15 +163,9 @@ def test_dynamo_breaks_in_a_sampler_with_a_progress_bar(tmp_path):
     from compilelint.probe.capture import capture
 
     root = _package(tmp_path, "diffpkg", {"__init__.py": "", "sampling.py": SAMPLING})
-    sys.path.insert(0, str(root))
-    try:
-        sampling = importlib.import_module("diffpkg.sampling")
+    with _imported(root, "diffpkg.sampling") as sampling:
         result = capture(lambda x, s: sampling.sample_euler(torch.tanh, x, s), (torch.rand(2, 4), torch.rand(5)),
                          backend="eager")
-    finally:
-        sys.path.remove(str(root))
-        for name in [n for n in sys.modules if n == "diffpkg" or n.startswith("diffpkg.")]:
-            sys.modules.pop(name)
     assert result.error is None
     line = next(i for i, text in enumerate(SAMPLING.splitlines(), 1) if "# ITEM" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
@@ -175,14 +183,8 @@ def test_dynamo_breaks_in_a_public_modules_function(tmp_path):
     from compilelint.probe.capture import capture
 
     root = _package(tmp_path, "snnpkg", {"__init__.py": "", "spikegen.py": SPIKEGEN})
-    sys.path.insert(0, str(root))
-    try:
-        spikegen = importlib.import_module("snnpkg.spikegen")
+    with _imported(root, "snnpkg.spikegen") as spikegen:
         result = capture(lambda x: spikegen.rate(x, 3) * 2, (torch.rand(2, 4),), backend="eager")
-    finally:
-        sys.path.remove(str(root))
-        for name in [n for n in sys.modules if n == "snnpkg" or n.startswith("snnpkg.")]:
-            sys.modules.pop(name)
     assert result.error is None
     line = next(i for i, text in enumerate(SPIKEGEN.splitlines(), 1) if "# TOLIST" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
