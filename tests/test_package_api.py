@@ -199,18 +199,12 @@ def test_dynamo_breaks_where_the_note_is(package):
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
-    sys.path.insert(0, str(package))
-    try:
-        odepkg = importlib.import_module("odepkg")
+    with _imported(package, "odepkg") as odepkg:
 
         def user_step(y0, t):  # user code compiling a call to the API
             return odepkg.integrate(y0, t) * 2
 
         result = capture(user_step, (torch.randn(3), torch.linspace(0, 1, 4)), backend="eager")
-    finally:
-        sys.path.remove(str(package))
-        for name in [n for n in sys.modules if n == "odepkg" or n.startswith("odepkg.")]:
-            sys.modules.pop(name)
     assert result.error is None
     assert {_line("# BREAK"), _line("# AGAIN")} <= {r.line for r in result.breaks if r.kind == "graph_break"}
 
@@ -276,16 +270,10 @@ def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_pack
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
-    sys.path.insert(0, str(sampler_package))
-    try:
-        diffpkg = importlib.import_module("diffpkg")
+    with _imported(sampler_package, "diffpkg") as diffpkg:
         model = diffpkg.Diffusion()
         result = capture(lambda x: model.sample(x), (torch.randn(2, 4),), backend="eager")
         decoding = capture(lambda x: model.decode(x), (torch.randn(2, 4),), backend="eager")
-    finally:
-        sys.path.remove(str(sampler_package))
-        for name in [n for n in sys.modules if n == "diffpkg" or n.startswith("diffpkg.")]:
-            sys.modules.pop(name)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
     assert decoded in {r.line for r in decoding.breaks}
 
