@@ -551,3 +551,43 @@ def test_a_call_through_a_star_re_export_reaches_the_class(tmp_path):
         """,
     })
     assert ("_neurons.py", 12, "CL119") in [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings]
+
+
+def test_a_context_manager_built_before_the_region_is_decided_across_files(tmp_path):
+    # pyro's shape, split over files: a context class (its `__enter__` in a base of another
+    # file) built in `__init__` and entered in forward; a class of an installed library the
+    # project cannot read, and a context built by the `with` itself, are left alone
+    settings = "[tool.compilelint]\ntarget-torch = \"2.13\"\n"
+    (tmp_path / "pyproject.toml").write_text(settings)
+    findings = _package(tmp_path, {
+        "contexts.py": """
+            class Context:
+                def __enter__(self):
+                    return self
+                def __exit__(self, *exc):
+                    return False
+        """,
+        "scopes.py": """
+            from pkg.contexts import Context
+            class Scope(Context):
+                pass
+        """,
+        "model.py": """
+            import torch
+            from elsewhere import Timer
+            from pkg.scopes import Scope
+            class M(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.scope = Scope()
+                    self.timer = Timer()
+                def forward(self, x):
+                    with self.scope:
+                        x = x * 2
+                    with self.timer, Scope():
+                        return x + 1
+        """,
+    })
+    found = [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings]
+    assert found == [("model.py", 11, "CL141")]
+    assert "`Scope`" in findings[0].message

@@ -294,17 +294,18 @@ def batches(x):  # expect
         if made is None:
             return
         what, ref = made
-        message = (f"`with {what}` enters a context manager made before the compiled region (`{ref.rsplit('.', 1)[-1]}`): "
+        cls = ref.rsplit(".", 1)[-1]
+        message = (f"`with {what}` enters a context manager made before the compiled region (`{cls}`): "
                    "Dynamo enters one only where the `with` makes it, breaks the graph (GB0142) and "
                    "runs the whole function eagerly")
         if ref in STORED_UNSUPPORTED:
             self.report(node, message)
-        elif not ref.startswith(("torch.", "contextlib.")) and torch_version(self.ctx.settings) < STORED_USER_TRACED_FROM:
+        elif not ref.startswith(("torch.", "contextlib.")) \
+                and torch_version(self.ctx.settings) < STORED_USER_TRACED_FROM:
             local = self.ctx.local_class(ref)
-            if local is not None:
-                if self._enters(local):
-                    self.report(node, message)
-            else:  # a class of another file: the project's class table decides
+            if local is not None and self._enters(local):
+                self.report(node, message)
+            else:  # a class of another file, or a base there: the project's class table decides
                 self.report(node, message, needs=(f"{ENTERS}{ref}",))
 
     def _made_before(self, expr: cst.BaseExpression) -> tuple[str, str] | None:
