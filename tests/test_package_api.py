@@ -171,6 +171,56 @@ def test_dynamo_breaks_in_a_sampler_with_a_progress_bar(tmp_path):
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
 
 
+SURROGATE = textwrap.dedent("""
+    import torch
+
+
+    class Triangular(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, threshold):
+            ctx.save_for_backward(x)
+            ctx.threshold = threshold
+            return (x > 0).float()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            grad = grad_output.clone() * ctx.threshold
+            grad[x >= 0] = -grad[x >= 0]  # MASK
+            return grad, None
+
+
+    def triangular(threshold=1.0):
+        def inner(x):
+            return Triangular.apply(x, threshold)
+
+        return inner
+""")
+
+
+def test_what_a_public_factory_returns_is_api(tmp_path):
+    # snntorch's surrogate gradients: `spike_grad = surrogate.triangular()` is made eagerly,
+    # then called in the user's compiled forward; the factory takes no tensor, its product does
+    root = _package(tmp_path, "snnpkg", {"__init__.py": "from . import surrogate\n", "surrogate.py": SURROGATE})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(SURROGATE.splitlines(), 1) if "# MASK" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.severity, f.when) for f in findings] == [
+        ("surrogate.py", line, "CL121", "note", (API,))]
+
+
+def test_dynamo_breaks_in_a_factorys_product(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "snnpkg", {"__init__.py": "", "surrogate.py": SURROGATE})
+    with _imported(root, "snnpkg.surrogate") as surrogate:
+        spike = surrogate.triangular()
+        x = torch.randn(4, requires_grad=True)
+        result = capture(lambda x: spike(x).sum().backward(), (x,), backend="eager")
+    line = next(i for i, text in enumerate(SURROGATE.splitlines(), 1) if "# MASK" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
 def test_an_application_package_has_no_api_of_its_own(tmp_path):
     # an empty `__init__` publishes nothing: its modules' functions are what the app runs
     # eagerly, unless its own compiled code calls them

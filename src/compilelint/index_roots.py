@@ -92,7 +92,20 @@ class RootFinding:
             if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
                 found.update(self._inference_methods(class_key))
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
+        # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
+        # which user code calls in its forward): the nested function, not the factory, when it
+        # computes (a decorator's wrapper, which only calls what it wraps, is no API)
+        for key, info in self.functions.items():
+            if info.closures and self._submodule_function(key, info, any_params=True):
+                module = key.split(":", 1)[0]
+                found.update(closure for q in info.closures.split("|")
+                             if (closure := f"{module}:{q}") in self.functions and self._computes(closure))
         return found
+
+    def _computes(self, key: str) -> bool:
+        """A function whose body shows it takes tensors, or that runs an autograd Function."""
+        info = self.functions[key]
+        return info.entry or any(call.kind == "apply" for call in info.calls)
 
     def _compute_module(self, module: str) -> bool:
         """A module whose functions may run compiled: not one that loads, downloads or plots
@@ -128,7 +141,7 @@ class RootFinding:
                     found.add(key)
         return found
 
-    def _submodule_function(self, key: str, info) -> bool:
+    def _submodule_function(self, key: str, info, any_params: bool = False) -> bool:
         """A public module-level function of a public submodule of a library that computes:
         it takes a parameter, is no set-up helper (`set_seed`, `load_checkpoint`), its module
         handles no files or plots (`_compute_module`) and its package publishes an API
@@ -137,7 +150,7 @@ class RootFinding:
         return "." in module and info.class_name is None and info.parent is None \
             and "." not in name and _public(module) and not name.startswith("_") \
             and not name.startswith(SETUP_PREFIXES) and self._compute_module(module) \
-            and self._library(module.split(".", 1)[0]) and self._takes_tensors(key, info)
+            and self._library(module.split(".", 1)[0]) and (any_params or self._takes_tensors(key, info))
 
     def _takes_tensors(self, key: str, info) -> bool:
         """Its body shows a parameter is a tensor or a module (`semantic.entries`), or it

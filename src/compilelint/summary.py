@@ -100,12 +100,13 @@ class FunctionSummary:
     builds: str = ""  # "A|B": every `return` builds an object of one of these classes (semantic.factories)
     picks: str = ""  # "A|B": every `return` gives one of these classes itself (`return Euler`)
     entry: bool = False  # a method or function user code may call with tensors (semantic.entries)
+    closures: str = ""  # "a|b": nested functions a `return` hands out (`return inner`), qualnames
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
-                      self.items, self.inference, self.builds, self.picks, self.entry),
+                      self.items, self.inference, self.builds, self.picks, self.entry, self.closures),
                      _FUNCTION)
 
     @classmethod
@@ -118,7 +119,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "")
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

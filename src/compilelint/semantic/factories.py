@@ -31,7 +31,11 @@ class FactoryTracking:
         value = node.value
         if isinstance(value, cst.Name) and value.value == "None":
             return  # (an optional part: the other returns say what it makes)
-        made = self.factory_returns.setdefault(self.scopes[-1].qualname, [])
+        qualname = self.scopes[-1].qualname
+        if isinstance(value, cst.Name) and f"{qualname}.<locals>.{value.value}" in self.functions:
+            # `def inner(x): ...; return inner`: what calling the result runs (a closure factory)
+            self.closure_returns.setdefault(qualname, []).append(f"{qualname}.<locals>.{value.value}")
+        made = self.factory_returns.setdefault(qualname, [])
         if isinstance(value, cst.Call) and (ref := self._class_ref(value.func)):
             made.append(("b", ref))
         elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)):
@@ -49,6 +53,9 @@ class FactoryTracking:
         self.made_names.pop(id(scope), None)
         made = self.factory_returns.pop(scope.qualname, None)
         info = self.functions.get(scope.qualname)
+        closures = self.closure_returns.pop(scope.qualname, None)
+        if closures and info is not None:
+            info.closures = "|".join(dict.fromkeys(closures))
         if not made or info is None or len({kind for kind, _ in made}) != 1 or made[0][0] == "x":
             return
         refs = list(dict.fromkeys(ref for _, ref in made))

@@ -96,6 +96,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         # and names empty under compile
         self.return_classes: dict[str, str | None] = {}
         self.factory_returns: dict[str, list] = {}  # semantic.factories: qualname -> what its returns make
+        self.closure_returns: dict[str, list] = {}  # semantic.factories: qualname -> nested functions it returns
         self.made_names: dict[int, dict[str, str]] = {}  # id(scope) -> local name -> factory mark
         self.factory_scopes: dict[int, object] = {}  # id(FunctionDef) -> its scope, while walked
         self._constants: dict[str, bool | None] = {}
