@@ -13,7 +13,7 @@ import re
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.finding import ON_ERROR, Edit, FileAnalysis, Finding, common_when, loop_break, when_text
+from compilelint.finding import ON_ERROR, Edit, FileAnalysis, Finding, common_when, inner_cause, loop_break, when_text
 from compilelint.semantic.loops import loop_positions, loop_positions_libcst
 from compilelint.semantic.walker import Walker
 
@@ -114,7 +114,7 @@ def assemble(walker: Walker, text: str, locate, loops_alone) -> FileAnalysis:
         for (line, column, needs), (loop, first, first_line, when) in loops.items():
             keyword = "for" if isinstance(loop, cst.For) else "while"
             candidates.append(loop_break(
-                path, line, column + 1, keyword, f"{first.rule.code} at line {first_line}",
+                path, line, column + 1, keyword, inner_cause(first.rule.code, first_line),
                 walker.loop_rule, scope=first.scope, needs=needs, when=when))
     for code, trace in walker.crashes:
         diagnostics.append(Finding(

@@ -4,6 +4,8 @@ No libcst here: a run whose files are all cached reads these and never imports i
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -165,6 +167,21 @@ def common_when(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
     """The modes two breaks both need: a loop (or a caller) holding both breaks in every
     mode that reaches either, so only what both require is required."""
     return tuple(label for label in a if label in b)
+
+
+def inner_cause(code: str, line: int) -> str:
+    """A CL150's cause when the break is in the loop's own function: "CL102 at line 7"."""
+    return f"{code} at line {line}"
+
+
+_INNER_CAUSE = re.compile(r"\(CL\d+ at line (\d+)\)")
+
+
+def inner_line(finding: Finding) -> int | None:
+    """The line of the break inside a CL150's loop, read back from its message (`inner_cause`),
+    or None when the break is in a function the loop calls."""
+    found = _INNER_CAUSE.search(finding.message) if finding.code == "CL150" else None
+    return int(found.group(1)) if found else None
 
 
 def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *,

@@ -28,10 +28,9 @@ dicts).
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Iterable
 
-from compilelint.finding import Finding, class_label
+from compilelint.finding import Finding, class_label, inner_line
 from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.dynamo_text import LIMIT_HIT, UNRESUMABLE
 from compilelint.probe.entry_args import given_met
@@ -287,7 +286,7 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
                                                           for c in unmet)
         return ev
     if reached and f.code == "CL150" and not in_entry and any(c.startswith("given:") for c in f.when) \
-            and (inner := _inner_break(f)) is not None and inner not in run.lines[fpath]:
+            and (inner := inner_line(f)) is not None and inner not in run.lines[fpath]:
         # a loop that breaks only when a caller passes an argument, in a function the run did
         # not call itself (its `given:` label unjudged): the break inside did not run, so the
         # run did not pass it either
@@ -296,15 +295,6 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         ev["note"] = f"the break inside the loop (line {inner}) did not run"
         return ev
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
-
-
-_INNER = re.compile(r"\(CL\d+ at line (\d+)\)")
-
-
-def _inner_break(f: Finding) -> int | None:
-    """The line of the break inside a loop, as CL150 names it ("(CL103 at line 585)")."""
-    found = _INNER.search(f.message)
-    return int(found.group(1)) if found else None
 
 
 _HOW = {"training": "probe with --train", "eval": "probe without --train",

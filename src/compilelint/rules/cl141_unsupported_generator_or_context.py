@@ -3,7 +3,6 @@ import libcst as cst
 from compilelint.config import torch_version
 from compilelint.finding import ENTERS
 from compilelint.rules.base import Rule
-from compilelint.semantic.classes import INIT_METHODS, method_scan
 from compilelint.semantic.kinds import dotted
 
 # Context managers Dynamo cannot enter (measured on torch 2.11 and 2.13: GB0142, and the
@@ -185,18 +184,9 @@ def batches(x):  # expect
         self._generators: set[int] = set()  # functions (by node id) that contain `yield`
         self._lambdas = 0
         self._stacks: dict[int, set[str]] = {}  # function node id -> names holding an ExitStack
-        self._init_attrs: dict[str, dict[str, str]] = {}  # class -> {attr: the class __init__ builds it from}
-        self._globals: dict[str, str] = {}  # module-level name -> the class it is built from
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        made = self._init_attrs.setdefault(node.name.value, {})
-        for stmt in node.body.body:
-            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in INIT_METHODS:
-                for attr, value in method_scan(stmt)[0]:
-                    if isinstance(value, cst.Call):
-                        ref = self.ctx.qualify(value.func) or dotted(value.func) or ""
-                        if _class_like(ref):
-                            made.setdefault(attr, ref)
+        # module-level name -> the class it is built from (the walker's module_var_class keeps
+        # capitalised names only: `TRACKER = _Tracker()` is not in it)
+        self._globals: dict[str, str] = {}
 
     def visit_Module(self, node: cst.Module) -> None:
         for stmt in node.body:  # `TRACKER = _Tracker()`: a global object, made at import
@@ -321,8 +311,9 @@ def batches(x):  # expect
             return (expr.value, ref) if ref else None
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
                 and scope.class_name:
-            ref = self._init_attrs.get(scope.class_name.rsplit(".", 1)[-1], {}).get(expr.attr.value)
-            return (f"self.{expr.attr.value}", ref) if ref else None
+            info = self.ctx.class_table.get(scope.class_name)
+            ref = info.init_calls.get(expr.attr.value, "") if info is not None else ""
+            return (f"self.{expr.attr.value}", ref) if _class_like(ref) else None
         return None
 
     def _enters(self, local: str) -> bool:

@@ -33,6 +33,9 @@ class ClassInfo:
     methods: set[str] = field(default_factory=set)  # the functions its body defines
     typed_dict: int = 0  # summary.TYPED_DICT / OPTIONAL_KEYS bits
     attr_functions: dict[str, str] = field(default_factory=dict)  # self.fn = a_function -> "a|b"
+    # self.x = f(...) in an init method -> f, qualified: the first call each attribute is set from
+    # (`self.scope = Scope()`, `self.frozen = torch.no_grad()`: CL141's objects made before the region)
+    init_calls: dict[str, str] = field(default_factory=dict)
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
@@ -192,6 +195,8 @@ class ClassTracking:
                                                *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
+                if in_init and isinstance(value, cst.Call):
+                    info.init_calls.setdefault(assign_target, self.qualify(value.func) or dotted(value.func) or "")
                 if refs := self._function_refs(value, params, local_calls):
                     # `self.search_fn = native_neighbor_search` (beside `= FixedRadiusSearch()` in
                     # another branch): calling `self.search_fn(...)` may run the function
