@@ -47,6 +47,16 @@ def test_a_loop_whose_break_did_not_run_is_not_judged_by_that_run(tmp_path):
     assert "did not run" in loop["evidence"]["note"]
 
 
+def test_a_loop_whose_body_did_not_run_is_not_judged(tmp_path):
+    # a float input empties the loop's tuple: the `for` line ran, the `.item()` inside did not
+    found = {f["code"]: f for f in check_probe(tmp_path, ["checked"], codes=("CL150", "CL103"))
+             if f["scope"] == "Checked.forward"}
+    assert set(found) == {"CL150", "CL103"}
+    assert found["CL103"]["evidence"]["status"] == "not-reached"
+    assert found["CL150"]["evidence"]["status"] == "not-reached", found["CL150"]["evidence"]
+    assert "did not" in found["CL150"]["evidence"]["note"]
+
+
 def test_entry_arguments_bind_the_real_calls():
     import torch
 

@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 21  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 22  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -57,7 +57,8 @@ FORMAT = 21  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # their tensor attributes (a subclass in another file reads them); 17: call edges name the
 # caller's parameters they pass on (`forwards`), and `given:=NAME` labels; 18: star imports
 # (`from ._neurons import *`) are in the import table as "*" + module; 21: functions name the
-# nested functions they return (`closures`)
+# nested functions they return (`closures`); 22: an attribute set to a different class in
+# each branch of the class holds them all ("A|B")
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

@@ -16,7 +16,7 @@ from compilelint.index_made import FactoryCallees
 from compilelint.index_many import ManyCallees
 from compilelint.index_roots import RootFinding
 from compilelint.index_wrappers import DecoratorWrappers
-from compilelint.summary import APPLY, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import APPLY, BOUND, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 
 # Base classes outside the project that are nn.Modules.
@@ -266,6 +266,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             return self.made_callees(key, call)  # solver.integrate(...), solver_fn = select(method)
         if call.kind in ("selfattr", "attrcall", "self") and (made := self.attr_made(key, call)):
             return made  # self.criterion(x), `self.criterion = self.init_criterion()`
+        if call.kind in ("selfattr", "attrcall", "self") and (either := self._either_attr(key, call)):
+            return either  # self.decoder.update(...), the decoder one of two classes
         if "|" in call.target and call.kind in ("name", "dotted", "ctorcall", "property"):
             return self._either(key, call)
         if call.kind == "self" and "*" in call.target:
@@ -432,6 +434,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
                 if not containers:
                     return None
                 ref = ref[2:]
+            if "|" in ref and not ref.startswith(BOUND):  # one class per branch: the last one written
+                ref = ref.rsplit("|", 1)[1]  # (callees() gives each: index_many._either_attr)
             if ref.startswith(APPLY):  # self.sqrt(x), `self.sqrt = Sqrt.apply`: Sqrt.forward
                 target = self.resolve_class(module, ref[len(APPLY):])
                 if method != "forward" or not containers or target is None or not self._autograd_function(target):

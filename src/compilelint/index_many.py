@@ -50,6 +50,31 @@ class ManyCallees:
                 return tuple(found)
         return ()
 
+    def _either_attr(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.decoder.update(...)` or `self.rnn(x)` where the attribute holds one of several
+        classes ("A|B": `BeamSearchDecoder(...)` in one branch of `__init__`, `GreedyDecoder(...)`
+        in another): what the call runs on each (the constructor's arguments decide which)."""
+        owner = self.owner(key)
+        if owner is None or (call.kind == "self" and self.method(owner, call.target)):
+            return ()
+        for cls in self._lineage(owner):
+            info = self.classes.get(cls)
+            ref = info.attr_classes.get(call.target) if info else None
+            if not ref:
+                continue
+            if "|" not in ref or ref.startswith(BOUND):
+                return ()
+            module, found = cls.split(":", 1)[0], []
+            for name in ref.split("|"):
+                target = self.resolve_class(module, name)
+                if target is None:
+                    continue
+                callee = self.method(target, call.method) if call.kind == "attrcall" else self._called(target)
+                if callee and callee not in found:
+                    found.append(callee)
+            return tuple(found)
+        return ()
+
     def _held_functions(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.<attr>(...)` where the class (or a base) stores a project function on the
         attribute (`self.search_fn = native_neighbor_search`): that function, resolved in

@@ -294,6 +294,12 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         ev["unmet"] = list(f.when)
         ev["note"] = f"the break inside the loop (line {inner}) did not run"
         return ev
+    if reached and f.code == "CL150" and (inner := inner_line(f)) is not None and inner not in run.lines[fpath]:
+        # the loop ran but its body's break did not (`for t in (...) if c else ():`, an empty
+        # range): the run says nothing of what the loop does when it does
+        ev = _evidence("not-reached", run.name, None)
+        ev["note"] = f"the loop ran, the break inside it (line {inner}) did not"
+        return ev
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
 
 

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.semantic.kinds import Kind
+from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
@@ -9,8 +9,6 @@ SIZE_FACTORIES = frozenset({
     "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
     "torch.full",
 })
-# tensor methods and torch functions that, given no `dim`, reduce every element to a 0-d tensor
-FULL_REDUCTIONS = frozenset({"argmax", "argmin", "sum", "max", "min", "prod", "amax", "amin", "count_nonzero"})
 # Functions whose `size` (second positional) is an output size of Python ints.
 RESIZE_FUNCS = frozenset({
     "torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.adaptive_avg_pool2d",
@@ -170,8 +168,9 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
                 found = self._first_tensor((e.value for e in value.elements), sizes)
                 if found is not None:
                     return found
-            elif value is not None and self._tensor(value) and not (sizes and self._constant(value)):
-                return value
+            elif value is not None and (self._tensor(value) or self._scalar(value)) \
+                    and not (sizes and self._constant(value)):
+                return value  # (`lengths.max()` of an input: no int has `.max()`, a tensor's is 0-d)
         return None
 
     def _tensor(self, value: cst.BaseExpression) -> bool:
@@ -244,7 +243,14 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
     def _reduced(self, value: cst.BaseExpression) -> bool:
         """What `.argmax()` is called on is a tensor, or likely one and no NumPy array (whose
         reductions give NumPy scalars, which index without a read)."""
-        return self._tensor(value) or (self.ctx.kind(value) == Kind.LIKELY and not is_ndarray(value, self.ctx))
+        if self._tensor(value):
+            return True
+        # a guessed tensor, or a value only the project types (a parameter): what has `.max()`
+        # and is no NumPy array is a tensor (no int, list or tuple has the method)
+        kind = self.ctx.kind(value)
+        if kind == Kind.UNKNOWN and self.ctx.assuming is None:
+            kind = self.ctx.assumed(value)[0]
+        return kind.tensorish and not is_ndarray(value, self.ctx)
 
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -317,8 +317,13 @@ class Denoiser(torch.nn.Module):
     def _own_forward(self, cls: str | None) -> bool:
         """A project subclass with its own `forward`: Dynamo inlines it and refuses the module
         at its `super().forward(...)`, which is reported there (the call is not a break of its own)."""
-        local = self.ctx.local_class(cls)
-        return local is not None and "forward" in self.ctx.class_table[local].methods
+        table, local, seen = self.ctx.class_table, self.ctx.local_class(cls), set()
+        while local is not None and local not in seen:  # or one a base of this file gives it
+            seen.add(local)
+            if "forward" in table[local].methods:
+                return True
+            local = next((b for b in map(self.ctx.local_class, table[local].bases) if b is not None), None)
+        return False
 
     def _library_base(self, cls: str | None) -> str | None:
         """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):
@@ -364,7 +369,10 @@ class Denoiser(torch.nn.Module):
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
                 and scope is not None and scope.class_name:
             info = self.ctx.class_table.get(scope.class_name)
-            return info.attr_classes.get(func.attr.value) if info else None
+            ref = info.attr_classes.get(func.attr.value) if info else None
+            if ref and "|" in ref:  # one class per branch of __init__: the known one, where it is built
+                return next((c for c in ref.split("|") if self._known.get(self._library_base(c)) is not None), None)
+            return ref
         return None
 
 

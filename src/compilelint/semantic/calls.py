@@ -86,6 +86,19 @@ class CallGraph:
         the result of calling it (`window = Window(x)`), until the name is bound again."""
         return scope.typed.get(name) or scope.var_class.get(name)
 
+    def object_method_call(self, node: cst.Call) -> bool:
+        """`solver.t(x)` with `solver` a local holding an instance of a project class (built
+        here or annotated): what the call gives is the method's return, which the project
+        decides, not a method of the receiver's kind (`x.log()`). (Not a name a call that may
+        be a factory bound, `x = self.block(x)`: most often a tensor.)"""
+        func = node.func
+        if not (self.scopes and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return False
+        if not self.held_class(func.value.value, self.scopes[-1]):
+            return False
+        index = self.edge_index(node)
+        return index is not None and self.functions[self.scopes[-1].qualname].calls[index].kind == "ctorcall"
+
     def built_object_call(self, node: cst.Call) -> int | None:
         """The edge index of `obj.method(...)` when `obj` was built in this function
         (`Ranker(k).top(x)`, `ranker = Ranker(k)`; `ranker.top(x)`): an object Dynamo made

@@ -111,6 +111,19 @@ def _typed_attr(info: ClassInfo, attr: str, ref: str) -> None:
     info.attr_classes[attr] = ref
 
 
+EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
+
+
+def _either_class(held: str | None, ref: str) -> str:
+    """`self.decoder = BeamSearchDecoder(...)` in one branch and `GreedyDecoder(...)` in
+    another: the attribute holds either ("A|B"), not the last one written; a mark of another
+    sort (a container, a factory's, bound methods) gives way to the class."""
+    if not held or held.startswith(("[]", APPLY, BOUND, MADE)) or ref.startswith("[]"):
+        return ref
+    classes = list(dict.fromkeys(held.split("|") + [ref]))
+    return "|".join(classes) if len(classes) <= EITHER_MAX else held
+
+
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
     """Whether `attr` is only ever set to None in the class (an optional part left out)."""
     if isinstance(value, cst.Name) and value.value == "None":
@@ -240,7 +253,7 @@ class ClassTracking:
                 elif isinstance(value, cst.Call) and kind == Kind.MODULE:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
-                        info.attr_classes[assign_target] = ref
+                        info.attr_classes[assign_target] = _either_class(info.attr_classes.get(assign_target), ref)
                 elif isinstance(value, cst.Name) and typed.get(value.value):
                     # `self.config = config` with `config: LlamaConfig`: calls follow the class
                     _typed_attr(info, assign_target, self.qualify_ref(typed[value.value]))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import (
-    NON_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
+    FULL_REDUCTIONS, NON_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
     join, literal_kind, strongest, torch_call_kind,
 )
 
@@ -133,6 +133,9 @@ def call_kind(node: cst.Call, env) -> Kind:
             return Kind.LIKELY
     if isinstance(func, cst.Attribute):
         method = func.attr.value
+        object_method = getattr(env, "object_method_call", None)
+        if object_method is not None and object_method(node):
+            return env.open_call(node)  # `solver.t(sigma)`: what `t` returns, not the solver's kind
         assuming = getattr(env, "assuming", None)
         before = set(assuming) if assuming is not None and method in VALUE_METHODS else None
         receiver = infer(func.value, env)
@@ -143,13 +146,18 @@ def call_kind(node: cst.Call, env) -> Kind:
                 if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be
                     assuming.intersection_update(before)
                 return Kind.VALUE
+            if receiver == Kind.LIKELY and method in FULL_REDUCTIONS and not node.args and not (
+                    isinstance(func.value, cst.Name) and func.value.value in _ndarray_names(env)):
+                return Kind.TENSOR  # `lengths.max()`: no int, list or tuple has the method
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:
             return Kind.LIKELY if method == "forward" else Kind.UNKNOWN
-        if receiver == Kind.UNKNOWN and method in TENSOR_ONLY_METHODS:
+        if receiver == Kind.UNKNOWN and (method in TENSOR_ONLY_METHODS or method in FULL_REDUCTIONS):
             # x.sum() with x unknown: among what compiled code calls, only tensors have these.
             name = dotted(func.value)
             if name is None or not env.is_import(name.split(".")[0]):
+                if method in FULL_REDUCTIONS and not node.args and name not in _ndarray_names(env):
+                    return Kind.TENSOR  # `x["lengths"].max()`: reduced to a 0-d tensor
                 return Kind.LIKELY
         return env.open_call(node)
     if isinstance(func, cst.Name):
@@ -157,6 +165,11 @@ def call_kind(node: cst.Call, env) -> Kind:
         if kind == Kind.MODULE:
             return Kind.LIKELY
     return env.open_call(node)
+
+
+def _ndarray_names(env) -> frozenset[str]:
+    names = getattr(env, "ndarray_names", None)
+    return names() if names is not None else frozenset()
 
 
 def is_sizes(value: cst.BaseExpression | None) -> bool:

@@ -38,6 +38,8 @@ VALUE_METHODS = frozenset({
     "is_complex", "is_signed", "equal", "item", "tolist", "untyped_storage", "type",
     "is_pinned", "is_shared", "is_set_to", "__len__", "dim_order",
 })
+# tensor methods that, given no argument, reduce every element to a 0-d tensor
+FULL_REDUCTIONS = frozenset({"argmax", "argmin", "sum", "max", "min", "prod", "amax", "amin", "count_nonzero"})
 # Methods of str, dict and list that torch.Tensor does not have (checked against torch 2.13:
 # `split`, `values`, `index` and `count` are left out, a tensor has or may be mistaken for them).
 NON_TENSOR_METHODS = frozenset({
