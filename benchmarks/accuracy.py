@@ -18,7 +18,8 @@ Two parts:
       True when the file carries a label, False when it carries none.
 
     Every contradiction is printed; the exit status is 1 if there is any. A label may hold
-    only on some releases: ``# expect: CL119 [torch < 2.14]`` (or ``[torch >= 2.14]``);
+    only on some releases: ``# expect: CL119 [torch < 2.14]`` (or ``[torch >= 2.14]``, or
+    ``[python < 3.12]`` for the Python running it);
     the labels are read for the installed torch (as ``compilelint check`` resolves it) or
     for ``COMPILELINT_LABELS_TORCH=2.13``.
 
@@ -61,9 +62,10 @@ CASE_TIMEOUT_S = 180
 BATCH = 16  # cases per worker interpreter
 
 # `# expect: CL119` holds on every release; `# expect: CL119 [torch < 2.14]` (or `>= 2.14`)
-# only on those releases (Dynamo's behaviour moved)
+# only on those releases (Dynamo's behaviour moved); `[python < 3.12]`, only on those Pythons
+# (the standard library moved: `functools.cached_property` took a lock up to 3.11)
 EXPECT_RE = re.compile(
-    r"#\s*expect:\s*(CL\d{3}(?:\s*,\s*CL\d{3})*)(?:\s*\[torch\s*(<|>=)\s*(\d+)\.(\d+)\])?"
+    r"#\s*expect:\s*(CL\d{3}(?:\s*,\s*CL\d{3})*)(?:\s*\[(torch|python)\s*(<|>=)\s*(\d+)\.(\d+)\])?"
 )
 
 
@@ -146,7 +148,8 @@ def parse_labels(path: Path, release: tuple[int, int] | None = None) -> dict[int
             if tok.type != tokenize.COMMENT:
                 continue
             m = EXPECT_RE.search(tok.string)
-            if m and label_holds(m.group(2), (int(m.group(3) or 0), int(m.group(4) or 0)), release):
+            against = tuple(sys.version_info[:2]) if m and m.group(2) == "python" else release
+            if m and label_holds(m.group(3), (int(m.group(4) or 0), int(m.group(5) or 0)), against):
                 codes = [c.strip() for c in m.group(1).split(",")]
                 labels.setdefault(tok.start[0], []).extend(codes)
     return labels

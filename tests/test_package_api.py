@@ -351,3 +351,48 @@ def test_a_module_class_the_top_level_init_defines_is_api_too(tmp_path):
     decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings if f.line >= decoded - 1] == \
         [("__init__.py", decoded - 1, "CL150"), ("__init__.py", decoded, "CL103")]
+
+
+LOSSES = textwrap.dedent("""
+    import torch
+
+
+    class RelativeLoss(object):
+        def __init__(self, p=2):
+            self.p = p
+
+        def __call__(self, pred, target):
+            norm = torch.linalg.vector_norm(target, self.p)
+            if norm.item() == 0:  # ITEM
+                return (pred - target).abs().mean()
+            return torch.linalg.vector_norm(pred - target, self.p) / norm
+
+
+    class Tokens(object):
+        def __call__(self, text):
+            return text.split()
+""")
+
+
+def test_an_exported_callable_objects_call_is_api(tmp_path):
+    # neuraloperator's `LpLoss`: a plain object user code builds once and calls in a compiled
+    # training step; a `__call__` that takes no tensors (text) is no API
+    root = _package(tmp_path, "losspkg", {"__init__.py": "from .losses import RelativeLoss, Tokens\n",
+                                          "losses.py": LOSSES})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(LOSSES.splitlines(), 1) if "# ITEM" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.severity, f.when) for f in findings] == [
+        ("losses.py", line, "CL103", "note", (API,))]
+
+
+def test_dynamo_breaks_in_a_callable_objects_call(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "losspkg", {"__init__.py": "from .losses import RelativeLoss, Tokens\n",
+                                          "losses.py": LOSSES})
+    with _imported(root, "losspkg") as losspkg:
+        loss = losspkg.RelativeLoss()
+        result = capture(lambda p, t: loss(p * 2, t), (torch.randn(4), torch.randn(4)), backend="eager")
+    line = next(i for i, text in enumerate(LOSSES.splitlines(), 1) if "# ITEM" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

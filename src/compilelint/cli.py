@@ -97,6 +97,7 @@ def main() -> None:
 @click.option("--config", "config_file", type=click.Path(dir_okay=False),
               help="Use this pyproject.toml instead of the nearest one.")
 @click.option("--target-torch", help="The torch release the code runs on (default: the installed one).")
+@click.option("--target-python", help="The Python release the code runs on (default: the one running the check).")
 @click.option("--roots", type=click.Choice(["modules", "explicit"]),
               help="Compiled regions start at every nn.Module.forward, or only at explicit torch.compile uses.")
 @click.option("--force-exclude", is_flag=True, default=None,
@@ -119,7 +120,7 @@ def main() -> None:
 @click.option("--stdin-filename", type=click.Path(dir_okay=False),
               help="Check the source read from stdin as this file: its settings, per-file-ignores and "
                    "(with --force-exclude) excludes apply. PATHS: `-` or none.")
-def check(paths, fmt, output, select, ignore, extend_select, config_file, target_torch, roots,
+def check(paths, fmt, output, select, ignore, extend_select, config_file, target_torch, target_python, roots,
           force_exclude, statistics, exit_zero, no_cache, cache_dir, jobs, color, with_probe,
           baseline_file=None, write_baseline=None, fix=False, show_diff=False, stdin_filename=None) -> None:
     """Check PATHS (files or folders; default: the current folder) for torch.compile hazards."""
@@ -132,8 +133,8 @@ def check(paths, fmt, output, select, ignore, extend_select, config_file, target
     try:
         settings = config_mod.load(
             config_file, start=_folder_of(stdin_filename), select=_codes(select), ignore=_codes(ignore),
-            extend_select=_codes(extend_select), target_torch=target_torch, roots=roots,
-            force_exclude=force_exclude,
+            extend_select=_codes(extend_select), target_torch=target_torch, target_python=target_python,
+            roots=roots, force_exclude=force_exclude,
         )
     except config_mod.ConfigError as exc:
         raise Failure(str(exc)) from None

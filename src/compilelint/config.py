@@ -44,6 +44,7 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     target_torch: str | None = None  # None: the installed torch (up to the newest confirmed), else the newest
+    target_python: str | None = None  # None: the Python running the check ("3.11": the code runs on 3.11)
     roots: str = "modules"
     # Modes the project never compiles in: findings only reachable there are dropped
     # (("training", False), ("dtype", "float32"), ("labels", False)); see semantic.guards.
@@ -218,6 +219,19 @@ def _torch(key: str, value: Any) -> str:
     return text
 
 
+def _python(key: str, value: Any) -> str:
+    text = str(value) if isinstance(value, (str, float)) else ""
+    if not re.fullmatch(r"3\.\d{1,2}", text):
+        raise ConfigError(f"`{key}` must be a Python release like \"3.11\", got {value!r}")
+    return text
+
+
+def python_version(settings: Settings) -> tuple[int, int]:
+    """The Python the code runs on: `target-python`, else the one running the check (a
+    standard-library behaviour Dynamo meets moved: CL147's `cached_property` lock, gone in 3.12)."""
+    return parse_version(settings.target_python) if settings.target_python else tuple(sys.version_info[:2])
+
+
 def _roots(key: str, value: Any) -> str:
     if value not in ROOTS:
         raise ConfigError(f"`{key}` must be one of {', '.join(map(repr, ROOTS))}, got {value!r}")
@@ -264,6 +278,7 @@ _KEYS = {
     "exclude": _strings,
     "extend-exclude": _strings,
     "target-torch": _torch,
+    "target-python": _python,
     "roots": _roots,
     "assume": _assume,
     "c-extensions": _strings,
@@ -321,6 +336,8 @@ def load(config: str | None = None, start: str | None = None, **overrides: Any) 
             flags[key] = _codes(key.replace("_", "-"), list(flags[key]))
     if "target_torch" in flags:
         flags["target_torch"] = _torch("--target-torch", flags["target_torch"])
+    if "target_python" in flags:
+        flags["target_python"] = _python("--target-python", flags["target_python"])
     if "roots" in flags:
         flags["roots"] = _roots("--roots", flags["roots"])
     return replace(settings, **flags)

@@ -421,6 +421,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
     def _attr_forward(self, class_key: str, attr: str) -> str | None:
         return self._attr_method(class_key, attr, "forward", containers=True)
 
+    def held_method(self, class_key: str, attr: str, method: str) -> str | None:
+        """`method` of the class `self.<attr>` holds (`self.tokenizer.sot`), for a project phase."""
+        return self._attr_method(class_key, attr, method)
+
     def _attr_method(self, class_key: str, attr: str, method: str, containers: bool = False) -> str | None:
         """`method` of the class `self.<attr>` holds (set in __init__ or annotated); for a
         method other than forward, the attribute may be set by a project-defined base."""

@@ -83,6 +83,8 @@ class RootFinding:
                 if key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
                     found.update(self._entry_methods(key))
+                elif key in self.classes and (call := self.method(key, "__call__")) and self.functions[call].entry:
+                    found.add(call)  # a loss or metric object user code calls (neuraloperator's `LpLoss`)
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`, `from snntorch import
         # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference methods and its

@@ -266,6 +266,16 @@ RULES = {
         'breaks_graph': True,
         'project_phase': 'compilelint.project_rules.cl146_typed_dict',
     },
+    'CL147': {
+        'name': 'cached-property-read',
+        'severity': 'error',
+        'summary': 'reads a `functools.cached_property` in the compiled region (Python 3.11 and older)',
+        'message': '`{read}` reads `{prop}`, a `functools.cached_property`: on Python 3.11 and older its getter takes an `RLock`, a context manager Dynamo cannot enter (GB0142), so the whole function runs eagerly the first time the value is not yet cached',
+        'help': 'Read the property once before the compiled call (in `__init__`, or before `torch.compile`) so the value is cached, or make it a plain `@property` or attribute; Python 3.12 and newer take no lock.',
+        'gb_id': 'GB0142',
+        'breaks_graph': True,
+        'project_phase': 'compilelint.project_rules.cl147_cached',
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',

@@ -47,6 +47,8 @@ class CallEdge:
     property  reading `target.method` (`self.x`, or `p.x` with `p` annotated with the class
               `target`) runs its getter if `x` is a `@property`; assigning it, `method`
               "x.setter", runs the setter
+    attrprop  reading `self.target.method` (`self.tokenizer.sot`): only a project phase reads
+              it (CL147's `cached_property`); no part of the region
     apply     `MyFunction.apply(...)`: an autograd Function's `forward` (`target`: the class)
     local     a nested function `target` (qualified): it runs when its parent does
     decorator the function is wrapped by decorator `target` (a name or qualified): calling
@@ -101,12 +103,13 @@ class FunctionSummary:
     picks: str = ""  # "A|B": every `return` gives one of these classes itself (`return Euler`)
     entry: bool = False  # a method or function user code may call with tensors (semantic.entries)
     closures: str = ""  # "a|b": nested functions a `return` hands out (`return inner`), qualnames
+    cached: bool = False  # a `@functools.cached_property` getter
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
-                      self.items, self.inference, self.builds, self.picks, self.entry, self.closures),
+                      self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached),
                      _FUNCTION)
 
     @classmethod
@@ -119,7 +122,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "")
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

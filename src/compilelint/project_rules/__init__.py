@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 class ProjectContext:
     """What a project phase reads: every file's analysis, the project index, the compiled
     region, the call sites, the per-file findings kept so far (pairs of analysis and
-    finding), and the rules' table (`registry.RuleInfo` by code)."""
+    finding), the rules' table (`registry.RuleInfo` by code) and what only the package's API
+    reaches."""
 
     analyses: list
     index: object  # index.ProjectIndex
@@ -37,6 +38,9 @@ class ProjectContext:
     deferred: list = field(default_factory=list)
     # breaking.breaking_reach's answer, kept for the next phase that asks (CL150, CL151)
     reach: tuple | None = field(default=None, repr=False)
+    # what only the package's API reaches (findings there are notes, `when: api`)
+    api: set[str] = field(default_factory=set)
+    python: tuple[int, int] = (3, 12)  # the Python the code runs on (config.python_version)
 
     def candidates(self, prefix: str) -> list[tuple]:
         """(analysis, finding, function key, call edge) of each deferred candidate whose

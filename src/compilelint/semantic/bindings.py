@@ -10,9 +10,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint.semantic.compiled import (
-    COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, marks_constant,
-)
+from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (
@@ -206,9 +204,10 @@ class Bindings:
         class_name = self.classes[-1].qualname if (self.classes and not self.scopes) else (
             self.scopes[-1].class_name if self.scopes else None)
         parent = self.scopes[-1].qualname if self.scopes else None
-        compiled, disabled, static, accessor, inference = False, False, False, False, False
+        compiled, disabled, static, accessor, inference, cached = False, False, False, False, False, False
         self.header_nodes.update(id(d) for d in node.decorators)
-        for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+        every = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+        for param in every:
             if param.default is not None:
                 self.header_nodes.add(id(param.default))
         for deco in node.decorators:
@@ -224,11 +223,12 @@ class Bindings:
                 inference = True
             elif qualified == "builtins.staticmethod":
                 static = True
+            elif qualified == "functools.cached_property":
+                cached = True
             elif qualified == "builtins.property" or (
                     isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter")):
                 accessor = True
-        params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
-                                         *node.params.kwonly_params)]
+        params = [p.name.value for p in every]
         method = class_name is not None and not self.scopes
         scope = FunctionScope(qualname, class_name, params, node=node,
                               is_forward=method and name == "forward", bound=method and not static)
@@ -236,7 +236,7 @@ class Bindings:
         self.scopes.append(scope)
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,
                                compiled=compiled, disabled=disabled, accessor=accessor and method,
-                               inference=inference and method)
+                               inference=inference and method, cached=cached and method)
         if scope.open:  # what the project needs to map call-site arguments onto parameters
             info.params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
             info.bound = 1 if (method and not static and info.params) else 0

@@ -59,10 +59,14 @@ class CallGraph:
         if not self.scopes or self.header or self.escaped:
             return
         scope = self.scopes[-1]
+        kind = "property"
         if isinstance(owner, cst.Call):  # `Window(x).size`: the class just called
             target = self._class_name(owner.func)
             if target is None:
                 return
+        elif isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self" \
+                and not accessor and scope.class_name is not None:
+            kind, target = "attrprop", owner.attr.value  # `self.tokenizer.sot`: read by CL147 only
         elif not isinstance(owner, cst.Name):
             return
         elif owner.value == "self" and scope.class_name is not None:
@@ -72,11 +76,11 @@ class CallGraph:
         else:
             return
         name = node.attr.value + accessor
-        seen = (target, name, id(scope.loops[0]) if scope.loops else None, self.when)
+        seen = (kind, target, name, id(scope.loops[0]) if scope.loops else None, self.when)
         if seen in scope.reads:
             return
         scope.reads.add(seen)
-        call = CallEdge("property", target, name, when=self.when)
+        call = CallEdge(kind, target, name, when=self.when)
         self._in_loop(call, scope)
         self.functions[scope.qualname].calls.append(call)
 

@@ -38,12 +38,14 @@ class ClassInfo:
     init_calls: dict[str, str] = field(default_factory=dict)
 
 
-def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
+def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
     nested functions or classes), the names given to `self.register_buffer("name", ...)`
-    / `register_parameter` (nested functions included), and the calls each local name is
-    bound to (`if head is None: head = Head(...)`, for `self.head = head`)."""
+    / `register_parameter` (nested functions included), the calls each local name is
+    bound to (`if head is None: head = Head(...)`, for `self.head = head`), and (attr,
+    annotation) for every `self.attr: Cls = value`."""
     assignments: list = []
+    annotated: list = []
     registered: list[str] = []
     local_calls: dict[str, list] = {}
     Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
@@ -63,9 +65,10 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
                         local_calls.setdefault(t.value, []).append(node.value)
         elif kind is AnnAssign:
             t = node.target
-            if not nested and node.value is not None and type(t) is Attribute and type(t.value) is Name \
-                    and t.value.value == "self":
-                assignments.append((t.attr.value, node.value))
+            if not nested and type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
+                annotated.append((t.attr.value, node.annotation.annotation))
+                if node.value is not None:
+                    assignments.append((t.attr.value, node.value))
         elif kind is Call:
             f = node.func
             if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
@@ -81,7 +84,7 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict]:
         below = children(node, skip)
         below.reverse()
         stack.extend([(child, nested) for child in below])
-    return assignments, registered, local_calls
+    return assignments, registered, local_calls, annotated
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -199,11 +202,14 @@ class ClassTracking:
             memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
             known = memo.get(id(stmt)) if memo is not None else None
             if known is not None and known[0] is stmt:
-                assignments, registered, local_calls = known[1]
+                assignments, registered, local_calls, annotated = known[1]
             else:
-                assignments, registered, local_calls = method_scan(stmt)
+                assignments, registered, local_calls, annotated = method_scan(stmt)
                 if memo is not None:
-                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls))
+                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls, annotated))
+            for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
+                if ref := _class_annotation(annotation):
+                    _typed_attr(info, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
