@@ -20,7 +20,7 @@ def run(context) -> list:
         return []
     index, rule = context.index, context.rules["CL147"]
     by_module = {a.module: a for a in context.analyses}
-    trees: dict[str, ast.Module | None] = {}
+    trees: dict[str, tuple | None] = {}
     out = []
     for key in sorted(context.region | context.api):
         module, qualname = key.split(":", 1)
@@ -66,16 +66,17 @@ def _getter(index, key: str, call) -> str | None:
 def _read(path: str, trees: dict, qualname: str, call) -> tuple | None:
     """(line, col, end_line, end_col, text) of the first read of the edge's attribute in the
     function's own body (1-based columns in characters), or None when it is not found."""
-    if path not in trees:
+    if path not in trees:  # (tree, its lines as bytes), or None
         try:
             with open(path, "rb") as handle:
                 data = handle.read()
-            trees[path] = ast.parse(data)
-            trees[path].lines = data.split(b"\n")  # type: ignore[attr-defined]
+            trees[path] = (ast.parse(data), data.split(b"\n"))
         except (OSError, SyntaxError, ValueError):
             trees[path] = None
-    tree = trees[path]
-    function = _function(tree, qualname) if tree is not None else None
+    if trees[path] is None:
+        return None
+    tree, lines = trees[path]
+    function = _function(tree, qualname)
     if function is None:
         return None
     best = None
@@ -86,7 +87,6 @@ def _read(path: str, trees: dict, qualname: str, call) -> tuple | None:
                 best = node
     if best is None:
         return None
-    lines = tree.lines  # type: ignore[attr-defined]
 
     def column(line: int, offset: int) -> int:  # ast's offsets count UTF-8 bytes
         return len(lines[line - 1][:offset].decode("utf-8", "replace")) + 1
