@@ -98,10 +98,14 @@ class CallGraph:
         func = node.func
         if not (self.scopes and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
             return False
-        if not self.held_class(func.value.value, self.scopes[-1]):
-            return False
+        return bool(self.held_class(func.value.value, self.scopes[-1])) and self._ctorcall_edge(node) is not None
+
+    def _ctorcall_edge(self, node: cst.Call) -> int | None:
+        """The edge index of `obj.method(...)` when the walk made it a `ctorcall` (a method of
+        the class `obj` holds)."""
         index = self.edge_index(node)
-        return index is not None and self.functions[self.scopes[-1].qualname].calls[index].kind == "ctorcall"
+        return index if index is not None and self.functions[self.scopes[-1].qualname].calls[index].kind == "ctorcall" \
+            else None
 
     def built_object_call(self, node: cst.Call) -> int | None:
         """The edge index of `obj.method(...)` when `obj` was built in this function
@@ -113,12 +117,7 @@ class CallGraph:
         owner, scope = func.value, self.scopes[-1]
         built = isinstance(owner, cst.Call) and self._class_name(owner.func) is not None
         built = built or (isinstance(owner, cst.Name) and owner.value in scope.built)
-        if not built:
-            return None
-        index = self.edge_index(node)
-        if index is None or self.functions[scope.qualname].calls[index].kind != "ctorcall":
-            return None
-        return index
+        return self._ctorcall_edge(node) if built else None
 
     def class_call(self, node: cst.Call) -> int | None:
         """The edge index of `Cls(...)` / `pkg.Cls(...)` when the callee looks like a class

@@ -146,9 +146,8 @@ def call_kind(node: cst.Call, env) -> Kind:
                 if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be
                     assuming.intersection_update(before)
                 return Kind.VALUE
-            if receiver == Kind.LIKELY and method in FULL_REDUCTIONS and not node.args and not (
-                    isinstance(func.value, cst.Name) and func.value.value in _ndarray_names(env)):
-                return Kind.TENSOR  # `lengths.max()`: no int, list or tuple has the method
+            if receiver == Kind.LIKELY and _full_reduction(node, env):
+                return Kind.TENSOR
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:
             return Kind.LIKELY if method == "forward" else Kind.UNKNOWN
@@ -156,9 +155,7 @@ def call_kind(node: cst.Call, env) -> Kind:
             # x.sum() with x unknown: among what compiled code calls, only tensors have these.
             name = dotted(func.value)
             if name is None or not env.is_import(name.split(".")[0]):
-                if method in FULL_REDUCTIONS and not node.args and name not in _ndarray_names(env):
-                    return Kind.TENSOR  # `x["lengths"].max()`: reduced to a 0-d tensor
-                return Kind.LIKELY
+                return Kind.TENSOR if _full_reduction(node, env) else Kind.LIKELY
         return env.open_call(node)
     if isinstance(func, cst.Name):
         kind = env.name_kind(func.value)
@@ -167,9 +164,14 @@ def call_kind(node: cst.Call, env) -> Kind:
     return env.open_call(node)
 
 
-def _ndarray_names(env) -> frozenset[str]:
+def _full_reduction(node: cst.Call, env) -> bool:
+    """`lengths.max()`, `x["mask"].sum()`: a reduction of every element, of what is no NumPy
+    array (no int, list or tuple has the method): a 0-d tensor."""
+    func = node.func
+    if node.args or func.attr.value not in FULL_REDUCTIONS:
+        return False
     names = getattr(env, "ndarray_names", None)
-    return names() if names is not None else frozenset()
+    return not (isinstance(func.value, cst.Name) and names is not None and func.value.value in names())
 
 
 def is_sizes(value: cst.BaseExpression | None) -> bool:
