@@ -276,6 +276,15 @@ RULES = {
         'breaks_graph': True,
         'project_phase': 'compilelint.project_rules.cl147_cached',
     },
+    'CL148': {
+        'name': 'partial-setattr',
+        'severity': 'error',
+        'summary': 'sets an attribute on a `functools.partial` object in the compiled region',
+        'message': '`{target}` sets an attribute on a `functools.partial` object: Dynamo supports setattr on user objects, not on partials, and breaks the graph (GB0467)',
+        'help': 'Keep the extra state beside the partial (a small class with `__call__`, or a tuple), or set it outside the compiled code.',
+        'gb_id': 'GB0467',
+        'breaks_graph': True,
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',
