@@ -285,6 +285,15 @@ RULES = {
         'gb_id': 'GB0467',
         'breaks_graph': True,
     },
+    'CL149': {
+        'name': 'class-statement-in-region',
+        'severity': 'error',
+        'summary': 'a `class` statement (or a `namedtuple` of `**kwargs`) inside a function of the compiled region',
+        'message': 'defines class `{name}` while the function runs: Dynamo cannot trace a class statement (`__build_class__`, GB8977) and breaks the graph',
+        'help': 'Define the class at module level (a closure value it needs can be an attribute or an argument), or build it once outside the compiled code and keep it.',
+        'gb_id': 'GB8977',
+        'breaks_graph': True,
+    },
     'CL150': {
         'name': 'break-in-loop',
         'severity': 'error',
