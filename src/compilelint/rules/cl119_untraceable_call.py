@@ -127,12 +127,13 @@ import torch
 @torch.compile
 def f(x):
     g = torch.Generator()  # expect
+    n = torch.randn(x.shape, generator=g)  # expect
     a = np.random.uniform(0.0, 1.0)  # expect
     b = np.random.uniform(0.0, 1.0, 3)  # a shape: traced
     c = np.random.normal(size=(2,))  # traced
     gru = torch.nn.GRU(4, 4)
     y, _ = gru(x)  # expect
-    return y + a
+    return y + a + n
 """,
         """
 import torch
@@ -273,16 +274,26 @@ class Denoiser(torch.nn.Module):
             return False
         if not isinstance(value, (cst.Name, cst.Attribute)):
             return False  # `torch.Generator()` built here: reported where it is built (GB0363)
-        # (a parameter without a default, `given:=g`, says nothing of what it holds)
-        when = tuple(label for label in self.ctx.caller_conditions(value) if not label.startswith("given:="))
-        if not when:
-            return False  # not known to hold a generator
+        if isinstance(value, cst.Name) and self._built_generator(self.ctx.local_flag(value.value)):
+            when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
+        else:
+            # (a parameter without a default, `given:=g`, says nothing of what it holds)
+            when = tuple(label for label in self.ctx.caller_conditions(value) if not label.startswith("given:="))
+            if not when:
+                return False  # not known to hold a generator
         self.report(node, self.message.format(
             what="A draw given a `torch.Generator`",
             why="Dynamo cannot pass a generator object into the graph and breaks the graph (GB0055)"),
             help="Draw with torch's global RNG inside the region (seed it outside), or draw the noise "
                  "outside and pass it in.", when=when)
         return True
+
+    def _built_generator(self, value: cst.BaseExpression | None) -> bool:
+        """`torch.Generator(device)`, also seeded in the same expression (`.manual_seed(seed)`)."""
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value == "manual_seed":
+            value = value.func.value
+        return isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "torch.Generator"
 
     def _tensor_method(self, node: cst.Call) -> bool:
         """`x.to_sparse()`: a tensor method the table knows, on what may be a tensor (not a
