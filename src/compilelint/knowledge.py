@@ -266,6 +266,12 @@ ENTRIES: tuple[Entry, ...] = (
           ("kn_numpy_random_02",), CONFIRMED),
     Entry(("numpy.random.permutation", "numpy.random.default_rng"), "rng", "CL119", "GB0294",
           "numpy function not supported by torch._numpy", "", ("kn_numpy_random_02",), CONFIRMED),
+    Entry(_names("numpy.random", "SeedSequence", "RandomState", "Generator", "BitGenerator", "PCG64", "PCG64DXSM",
+                 "MT19937", "Philox", "SFC64"), "rng", "CL119", "GB0156",
+          "Unsupported method call (`__new__` of a NumPy random class)",
+          "NumPy's random state objects cannot be built while tracing: make them outside the region "
+          "(torchsde's Brownian intervals split with `np.random.SeedSequence`)", ("kn_numpy_random_04",),
+          "2.13.0, 2.14.1", traced=("clean_kn_numpy_random_04",)),
     Entry(_names("numpy.random", "binomial", "poisson", "beta", "gamma", "exponential", "standard_normal",
                  "laplace", "multinomial"), "rng", "CL119", "GB0294",
           "numpy function not supported by torch._numpy",
