@@ -67,6 +67,16 @@ class Entry:
         return f">= {low}" if self.torch_max is None else f">= {low}, < " + "%d.%d" % self.torch_max
 
 
+# NumPy's other distributions: none is in torch._numpy.random's __all__ (which draws only
+# seed/random_sample/sample/random/rand/randn/normal/choice/randint/shuffle/uniform)
+NUMPY_RANDOM_OTHER = (
+    "geometric", "negative_binomial", "logistic", "lognormal", "chisquare", "dirichlet", "f", "gumbel",
+    "hypergeometric", "logseries", "multivariate_normal", "noncentral_chisquare", "noncentral_f", "pareto",
+    "power", "rayleigh", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t", "triangular",
+    "vonmises", "wald", "weibull", "zipf", "random_integers", "bytes", "multivariate_hypergeometric",
+)
+
+
 def _names(prefix: str, *fns: str) -> tuple[str, ...]:
     return tuple(f"{prefix}.{fn}" for fn in fns)
 
@@ -273,11 +283,11 @@ ENTRIES: tuple[Entry, ...] = (
           "(torchsde's Brownian intervals split with `np.random.SeedSequence`)", ("kn_numpy_random_04",),
           "2.13.0, 2.14.1", traced=("clean_kn_numpy_random_04",)),
     Entry(_names("numpy.random", "binomial", "poisson", "beta", "gamma", "exponential", "standard_normal",
-                 "laplace", "multinomial"), "rng", "CL119", "GB0294",
+                 "laplace", "multinomial", *NUMPY_RANDOM_OTHER), "rng", "CL119", "GB0294",
           "numpy function not supported by torch._numpy",
           "torch._numpy draws only `rand`/`randn`/`random`/`uniform`/`normal`/`randint`/`choice`/`shuffle`: "
-          "other distributions break also with `size` (pytorchcv's FractalNet drop masks)",
-          ("kn_numpy_random_03",), "2.13.0, 2.14.1"),
+          "other distributions break also with `size` (pytorchcv's FractalNet drop masks, normflows' "
+          "`np.random.geometric`)", ("kn_numpy_random_03", "kn_numpy_random_05"), "2.13.0, 2.14.1"),
     Entry(_names("numpy", *NUMPY_UNSUPPORTED) + _names("numpy.linalg", *NUMPY_LINALG_UNSUPPORTED), "untraceable",
           "CL119", "GB0294", "numpy function not supported by torch._numpy",
           "every NumPy function torch._numpy lacks breaks, also on Python constants: `np.interp`, `np.digitize`, "
