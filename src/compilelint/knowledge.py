@@ -77,6 +77,11 @@ NUMPY_RANDOM_OTHER = (
 )
 
 
+# NumPy's random state classes: none can be built while tracing, and their methods are skipped
+NUMPY_RNG_CLASSES = ("SeedSequence", "RandomState", "Generator", "BitGenerator", "PCG64", "PCG64DXSM", "MT19937",
+                     "Philox", "SFC64")
+
+
 def _names(prefix: str, *fns: str) -> tuple[str, ...]:
     return tuple(f"{prefix}.{fn}" for fn in fns)
 
@@ -276,8 +281,7 @@ ENTRIES: tuple[Entry, ...] = (
           ("kn_numpy_random_02",), CONFIRMED),
     Entry(("numpy.random.permutation", "numpy.random.default_rng"), "rng", "CL119", "GB0294",
           "numpy function not supported by torch._numpy", "", ("kn_numpy_random_02",), CONFIRMED),
-    Entry(_names("numpy.random", "SeedSequence", "RandomState", "Generator", "BitGenerator", "PCG64", "PCG64DXSM",
-                 "MT19937", "Philox", "SFC64"), "rng", "CL119", "GB0156",
+    Entry(_names("numpy.random", *NUMPY_RNG_CLASSES), "rng", "CL119", "GB0156",
           "Unsupported method call (`__new__` of a NumPy random class)",
           "NumPy's random state objects cannot be built while tracing: make them outside the region "
           "(torchsde's Brownian intervals split with `np.random.SeedSequence`)", ("kn_numpy_random_04",),

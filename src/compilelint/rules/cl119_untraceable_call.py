@@ -9,6 +9,8 @@ from compilelint.semantic.kinds import Kind
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
 MODULE = "torch.nn.Module."  # and of nn.Module methods
+# what makes a NumPy random object (its methods then break: CL119's `_numpy_rng_method`)
+NUMPY_RNG_MAKERS = frozenset({"numpy.random.default_rng", *(f"numpy.random.{c}" for c in knowledge.NUMPY_RNG_CLASSES)})
 UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
@@ -34,6 +36,18 @@ class UntraceableCall(Rule):
     breaks_graph = True
 
     VALID = [
+        """
+import numpy as np
+import torch
+RNG = np.random.default_rng(0)
+class Jitter(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.offsets = torch.from_numpy(RNG.normal(size=3))  # __init__: eager
+    def forward(self, x):
+        RNG = [0.5]  # a local of the same name: a list
+        return x + self.offsets * RNG.count(0.5)
+""",
         """
 import torch
 class Cached(torch.nn.Module):
@@ -124,10 +138,14 @@ class M(nn.Module):
         """
 import numpy as np
 import torch
+RNG = np.random.default_rng(0)
 @torch.compile
 def f(x):
     g = torch.Generator()  # expect
     n = torch.randn(x.shape, generator=g)  # expect
+    seeds = np.random.SeedSequence(entropy=3)  # expect
+    s0, s1 = seeds.generate_state(2)  # expect
+    j = RNG.normal()  # expect
     a = np.random.uniform(0.0, 1.0)  # expect
     b = np.random.uniform(0.0, 1.0, 3)  # a shape: traced
     c = np.random.normal(size=(2,))  # traced
@@ -155,12 +173,16 @@ class Denoiser(torch.nn.Module):
         self._depth = 0  # blocks entered: a rebinding in a nested block (`if m != 1: i = ...`) may not run
         # names and `self.` attributes bound to a TorchScript module: (class or None, name)
         self._scripted: set[tuple[str | None, str]] = set()
+        # per function (the module's first): names bound to a NumPy random object
+        self._numpy_rngs: list[set[str]] = [set()]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
+        self._numpy_rngs.append(set())
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
+        self._numpy_rngs.pop()
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth += 1
@@ -182,7 +204,9 @@ class Denoiser(torch.nn.Module):
         value = node.value
         rng = isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "random.Random"
         drawn = None if rng else self._drawn(value)
+        numpy_rng = isinstance(value, cst.Call) and self.ctx.qualify(value.func) in NUMPY_RNG_MAKERS
         for name in names:
+            (self._numpy_rngs[-1].add if numpy_rng else self._numpy_rngs[-1].discard)(name)
             rngs.discard(name)
             if drawn:  # (with the modes the binding needs: the draw exists only then)
                 draws[name] = (drawn, self._depth, self.ctx.when)
@@ -236,7 +260,7 @@ class Denoiser(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
-        if self._generator(node, qualified):
+        if self._generator(node, qualified) or self._numpy_rng_method(node):
             return
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "call":
@@ -286,6 +310,24 @@ class Denoiser(torch.nn.Module):
             why="Dynamo cannot pass a generator object into the graph and breaks the graph (GB0055)"),
             help="Draw with torch's global RNG inside the region (seed it outside), or draw the noise "
                  "outside and pass it in.", when=when)
+        return True
+
+    def _numpy_rng_method(self, node: cst.Call) -> bool:
+        """`rng.normal(...)` / `seeds.generate_state(4)` on a name the function (or the module)
+        binds to a NumPy random object: its methods are skipped or unsupported (GB0008, GB0156)."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+            return False
+        name = func.value.value
+        if not (name in self._numpy_rngs[-1] or (
+                len(self._numpy_rngs) > 1 and name in self._numpy_rngs[0] and not self.ctx.locally_bound(name))):
+            return False
+        self.report(node, self.message.format(
+            what=f"`{name}.{func.attr.value}()`, a method of a NumPy random object,",
+            why="Dynamo does not trace NumPy's random objects (their methods are skipped) and breaks the graph "
+                "(GB0008, GB0156)"),
+            help="Draw with torch's RNG inside the region (seed it outside), or draw the numbers outside and "
+                 "pass them in.")
         return True
 
     def _built_generator(self, value: cst.BaseExpression | None) -> bool:
