@@ -165,6 +165,41 @@ def test_type_comments_type_parameters(tmp_path):
     assert [f.severity for f in findings if f.code == "CL102"] == ["error"]
 
 
+def test_a_parameter_annotated_with_an_unknown_alias_is_decided_by_its_call_sites(tmp_path):
+    # `Scalar` names nothing the linter knows (torchsde's Union[float, Tensor] alias): the
+    # compiled call passes a 0-d tensor, so the comparison breaks; `steps: int` stays a number
+    # and `Optional[torch.Tensor]` keeps its own meaning (truth tests are real questions)
+    findings = lint_snippet(tmp_path, """
+        from typing import Optional, Union
+        import torch
+        from .types import Scalar
+        def check(t0: Optional[Scalar] = 0.0, t1: "Scalar" = 1.0, steps: int = 2,
+                  mask: Optional[torch.Tensor] = None):
+            if t0 > t1:
+                raise ValueError("order")
+            if steps > 1:
+                return float(t1)
+            return t0
+        class M(torch.nn.Module):
+            def forward(self, x, ts: torch.Tensor):
+                return x * check(ts[0], ts[-1], 3)
+    """)
+    assert _codes(findings) == [6, 9]
+    findings = lint_snippet(tmp_path, """
+        from typing import Optional
+        import torch
+        from .types import Scalar
+        def check(t0: Optional[Scalar] = 0.0, t1: Optional[Scalar] = 1.0):
+            if t0 > t1:
+                raise ValueError("order")
+            return t0
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return x * check(0.0, 0.5)
+    """)
+    assert _codes(findings) == []  # Python floats at the only compiled call
+
+
 def test_rows_of_enumerate_of_a_tensor_are_tensors(tmp_path):
     findings = lint_snippet(tmp_path, """
         import torch

@@ -8,8 +8,11 @@ The linter's precision rests on telling the two apart without running anything.
 from __future__ import annotations
 
 import enum
+import re
 
 import libcst as cst
+
+from compilelint.traverse import iter_nodes
 
 
 class Kind(enum.Enum):
@@ -166,6 +169,23 @@ def annotation_kind(annotation: cst.BaseExpression, qualify) -> Kind:
     if last in VALUE_ANNOTATIONS:
         return Kind.VALUE
     return Kind.UNKNOWN
+
+
+ANNOTATION_WRAPPERS = frozenset({"Optional", "Union", "typing", "None"})
+
+
+def opaque_annotation(annotation: cst.BaseExpression) -> bool:
+    """An annotation that names no tensor or value type the linter knows: `Optional[Scalar]`,
+    `Scalar` an alias made in another module (torchsde's `Union[float, Tensor]`). It says no
+    more than no annotation, so the parameter's call sites decide what it holds."""
+    names: set[str] = set()
+    for node in iter_nodes(annotation):
+        if isinstance(node, cst.Name):
+            names.add(node.value)
+        elif isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):  # "Scalar"
+            names.update(part for part in re.split(r"\W+", node.evaluated_value) if part)
+    names -= ANNOTATION_WRAPPERS
+    return bool(names) and not names & (TENSOR_ANNOTATIONS | VALUE_ANNOTATIONS | {"torch", "Any", "object"})
 
 
 def literal_kind(node: cst.BaseExpression) -> Kind | None:
