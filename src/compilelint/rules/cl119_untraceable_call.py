@@ -4,6 +4,7 @@ import libcst.matchers as m
 from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.rules._callsite import has_keyword, keyword_value
+from compilelint.rules._jitted import numba_functions
 from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import Kind
 
@@ -136,13 +137,20 @@ class M(nn.Module):
         return out * scale
 """,
         """
+import numba
 import numpy as np
 import torch
 RNG = np.random.default_rng(0)
+@numba.jit(nopython=True)
+def dtw(a):
+    return a * 2
 @torch.compile
 def f(x):
     g = torch.Generator()  # expect
     n = torch.randn(x.shape, generator=g)  # expect
+    d = dtw(np.ones(3))  # expect
+    parts = np.empty(3, dtype=object)  # expect
+    fine = np.zeros(3, dtype=np.float32)
     seeds = np.random.SeedSequence(entropy=3)  # expect
     s0, s1 = seeds.generate_state(2)  # expect
     j = RNG.normal()  # expect
@@ -175,6 +183,10 @@ class Denoiser(torch.nn.Module):
         self._scripted: set[tuple[str | None, str]] = set()
         # per function (the module's first): names bound to a NumPy random object
         self._numpy_rngs: list[set[str]] = [set()]
+        self._module, self._jitted = None, None  # the module and its Numba-compiled functions
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._module = node  # (its Numba functions are found at the first call: the imports are read by then)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
@@ -260,7 +272,14 @@ class Denoiser(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
-        if self._generator(node, qualified) or self._numpy_rng_method(node):
+        if self._generator(node, qualified) or self._numpy_rng_method(node) or self._object_array(node, qualified):
+            return
+        self._jitted = numba_functions(self._module, self.ctx.qualify) if self._jitted is None else self._jitted
+        if isinstance(node.func, cst.Name) and node.func.value in self._jitted \
+                and not self.ctx.locally_bound(node.func.value):
+            self.report(node, self.message.format(what=f"`{node.func.value}()`, a Numba-compiled function,",
+                                                  why="Dynamo cannot trace Numba's dispatcher (GB0156) and breaks the graph"),
+                        help="Call it outside the compiled code, or write it with torch ops (Dynamo compiles those).")
             return
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "call":
@@ -328,6 +347,19 @@ class Denoiser(torch.nn.Module):
                 "(GB0008, GB0156)"),
             help="Draw with torch's RNG inside the region (seed it outside), or draw the numbers outside and "
                  "pass them in.")
+        return True
+
+    def _object_array(self, node: cst.Call, qualified: str | None) -> bool:
+        """`np.empty(n, dtype=object)`: torch._numpy has no object dtype (GB0055; torchcde's
+        `tridiagonal_solve` keeps tensors in NumPy object arrays)."""
+        dtype = keyword_value(node, "dtype")
+        if not (qualified or "").startswith("numpy.") or dtype is None \
+                or self.ctx.qualify(dtype) not in ("builtins.object", "numpy.object_"):
+            return False
+        self.report(node, self.message.format(
+            what=f"`{qualified}(..., dtype=object)`",
+            why="torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)"),
+            help="Keep the tensors in a Python list (or stack them into one tensor) inside the region.")
         return True
 
     def _built_generator(self, value: cst.BaseExpression | None) -> bool:
