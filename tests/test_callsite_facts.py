@@ -200,6 +200,32 @@ def test_the_right_of_and_holds_only_on_calls_that_make_the_left_true(tmp_path):
     assert not [k for k in loud if k[2] == "CL001"], loud
 
 
+def test_an_equality_with_a_truthy_literal_needs_the_callers_value(tmp_path):
+    """`zero_division == "warn"` with `zero_division=0.0`: only a caller passing a value makes it
+    true (torchmetrics' `_safe_divide`); the body rebinding the name after the test does not
+    change what the test reads, one rebinding it before (or in a loop around it) does."""
+    source = """
+        import torch
+
+        def safe_divide(num, denom, zero_division=0.0):
+            {before}
+            if zero_division == "warn" and torch.any(denom == 0):
+                zero_division = 0.0
+            zero_division = 0.0 if zero_division == "warn" else zero_division
+            return num / denom + zero_division
+
+        class Net(torch.nn.Module):
+            def forward(self, x, y):
+                return safe_divide(x, y{args})
+    """
+    quiet = _check(tmp_path, {"div.py": source.format(before="pass", args="")})
+    assert not [k for k in quiet if k[2] == "CL102"], quiet
+    loud = _check(tmp_path, {"div.py": source.format(before="pass", args=', zero_division="warn"')})
+    assert ("div.py", 6, "CL102") in loud
+    rebound = _check(tmp_path, {"div.py": source.format(before="zero_division = str(zero_division)", args="")})
+    assert ("div.py", 6, "CL102") in rebound  # (the test reads the body's value: no caller decides it)
+
+
 def test_a_parameter_passed_on_is_decided_by_the_callers_call_sites(tmp_path):
     """snntorch's `_latency_errors(data, ..., first_spike_time, normalize)`, reached through
     helpers that each pass their own `first_spike_time=0` on: the check runs only when a

@@ -4,6 +4,10 @@ from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
+# methods that give a tensor of their receiver's shape: a 0-d tensor stays one (`x.sum().long()`)
+KEEPS_SHAPE = frozenset({"long", "int", "to", "type", "detach", "cpu", "cuda", "clamp", "clip", "abs", "floor",
+                         "ceil", "round", "add", "sub", "mul", "neg"})
+
 # torch factories whose positional arguments are sizes or bounds (Python ints).
 SIZE_FACTORIES = frozenset({
     "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
@@ -97,6 +101,13 @@ class PickBest(torch.nn.Module):
         best = scores.argmax()  # every element reduced: a 0-d tensor
         per_row = scores.argmax(dim=-1)  # one per row: an index tensor, traced
         return boxes[best], boxes[best + 1], boxes[torch.arange(boxes.shape[0]), per_row]  # expect
+""",
+        """
+import torch
+class Picker(torch.nn.Module):
+    def forward(self, x: torch.Tensor, mask: torch.Tensor):
+        counts = mask.sum(dim=0).long()  # keeps a dimension: a gather
+        return x[counts], x[mask.sum().long().clamp(0, 3)]  # expect
 """,
         """
 import torch
@@ -235,6 +246,8 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
         func = value.func
         if isinstance(func, cst.Attribute) and not (isinstance(func.value, cst.Name) and self.ctx.is_import(
                 func.value.value)):  # a method: `scores.argmax()`
+            if func.attr.value in KEEPS_SHAPE:
+                return self._scalar(func.value)  # `mask.sum().long()`
             return func.attr.value in FULL_REDUCTIONS and not positional and self._reduced(func.value)
         qualified = self.ctx.qualify(func) or ""
         return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in FULL_REDUCTIONS \

@@ -30,6 +30,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.finding import LEFT_NONE
+from compilelint.traverse import iter_nodes
 
 FALSY = ("None", "False")
 LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})  # `is not None`: the "labels" mode
@@ -39,7 +40,7 @@ def _falsy_default(default: cst.BaseExpression | None) -> str | None:
     """"none" for `=None`, "falsy" for `=False` / `=0` / `=""`, None otherwise."""
     if isinstance(default, cst.Name) and default.value in FALSY:
         return "none" if default.value == "None" else "falsy"
-    if isinstance(default, cst.Integer) and default.evaluated_value == 0:
+    if isinstance(default, (cst.Integer, cst.Float)) and default.evaluated_value == 0:
         return "falsy"
     if isinstance(default, cst.SimpleString) and default.evaluated_value in ("", b""):
         return "falsy"
@@ -51,10 +52,12 @@ class _Rebinds(cst.CSTVisitor):
 
     def __init__(self) -> None:
         self.names: set[str] = set()
+        self.at: dict[str, list[cst.CSTNode]] = {}  # name -> the nodes that bind it
 
     def _target(self, node) -> None:
         if isinstance(node, cst.Name):
             self.names.add(node.value)
+            self.at.setdefault(node.value, []).append(node)
         elif isinstance(node, (cst.Tuple, cst.List)):
             for element in node.elements:
                 self._target(element.value)
@@ -62,6 +65,7 @@ class _Rebinds(cst.CSTVisitor):
             self._target(node.value)
         elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name):
             self.names.add(node.value.value)  # kwargs["scale"] = ...: the container changes
+            self.at.setdefault(node.value.value, []).append(node)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._target(node.target)
@@ -87,6 +91,7 @@ class _Rebinds(cst.CSTVisitor):
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in (
                 "update", "setdefault", "append", "extend", "insert", "__setitem__"):
             self.names.add(func.value.value)
+            self.at.setdefault(func.value.value, []).append(node)
 
 
 class CallerFacts:
@@ -107,19 +112,40 @@ class CallerFacts:
                 self.required.add(param.name.value)
         self.star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         self.kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
-        self._rebound: set[str] | None = None
+        self._rebound: _Rebinds | None = None
         self._node = node
+        self._test: cst.BaseExpression | None = None  # the test `labels` reads now
+        self._order: dict[int, int] | None = None  # id(node) -> its place in the body, and loops' spans
+        self._loops: list[tuple[int, int]] = []
 
     @property
     def relevant(self) -> bool:
         return bool(self.defaults or self.required or self.star or self.kwargs or self.in_class)
 
     def rebound(self, name: str) -> bool:
+        """Whether the body binds `name` again: anywhere, or, while a test is read, before it
+        (`if zero_division == "warn" and ...:` then `zero_division = 0.0`: the test still reads
+        the caller's value), or anywhere when the test sits in a loop."""
         if self._rebound is None:
-            visitor = _Rebinds()
-            self._node.body.visit(visitor)
-            self._rebound = visitor.names
-        return name in self._rebound
+            self._rebound = _Rebinds()
+            self._node.body.visit(self._rebound)
+        if name not in self._rebound.names:
+            return False
+        return self._test is None or not self._after_test(self._rebound.at[name])
+
+    def _after_test(self, nodes: list[cst.CSTNode]) -> bool:
+        """Every one of `nodes` comes after the test being read, which is in no loop."""
+        if self._order is None:
+            self._order, loops = {}, []
+            for place, node in enumerate(iter_nodes(self._node.body)):
+                self._order[id(node)] = place
+                if isinstance(node, (cst.For, cst.While)):
+                    loops.append(node)
+            self._loops = [(self._order[id(loop)], max(self._order[id(n)] for n in iter_nodes(loop))) for loop in loops]
+        place = self._order.get(id(self._test))
+        if place is None or any(start < place <= end for start, end in self._loops):
+            return False
+        return all(self._order.get(id(n), -1) > place for n in nodes)
 
     def forwarded(self, name: str) -> str | None:
         """How a call site's bare `name` argument can be decided through this function's
@@ -130,6 +156,12 @@ class CallerFacts:
 
     def labels(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """The `given:` labels a branch with this test needs (each a conjunct)."""
+        if self._test is None:
+            self._test = test
+            try:
+                return self.labels(test, negated)
+            finally:
+                self._test = None
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self.labels(test.left) + self.labels(test.right) if not negated else ()
         if isinstance(test, cst.BooleanOperation) and negated:  # not (a or b): neither holds
@@ -167,6 +199,8 @@ class CallerFacts:
                     return [f"**{name}[{key}]"]
             if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual, cst.NotEqual)):
                 return self._len_positive(test.left, op, right)
+            if isinstance(op, cst.Equal):  # `zero_division == "warn"` (default 0.0): only a caller's value
+                return self._equals_truthy(test.left, right) or self._equals_truthy(right, test.left)
             return []
         return self._truthy(test)
 
@@ -197,6 +231,13 @@ class CallerFacts:
                 and value.args[0].value.value == self.star else []
         key = self._kwargs_get(value)
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
+
+    def _equals_truthy(self, name: cst.BaseExpression, literal: cst.BaseExpression) -> list[str]:
+        """`NAME == "warn"` / `NAME == 2` for a parameter defaulting to None, False, 0 or "":
+        equal to a truthy literal, it holds a value its caller passed."""
+        truthy = (isinstance(literal, cst.SimpleString) and bool(literal.evaluated_value)) or (
+            isinstance(literal, (cst.Integer, cst.Float)) and literal.evaluated_value != 0)
+        return self._truthy(name) if truthy and isinstance(name, cst.Name) and name.value in self.defaults else []
 
     def _not_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
         left = _compared_with_none(left, right)
