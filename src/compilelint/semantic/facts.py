@@ -22,7 +22,9 @@ only on such calls. The walk states the condition as a `when` label; the project
 
 Several alternatives (a test joined by `or`) are one label, joined by `|`. A label is made
 only when the parameter's default (or an empty `*args` / `**kwargs`) skips the branch and
-the function never rebinds the name.
+the function does not rebind the name before the test (nor anywhere, for a test in a loop).
+`NAME == "warn"` (a truthy literal) on a parameter defaulting to None, False, 0 or "" needs
+the caller's value: `given:NAME`.
 """
 
 from __future__ import annotations
