@@ -3,19 +3,36 @@ calls a `CPUDispatcher` object, which Dynamo cannot trace (GB0156)."""
 
 import libcst as cst
 
-NUMBA_DECORATORS = frozenset({"numba.jit", "numba.njit", "numba.vectorize", "numba.guvectorize",
-                              "numba.generated_jit", "numba.cfunc"})
+from compilelint.semantic.kinds import dotted
+
+NUMBA_DECORATORS = frozenset({"jit", "njit", "vectorize", "guvectorize", "generated_jit", "cfunc"})
 
 
-def numba_functions(module: cst.Module | None, qualify) -> frozenset[str]:
-    """Names of the module-level functions decorated `@numba.jit(...)`, `@njit`, ...
-    (`qualify`: the semantic model's name resolution)."""
+def numba_functions(module: cst.Module) -> frozenset[str]:
+    """Names of the module-level functions decorated `@numba.jit(...)`, `@njit`, ... Read
+    from the module's own top-level imports, not the walker's, so that the set is the same
+    whichever statement the walk (or an incremental re-walk) starts from."""
+    names: dict[str, str] = {}  # local name -> what it is in numba ("" for the module)
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    if dotted(alias.name) == "numba":
+                        names[alias.asname.name.value if alias.asname else "numba"] = ""
+            elif isinstance(small, cst.ImportFrom) and small.module is not None and dotted(small.module) == "numba" \
+                    and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    names[alias.asname.name.value if alias.asname else alias.name.value] = alias.name.value
     found = set()
-    for statement in module.body if module is not None else ():
-        if isinstance(statement, cst.FunctionDef):
-            for decorator in statement.decorators:
-                target = decorator.decorator
-                target = target.func if isinstance(target, cst.Call) else target
-                if (qualify(target) or "") in NUMBA_DECORATORS:
-                    found.add(statement.name.value)
+    for statement in module.body if names else ():
+        if isinstance(statement, cst.FunctionDef) and any(_numba(d.decorator, names) for d in statement.decorators):
+            found.add(statement.name.value)
     return frozenset(found)
+
+
+def _numba(decorator: cst.BaseExpression, names: dict[str, str]) -> bool:
+    target = dotted(decorator.func if isinstance(decorator, cst.Call) else decorator) or ""
+    head, _, rest = target.partition(".")
+    if head not in names:
+        return False
+    return (rest if names[head] == "" else names[head]) in NUMBA_DECORATORS and (names[head] == "" or not rest)

@@ -183,10 +183,10 @@ class Denoiser(torch.nn.Module):
         self._scripted: set[tuple[str | None, str]] = set()
         # per function (the module's first): names bound to a NumPy random object
         self._numpy_rngs: list[set[str]] = [set()]
-        self._module, self._jitted = None, None  # the module and its Numba-compiled functions
+        self._jitted: frozenset[str] = frozenset()  # the module's Numba-compiled functions
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._module = node  # (its Numba functions are found at the first call: the imports are read by then)
+        self._jitted = numba_functions(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
@@ -274,7 +274,6 @@ class Denoiser(torch.nn.Module):
         qualified = self.ctx.qualify(node.func)
         if self._generator(node, qualified) or self._numpy_rng_method(node) or self._object_array(node, qualified):
             return
-        self._jitted = numba_functions(self._module, self.ctx.qualify) if self._jitted is None else self._jitted
         if isinstance(node.func, cst.Name) and node.func.value in self._jitted \
                 and not self.ctx.locally_bound(node.func.value):
             self.report(node, self.message.format(what=f"`{node.func.value}()`, a Numba-compiled function,",
