@@ -41,6 +41,8 @@ class UntraceableCall(Rule):
 import numpy as np
 import torch
 RNG = np.random.default_rng(0)
+GEN = torch.Generator()
+NOISE = torch.randn(3, generator=GEN)  # module level: not compiled
 class Jitter(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -181,9 +183,8 @@ class Denoiser(torch.nn.Module):
         self._depth = 0  # blocks entered: a rebinding in a nested block (`if m != 1: i = ...`) may not run
         # names and `self.` attributes bound to a TorchScript module: (class or None, name)
         self._scripted: set[tuple[str | None, str]] = set()
-        # per function (the module's first): names bound to a NumPy random object
-        self._numpy_rngs: list[set[str]] = [set()]
-        self._jitted: frozenset[str] = frozenset()  # the module's Numba-compiled functions
+        self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
+        self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
 
     def visit_Module(self, node: cst.Module) -> None:
         self._jitted = numba_functions(node)
@@ -316,7 +317,8 @@ class Denoiser(torch.nn.Module):
             return False
         if not isinstance(value, (cst.Name, cst.Attribute)):
             return False  # `torch.Generator()` built here: reported where it is built (GB0363)
-        if isinstance(value, cst.Name) and self._built_generator(self.ctx.local_flag(value.value)):
+        if isinstance(value, cst.Name) and self.ctx.function is not None \
+                and self._built_generator(self.ctx.local_flag(value.value)):
             when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
         else:
             # (a parameter without a default, `given:=g`, says nothing of what it holds)

@@ -55,35 +55,20 @@ class Conditional(nn.Module):
 """,
     ]
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._frames: list[set[str]] = [set()]  # per function: names now bound to a partial
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._frames.append(set())
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._frames.pop()
-
-    def _is_partial(self, value: cst.BaseExpression) -> bool:
+    def _partial(self, name: cst.BaseExpression) -> bool:
+        """A name the function binds once, to `functools.partial(...)` (semantic.local_flags)."""
+        if not isinstance(name, cst.Name) or self.ctx.function is None:
+            return False
+        value = self.ctx.local_flag(name.value)
         return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "") in PARTIALS
 
     def visit_Assign(self, node: cst.Assign) -> None:
-        names = self._frames[-1]
         for target in node.targets:
             t = target.target
-            if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value in names:
+            if isinstance(t, cst.Attribute) and self._partial(t.value):
                 self.report(node, self.message.format(target=f"{t.value.value}.{t.attr.value} = ..."))
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                if self._is_partial(node.value):
-                    names.add(target.target.value)
-                else:
-                    names.discard(target.target.value)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualify(node.func) != "builtins.setattr" or len(node.args) < 2:
-            return
-        obj = node.args[0].value
-        if isinstance(obj, cst.Name) and obj.value in self._frames[-1]:
-            self.report(node, self.message.format(target=f"setattr({obj.value}, ...)"))
+        if self.ctx.qualify(node.func) == "builtins.setattr" and len(node.args) >= 2 \
+                and self._partial(node.args[0].value):
+            self.report(node, self.message.format(target=f"setattr({node.args[0].value.value}, ...)"))
