@@ -626,3 +626,45 @@ def test_a_context_manager_built_before_the_region_is_decided_across_files(tmp_p
     found = [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings]
     assert found == [("model.py", 11, "CL141")]
     assert "`Scope`" in findings[0].message
+
+
+def test_a_dispatch_table_a_subclass_stores_runs_through_a_base_typed_attribute(tmp_path):
+    # torchsde: the solver holds `sde: BaseSDE` and calls `self.sde.g_prod(...)`, which only
+    # the subclass has, stored in `__init__` from `{...}.get(noise, self.default)`; a class
+    # outside BaseSDE's family storing the same name is not run
+    findings = _package(tmp_path, {
+        "sde.py": """
+            import torch
+            class BaseSDE(torch.nn.Module):
+                pass
+            class ForwardSDE(BaseSDE):
+                def __init__(self, noise):
+                    super().__init__()
+                    self.g_prod = {"diagonal": self.g_prod_diagonal}.get(noise, self.g_prod_default)
+                    self.f = getattr(noise, "f", self.f_default)
+                def g_prod_diagonal(self, y, v):
+                    return y * v
+                def g_prod_default(self, y, v):
+                    return y[v > 0]
+                def f_default(self, y):
+                    return y.nonzero()
+            class Tracer:
+                def __init__(self):
+                    self.g_prod = self.g_prod_verbose
+                def g_prod_verbose(self, y, v):
+                    print(y)
+                    return y
+        """,
+        "solver.py": """
+            import torch
+            from pkg.sde import BaseSDE
+            class Solver(torch.nn.Module):
+                def __init__(self, sde: BaseSDE):
+                    super().__init__()
+                    self.sde = sde
+                def forward(self, y, v):
+                    return self.sde.g_prod(y, v) + self.sde.f(y).sum()
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
+        ("sde.py", 13, "CL121"), ("sde.py", 15, "CL120")]

@@ -282,6 +282,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
             return self._family(call.method)
+        if call.kind == "attrcall" and found is None and (members := self._held_members(key, call)):
+            return members  # self.sde.g_prod(...): what the held class's subclasses store
         backward = self.function_backward(found) if call.kind in ("apply", "self") else None
         accessor = call.kind == "property"
         if call.kind != "self" and not (accessor and call.target == "self"):

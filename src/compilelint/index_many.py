@@ -8,7 +8,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import replace
 
-from compilelint.summary import BOUND, CallEdge
+from compilelint.summary import APPLY, BOUND, MADE, CallEdge
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 
@@ -74,6 +74,32 @@ class ManyCallees:
                     found.append(callee)
             return tuple(found)
         return ()
+
+    def _held_members(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.sde.g_prod(...)` where `self.sde` holds a project class (typed, or built in
+        `__init__`) that defines no `g_prod`: the instance is that class or one of its
+        subclasses, and each may store bound methods under the name in `__init__`
+        (torchsde's `self.g_prod = {...}.get(noise, self.g_prod_default)`) or define it."""
+        held = self._held_class(self.owner(key), call.target)
+        found: list[str] = []
+        for cls in (held, *self.subclasses(held)) if held else ():
+            info = self.classes.get(cls)
+            ref = info.attr_classes.get(call.method, "") if info else ""
+            names = ref[len(BOUND):].split("|") if ref.startswith(BOUND) else [call.method]
+            for name in names:
+                method = self.method(cls, name)
+                if method and method not in found:
+                    found.append(method)
+        return tuple(found)
+
+    def _held_class(self, class_key: str | None, attr: str) -> str | None:
+        for owner in self._lineage(class_key) if class_key else ():
+            info = self.classes.get(owner)
+            ref = info.attr_classes.get(attr) if info else None
+            if ref:
+                plain = not ref.startswith(("[]", MADE, APPLY, BOUND)) and "|" not in ref
+                return self.resolve_class(owner.split(":", 1)[0], ref) if plain else None
+        return None
 
     def _held_functions(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.<attr>(...)` where the class (or a base) stores a project function on the

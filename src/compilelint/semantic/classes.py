@@ -8,6 +8,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.semantic.compile_values import nested_scope
+from compilelint.semantic.dispatch import bound_methods
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
@@ -252,10 +253,10 @@ class ClassTracking:
                         # `self.sqrt = Sqrt.apply`: calling it runs Sqrt.forward if Sqrt is an
                         # autograd Function (the project decides)
                         info.attr_classes[assign_target] = APPLY + ref
-                elif _bound_methods(value):
+                elif bound_methods(value):
                     # `self.loss_method = self.mat_based_loss if mat_based else self.pair_based_loss`:
                     # calling it runs one of the methods, on this instance
-                    info.attr_classes[assign_target] = BOUND + "|".join(_bound_methods(value))
+                    info.attr_classes[assign_target] = BOUND + "|".join(bound_methods(value))
                 elif isinstance(value, cst.Call) and kind == Kind.MODULE:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
@@ -467,16 +468,6 @@ class ClassTracking:
                 and not self.locally_bound(func.value.value):
             return self.class_tables.get(func.value.value)
         return None
-
-
-def _bound_methods(value: cst.BaseExpression) -> tuple[str, ...]:
-    """The method names of `self.m`, or of each branch of `self.a if c else self.b`."""
-    if isinstance(value, cst.IfExp):
-        body, orelse = _bound_methods(value.body), _bound_methods(value.orelse)
-        return body + tuple(n for n in orelse if n not in body) if body and orelse else ()
-    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
-        return (value.attr.value,)
-    return ()
 
 
 def _not_required(annotation: cst.BaseExpression) -> bool:
