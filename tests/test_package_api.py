@@ -396,3 +396,27 @@ def test_dynamo_breaks_in_a_callable_objects_call(tmp_path):
         result = capture(lambda p, t: loss(p * 2, t), (torch.randn(4), torch.randn(4)), backend="eager")
     line = next(i for i, text in enumerate(LOSSES.splitlines(), 1) if "# ITEM" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+def test_a_star_re_export_of_a_module_class_is_api_too(tmp_path):
+    """normflows' `__init__` says `from .core import *`: `NormalizingFlow.log_prob` is as much
+    the API as it is after a named import; the underscore class the star leaves out is not."""
+    hidden = SAMPLER.replace("class Diffusion(", "class _Hidden(")
+    root = _package(tmp_path, "starpkg", {"__init__.py": "from .model import *\nfrom .hidden import *\n",
+                                          "model.py": SAMPLER, "hidden.py": hidden})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings if f.line >= decoded - 1] == \
+        [("model.py", decoded - 1, "CL150", (API,)), ("model.py", decoded, "CL103", (API,))]
+
+
+def test_dynamo_breaks_in_a_star_exported_modules_method(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "starpkg", {"__init__.py": "from .model import *\n", "model.py": SAMPLER})
+    with _imported(root, "starpkg") as starpkg:
+        model = starpkg.Diffusion()
+        result = capture(lambda x: model.decode(x), (torch.randn(3, 4),), backend="eager")
+    decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
+    assert decoded in {r.line for r in result.breaks if r.kind == "graph_break"}

@@ -668,3 +668,94 @@ def test_a_dispatch_table_a_subclass_stores_runs_through_a_base_typed_attribute(
     })
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
         ("sde.py", 13, "CL121"), ("sde.py", 15, "CL120")]
+
+
+def test_a_method_on_the_elements_of_given_layers_runs_their_family(tmp_path):
+    # normflows: `self.flows = nn.ModuleList(flows)` then `self.flows[i].inverse(x)`; pyro:
+    # `[t.condition(c) for t in self.transforms]`. The elements are what the caller passed,
+    # so each implementation of one family may run (here in another file). Layers the class
+    # builds itself run their own class's method only, and a name two unrelated classes
+    # define (`describe`) dispatches to neither.
+    findings = _package(tmp_path, {
+        "flows.py": """
+            import torch
+            class Flow(torch.nn.Module):
+                def inverse(self, z):
+                    raise NotImplementedError
+                def condition(self, c):
+                    return self
+            class Masked(Flow):
+                def inverse(self, z):
+                    return z[z > 0]
+                def condition(self, c):
+                    print(c)
+                    return self
+            class Shift(Flow):
+                def inverse(self, z):
+                    return z - 1
+                def describe(self, z):
+                    return z.nonzero()
+            class Printer:
+                def describe(self, z):
+                    return z.nonzero()
+        """,
+        "core.py": """
+            import torch
+            from pkg.flows import Shift
+            class NormalizingFlow(torch.nn.Module):
+                def __init__(self, flows, extras):
+                    super().__init__()
+                    self.flows = torch.nn.ModuleList(flows)
+                    self.transforms = [t for t in flows]
+                    self.extras = list(extras)
+                    self.own = torch.nn.ModuleList([Shift() for _ in range(2)])
+                def forward(self, x, c):
+                    for flow in self.own:
+                        x = flow.inverse(x)
+                    x = self.own[0].inverse(x)
+                    for extra in self.extras:
+                        x = extra.describe(x)
+                    [t.condition(c) for t in self.transforms]
+                    return self.flows[0].inverse(x)
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
+        ("flows.py", 10, "CL121"), ("flows.py", 12, "CL110")]
+
+
+def test_a_list_init_fills_with_objects_runs_their_methods(tmp_path):
+    # whisper's DecodingTask: `self.logit_filters = []`, `.append(SuppressBlank(...))`, then
+    # `for f in self.logit_filters: f.apply(...)` runs each appended class's `apply` (in
+    # another file here); a list that also takes what the caller passed is not followed
+    findings = _package(tmp_path, {
+        "filters.py": """
+            import torch
+            class SuppressBlank:
+                def apply(self, logits: torch.Tensor):
+                    return logits[logits > 0]
+            class Rules:
+                def apply(self, logits: torch.Tensor):
+                    print(logits)
+                    return logits
+        """,
+        "task.py": """
+            import torch
+            from pkg.filters import Rules, SuppressBlank
+            class Task(torch.nn.Module):
+                def __init__(self, extra):
+                    super().__init__()
+                    self.logit_filters = []
+                    self.logit_filters.append(SuppressBlank())
+                    self.others = []
+                    self.others.append(Rules())
+                    self.others.append(extra)
+                def forward(self, logits):
+                    for logit_filter in self.logit_filters:
+                        logits = logit_filter.apply(logits)
+                    for other in self.others:
+                        logits = other.apply(logits)
+                    return logits
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
+        ("filters.py", 5, "CL121"), ("task.py", 13, "CL150")]

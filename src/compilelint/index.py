@@ -55,7 +55,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         # call or a root (what `fallback_region` starts from)
         self.fallbacks: set[str] = set()
         self._by_method: dict[str, list[str]] | None = None  # method name -> the methods of that name
-        self._families: dict[str, tuple[str, ...]] = {}
+        self._families: dict[tuple[str, str], tuple[str, ...]] = {}
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
@@ -115,6 +115,9 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         imported = summary.imports.get(name)
         if imported:
             return self._lookup(imported)
+        for source in self._star_sources(module):  # `from ..inputs import *`, then `embedding_lookup(...)`
+            if found := self._lookup(f"{source}.{name}"):
+                return found
         return None
 
     def resolve_class(self, module: str, ref: str) -> str | None:
@@ -264,6 +267,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             return self._wrappers(key, call.target)
         if call.kind in ("instance", "ctorcall") and call.target.startswith((MADE, NEW)):
             return self.made_callees(key, call)  # solver.integrate(...), solver_fn = select(method)
+        if call.kind == "property" and call.target.startswith((MADE, NEW)):
+            return self.made_getters(key, call)  # tok.sot, tok = get_tokenizer(...)
+        if call.kind == "elemcall":
+            return self._element_members(key, call)  # self.flows[i].inverse(x)
         if call.kind in ("selfattr", "attrcall", "self") and (made := self.attr_made(key, call)):
             return made  # self.criterion(x), `self.criterion = self.init_criterion()`
         if call.kind in ("selfattr", "attrcall", "self") and (either := self._either_attr(key, call)):
@@ -281,7 +288,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             return held + ((found,) if found and found not in held else ())
         found = self.resolve_call(key, call)
         if call.kind == "attrcall" and found is None and self._given_object(self.owner(key), call.target):
-            return self._family(call.method)
+            return self._family(call.method, key)
         if call.kind == "attrcall" and found is None and (members := self._held_members(key, call)):
             return members  # self.sde.g_prod(...): what the held class's subclasses store
         backward = self.function_backward(found) if call.kind in ("apply", "self") else None

@@ -56,6 +56,13 @@ class FactoryCallees:
         run = self._run_by(objects, method)
         return run + tuple(f for f in self._run_by(classes, method, self._constructor) if f not in run)
 
+    def made_getters(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`tok.sot` with `tok` holding what a factory returned (`tok = get_tokenizer(...)`):
+        each built class's getter of that name, where it is a property."""
+        objects, _ = self.made_classes(key.split(":", 1)[0], self.owner(key), call.target)
+        found = (self.method(cls, call.method) for cls in objects)
+        return tuple(f for f in dict.fromkeys(found) if f and (self.functions[f].accessor or self.functions[f].cached))
+
     def _run_by(self, classes: tuple[str, ...], method: str | None, call=None) -> tuple[str, ...]:
         """What calling each class's object runs (`call`: what calling the class itself does),
         or its `method`."""

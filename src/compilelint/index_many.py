@@ -62,7 +62,7 @@ class ManyCallees:
             ref = info.attr_classes.get(call.target) if info else None
             if not ref:
                 continue
-            if "|" not in ref or ref.startswith(BOUND):
+            if "|" not in ref or ref.startswith((BOUND, "[]")):
                 return ()
             module, found = cls.split(":", 1)[0], []
             for name in ref.split("|"):
@@ -91,6 +91,25 @@ class ManyCallees:
                 if method and method not in found:
                     found.append(method)
         return tuple(found)
+
+    def _element_members(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.flows[i].inverse(x)`, `for t in self.transforms: t.condition(c)`: the method of
+        the container's elements, of their class when `__init__` built them
+        (`nn.ModuleList([Block() ...])`); for what a constructor was given
+        (`nn.ModuleList(flows)`), each project implementation of one family (`_family`)."""
+        owner = self.owner(key)
+        for cls in self._lineage(owner) if owner else ():
+            info = self.classes.get(cls)
+            ref = info.attr_classes.get(call.target, "") if info else ""
+            if info is not None and call.target in info.param_attrs:
+                return self._family(call.method, key)
+            if ref.startswith("[]"):  # built in `__init__`: of one class, or appended ones of several
+                targets = (self.resolve_class(cls.split(":", 1)[0], name) for name in ref[2:].split("|"))
+                found = (self.method(target, call.method) for target in targets if target)
+                return tuple(f for f in dict.fromkeys(found) if f)
+            if ref:
+                return ()
+        return ()
 
     def _held_class(self, class_key: str | None, attr: str) -> str | None:
         for owner in self._lineage(class_key) if class_key else ():
@@ -144,14 +163,29 @@ class ManyCallees:
         return any(attr in info.param_attrs for info in lineage) and not any(attr in info.attr_classes
                                                                              for info in lineage)
 
-    def _family(self, method: str) -> tuple[str, ...]:
+    def _family(self, method: str, key: str) -> tuple[str, ...]:
         """`self.x.method()` on an object the project cannot type (a constructor parameter:
-        gpytorch's `self.likelihood.expected_log_prob(...)`): every project implementation of
-        `method`, when they are one family (overrides of one base's method); none when the
-        name is a dunder, `forward`, or defined by unrelated classes."""
-        found = self._families.get(method)
+        gpytorch's `self.likelihood.expected_log_prob(...)`), from function `key`: every
+        implementation of `method` in the caller's top-level package, when they are one
+        family (overrides of one base's method); none when the name is a dunder, `forward`,
+        or defined by unrelated classes."""
+        package = key.split(".", 1)[0].split(":", 1)[0]
+        found = self._families.get((package, method))
         if found is not None:
             return found
+        if self._by_method is None:
+            self._by_method = {}
+            for function, info in self.functions.items():
+                if info.class_name is not None:
+                    self._by_method.setdefault(function.rsplit(".", 1)[-1], []).append(function)
+        keys = [k for k in self._by_method.get(method, []) if k.split(".", 1)[0].split(":", 1)[0] == package] \
+            if not method.startswith("__") and method != "forward" else []
+        roots = set()
+        for function in keys:
+            lineage = self._lineage(function.rsplit(".", 1)[0])
+            roots.add(next(owner for owner in reversed(lineage) if f"{owner}.{method}" in self.functions))
+        found = self._families[(package, method)] = tuple(keys) if len(roots) == 1 and len(keys) <= FAMILY_MAX else ()
+        return found
         if self._by_method is None:
             self._by_method = {}
             for key, info in self.functions.items():

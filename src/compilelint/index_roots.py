@@ -78,8 +78,8 @@ class RootFinding:
         for module, summary in self.modules.items():
             if "." in module:
                 continue
-            for local in summary.exports:
-                key = self._export_key(module, summary, local)
+            for key in (*(self._export_key(module, summary, local) for local in summary.exports),
+                        *self._star_classes(module)):
                 if key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
                     found.update(self._entry_methods(key))
@@ -103,6 +103,13 @@ class RootFinding:
                 found.update(closure for q in info.closures.split("|")
                              if (closure := f"{module}:{q}") in self.functions and self._computes(closure))
         return found
+
+    def _star_classes(self, package: str) -> list[str]:
+        """The public classes a top-level package re-exports with `from .core import *`
+        (normflows' `NormalizingFlow`): exported as much as a named import's."""
+        return [f"{source}:{name}" for source in self._star_sources(package) if source.startswith(package + ".")
+                and source in self.modules for name in self.modules[source].classes
+                if _public(name) and "." not in name]
 
     def _computes(self, key: str) -> bool:
         """A function whose body shows it takes tensors, or that runs an autograd Function."""

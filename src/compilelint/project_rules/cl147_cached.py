@@ -1,6 +1,7 @@
 """CL147 (the project phase of `rules/cl147_cached_property_read.py`): a read of a
-`functools.cached_property` in the compiled region, `self.x` or `self.tokenizer.x` (not
-`p.x` of a parameter: the caller used the object first, and most often the value is cached). Whether `x` is a cached property only the
+`functools.cached_property` in the compiled region, `self.x`, `self.tokenizer.x` or `tok.x` of an
+object the function built (`tok = get_tokenizer(...)`; not `p.x` of a parameter: the caller
+used the object first, and most often the value is cached). Whether `x` is a cached property only the
 project's summaries say (the class may live in any file), and the walk keeps a read as a
 call edge, not a place: the read is found again in the function's source, with `ast`, for
 the few edges that resolve to one. On Python 3.12 and newer (`target-python`, or the Python
@@ -55,11 +56,14 @@ def _getter(index, key: str, call) -> str | None:
         if found is None and owner:  # `self.tokenizer = get_tokenizer(...)`: what the factory builds
             found = next(iter(index.attr_made(key, replace(call, kind="attrcall"))), None)
         return found
-    if call.kind != "property" or call.target != "self" or call.method.endswith((".setter", ".deleter")):
-        # (not `p.x` of an object the caller hands over: measured on whisper, its values were
-        # cached by the time, read by the code that used the object before)
+    if call.kind != "property" or call.method.endswith((".setter", ".deleter")):
         return None
-    cls = index.owner(key)
+    # `tok.x` of a local: `_read` keeps it only where this function built the object (not `p.x`
+    # of an object the caller hands over: measured on whisper, its values were cached by the
+    # time, read by the code that used the object before)
+    if call.target != "self" and not index.resolve_class(key.split(":", 1)[0], call.target):
+        return next(iter(index.callees(key, call)), None)  # tok.sot, `tok = get_tokenizer(...)`
+    cls = index.owner(key) if call.target == "self" else index.resolve_class(key.split(":", 1)[0], call.target)
     return index.method(cls, call.method) if cls else None
 
 
@@ -80,9 +84,10 @@ def _read(path: str, trees: dict, qualname: str, call) -> tuple | None:
     if function is None:
         return None
     best = None
+    built = _built_names(function)
     for node in _own_nodes(function):
         if isinstance(node, ast.Attribute) and node.attr == call.method and isinstance(node.ctx, ast.Load) \
-                and _owner_matches(node.value, call):
+                and _owner_matches(node.value, call, built):
             if best is None or (node.lineno, node.col_offset) < (best.lineno, best.col_offset):
                 best = node
     if best is None:
@@ -118,8 +123,17 @@ def _own_nodes(function):
             child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
 
 
-def _owner_matches(value: ast.AST, call) -> bool:
+def _built_names(function) -> set[str]:
+    """Names the function binds to what a call returns (`tok = get_tokenizer(...)`, also under
+    `if tok is None:`): a fresh object, whose cached values are not computed yet."""
+    return {target.id for node in _own_nodes(function) if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call) for target in node.targets if isinstance(target, ast.Name)}
+
+
+def _owner_matches(value: ast.AST, call, built: set[str]) -> bool:
     if call.kind == "attrprop":
         return isinstance(value, ast.Attribute) and value.attr == call.target \
             and isinstance(value.value, ast.Name) and value.value.id == "self"
+    if call.target != "self":
+        return isinstance(value, ast.Name) and value.id in built
     return isinstance(value, ast.Name) and value.id == "self"

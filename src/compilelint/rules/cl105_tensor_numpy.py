@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.semantic.ndarrays import is_ndarray
+from compilelint.semantic.ndarrays import is_ndarray, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
 from compilelint.rules.cl107_tensor_as_int import size_arguments
@@ -49,8 +49,10 @@ import numpy as np
 import torch
 class M(torch.nn.Module):
     def forward(self, x):
-        scale = float(np.sqrt(x.shape[-1]))  # NumPy on Python values, not on a tensor
+        scale = float(np.sqrt(x.shape[-1]))  # NumPy on Python values, cast: folded
         table = np.arange(4)
+        if np.pi > 3 and np.ndim(table) == 1:  # a constant, a Python value
+            scale = scale * 2
         return x * scale + len(table)
 """,
     ]
@@ -101,6 +103,16 @@ def summary(x):
     text = str(x.numpy())  # expect
     return x + 1, text
 """,
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, eps=1e-3):
+        for gc in range(1, 3):
+            if np.remainder(gc, 2) == 1:  # expect
+                x = x * 2
+        return x if not np.isnan(eps) else -x  # expect
+""",
     ]
 
     def __init__(self, walker) -> None:
@@ -146,7 +158,7 @@ def summary(x):
         return None
 
     def _test(self, test: cst.BaseExpression, what: str) -> None:
-        if is_ndarray(test, self.ctx) and not self._tensor_rule_reports(test):
+        if (is_ndarray(test, self.ctx) or tests_numpy_value(test, self.ctx)) and not self._tensor_rule_reports(test):
             self.report(test, self.message.format(what=what))
             self._reported.add(id(test))  # (an `and`/`or` reported whole: not again by its left side)
 

@@ -33,6 +33,20 @@ class Head(torch.nn.Module):
     def forward(self, x):
         return x[..., : self.tokenizer.begin] * self.tokenizer.eot
 """,
+        """
+import functools
+import torch
+class Tokenizer:
+    def __init__(self, n):
+        self.n = n
+    @functools.cached_property
+    def begin(self):
+        return self.n + 1
+class Head(torch.nn.Module):
+    def forward(self, x, tokenizer: Tokenizer):
+        # handed over: the caller used it first, so the value is most often cached
+        return x[..., : tokenizer.begin]
+""",
     ]
     INVALID = [
         """
@@ -50,5 +64,19 @@ class Head(torch.nn.Module):
         self.tokenizer = tokenizer
     def forward(self, x):
         return x[..., : self.tokenizer.begin]  # expect
+""",
+        """
+import functools
+import torch
+class Tokenizer:
+    def __init__(self, n):
+        self.n = n
+    @functools.cached_property
+    def begin(self):
+        return self.n + 1
+class Head(torch.nn.Module):
+    def forward(self, x):
+        tokenizer = Tokenizer(x.shape[-1] // 2)  # built here: nothing cached yet
+        return x[..., : tokenizer.begin]  # expect
 """,
     ]

@@ -49,8 +49,8 @@ class FunctionScope:
     # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps
     # the declared kind, as a type checker holds every assignment to it
     declared: dict[str, Kind] = field(default_factory=dict)
-    # parameters annotated with a class (`input: MultivariateNormal`) and never rebound so
-    # far: `input.log_prob()` and `input.variance` (a property) are that class's (semantic.calls)
+    # parameters annotated with a class (`input: MultivariateNormal`), never rebound so far: `input.log_prob()`,
+    # `input.variance` are that class's (semantic.calls); "[]self.ts": `t` of `for t in self.ts`
     typed: dict[str, str] = field(default_factory=dict)
     reads: set = field(default_factory=set)  # the property edges made so far (one per place)
     aliases: dict = field(default_factory=dict)  # name -> (edge kind, [functions it was bound to]) or None

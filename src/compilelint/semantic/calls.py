@@ -12,6 +12,10 @@ from compilelint.semantic.kinds import Kind, dotted
 from compilelint.summary import CallEdge
 
 
+# FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
+ELEMENT = "[]self."
+
+
 class CallGraph:
     """Walker part: each function's call edges and their argument kinds."""
 
@@ -71,8 +75,8 @@ class CallGraph:
             return
         elif owner.value == "self" and scope.class_name is not None:
             target = "self"
-        elif cls := self.held_class(owner.value, scope):
-            target = cls
+        elif cls := self.held_class(owner.value, scope) or self.made_name(owner.value):
+            target = cls  # (or what a factory returned: `tok = get_tokenizer(...)`, then `tok.sot`)
         else:
             return
         name = node.attr.value + accessor
@@ -88,7 +92,8 @@ class CallGraph:
     def held_class(name: str, scope) -> str | None:
         """The class a local name holds: a parameter annotated with it (`dist: Normal`), or
         the result of calling it (`window = Window(x)`), until the name is bound again."""
-        return scope.typed.get(name) or scope.var_class.get(name)
+        typed = scope.typed.get(name)
+        return typed if typed and not typed.startswith(ELEMENT) else scope.var_class.get(name)
 
     def object_method_call(self, node: cst.Call) -> bool:
         """`solver.t(x)` with `solver` a local holding an instance of a project class (built
@@ -193,6 +198,10 @@ class CallGraph:
             if func.attr.value == "forward":
                 return CallEdge("selfattr", owner.attr.value)  # self.block.forward(x)
             return CallEdge("attrcall", owner.attr.value, func.attr.value)  # self.config.get_text_config()
+        if isinstance(owner, cst.Subscript) and (attr := _self_attr(owner)):
+            return CallEdge("elemcall", attr, func.attr.value)  # self.flows[i].inverse(x)
+        if isinstance(owner, cst.Name) and (held := scope.typed.get(owner.value, "")).startswith(ELEMENT):
+            return CallEdge("elemcall", held[len(ELEMENT):], func.attr.value)  # for t in self.ts: t.condition(c)
         if func.attr.value == "apply" and (cls := self._class_name(owner)):
             return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
@@ -279,6 +288,16 @@ def _keyed(node: cst.Call, stars: bool = False):
         elif position >= 0:
             yield position, arg
             position += 1
+
+
+def _self_attr(node: cst.Subscript) -> str | None:
+    """`flows` of `self.flows[i]` (an element, not a slice)."""
+    value, index = node.value, node.slice
+    if len(index) != 1 or not isinstance(index[0].slice, cst.Index):
+        return None
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        return value.attr.value
+    return None
 
 
 def _dispatch_edge(node: cst.Call) -> CallEdge | None:

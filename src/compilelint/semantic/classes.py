@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint import traverse
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
+from compilelint.semantic.method_scan import method_scan
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
@@ -37,55 +37,6 @@ class ClassInfo:
     # self.x = f(...) in an init method -> f, qualified: the first call each attribute is set from
     # (`self.scope = Scope()`, `self.frozen = torch.no_grad()`: CL141's objects made before the region)
     init_calls: dict[str, str] = field(default_factory=dict)
-
-
-def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list]:
-    """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
-    nested functions or classes), the names given to `self.register_buffer("name", ...)`
-    / `register_parameter` (nested functions included), the calls each local name is
-    bound to (`if head is None: head = Head(...)`, for `self.head = head`), and (attr,
-    annotation) for every `self.attr: Cls = value`."""
-    assignments: list = []
-    annotated: list = []
-    registered: list[str] = []
-    local_calls: dict[str, list] = {}
-    Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
-    scopes = (cst.FunctionDef, cst.ClassDef)
-    children, skip = traverse.children, traverse.TRIVIA
-    stack: list = [(func, False)]
-    while stack:  # pre-order, as libcst visits
-        node, nested = stack.pop()
-        kind = type(node)
-        if kind is Assign:
-            if not nested:
-                for target in node.targets:
-                    t = target.target
-                    if type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
-                        assignments.append((t.attr.value, node.value))
-                    elif type(t) is Name:
-                        local_calls.setdefault(t.value, []).append(node.value)
-        elif kind is AnnAssign:
-            t = node.target
-            if not nested and type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
-                annotated.append((t.attr.value, node.annotation.annotation))
-                if node.value is not None:
-                    assignments.append((t.attr.value, node.value))
-        elif kind is Call:
-            f = node.func
-            if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
-                    and node.args[0].value.value == "self":
-                registered.append("*")  # setattr(self, name, ...): any attribute
-            elif type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
-                    and node.args and isinstance(node.args[0].value, cst.SimpleString):
-                value = node.args[0].value.evaluated_value
-                if isinstance(value, str):
-                    registered.append(value)
-        elif kind in scopes and node is not func:
-            nested = True  # below: only register_* calls count
-        below = children(node, skip)
-        below.reverse()
-        stack.extend([(child, nested) for child in below])
-    return assignments, registered, local_calls, annotated
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -183,6 +134,7 @@ class ClassTracking:
 
     def _scan_class_attrs(self, node: cst.ClassDef, info: ClassInfo) -> None:
         """`self.x = ...` in the class's methods: what each attribute holds."""
+        items: dict[str, list] = {}  # `self.x.append(Filter(...))` in an init method: x's elements
         for stmt in node.body.body:
             if isinstance(stmt, cst.SimpleStatementLine):  # `config: LlamaConfig` in the body
                 for small in stmt.body:
@@ -203,11 +155,11 @@ class ClassTracking:
             memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
             known = memo.get(id(stmt)) if memo is not None else None
             if known is not None and known[0] is stmt:
-                assignments, registered, local_calls, annotated = known[1]
+                assignments, registered, local_calls, annotated, appended = known[1]
             else:
-                assignments, registered, local_calls, annotated = method_scan(stmt)
+                assignments, registered, local_calls, annotated, appended = method_scan(stmt)
                 if memo is not None:
-                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls, annotated))
+                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls, annotated, appended))
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
                 if ref := _class_annotation(annotation):
                     _typed_attr(info, assign_target, self.qualify_ref(ref))
@@ -231,6 +183,8 @@ class ClassTracking:
                         info.attr_kinds[assign_target] = Kind.LIKELY
                         continue
                     info.param_attrs.add(assign_target)
+                elif in_init and _given_items(value, params - typed.keys()):
+                    info.param_attrs.add(assign_target)  # nn.ModuleList(flows): elements the caller chose
                 elif isinstance(value, cst.Name) and value.value in local_calls and value.value not in params:
                     # `arch = torch.ones(...)` (or from_numpy in another branch), then `self.arch = arch`
                     kinds = {self._attr_value_kind(bound) for bound in local_calls[value.value]}
@@ -274,6 +228,15 @@ class ClassTracking:
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR
                 info.set_attrs.add(buffer)
+            for attr, value in appended:
+                items.setdefault(attr, []).append(self._class_ref(value) if in_init else None)
+        for attr, refs in items.items():  # a list `__init__` fills with objects of known classes
+            if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
+                info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
+
+    def _class_ref(self, value: cst.BaseExpression) -> str | None:
+        ref = (self.qualify(value.func) or dotted(value.func)) if isinstance(value, cst.Call) else None
+        return ref if ref and ref.rsplit(".", 1)[-1][:1].isupper() and not ref.startswith("builtins.") else None
 
     def _function_refs(self, value: cst.BaseExpression, params: set, local_calls: dict) -> list[str]:
         """The names a value refers to when it is a module-level name, or either branch of
@@ -342,8 +305,8 @@ class ClassTracking:
             owner = self.function.class_name if self.scopes else None
             info = self.class_table.get(owner) if owner else None
             ref = info.attr_classes.get(node.attr.value) if info else None
-            if ref and ref.startswith("[]"):
-                return ref[2:]
+            if ref and ref.startswith("[]") and "|" not in ref:
+                return ref[2:]  # (of several classes: each call on an element is an `elemcall`)
         return None
 
     def _attr_value_kind(self, value: cst.BaseExpression) -> Kind:
@@ -468,6 +431,19 @@ class ClassTracking:
                 and not self.locally_bound(func.value.value):
             return self.class_tables.get(func.value.value)
         return None
+
+
+def _given_items(value: cst.BaseExpression, params: set[str]) -> bool:
+    """`nn.ModuleList(flows)`, `list(flows)`, `[wrap(t) for t in flows]` with `flows` an
+    untyped constructor parameter: a container of what the caller passed."""
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+        value = value.for_in.iter
+    elif isinstance(value, cst.Call) and len(value.args) == 1 \
+            and (dotted(value.func) or "").rsplit(".", 1)[-1] in CONTAINERS | {"list", "tuple"}:
+        value = value.args[0].value
+    else:
+        return False
+    return isinstance(value, cst.Name) and value.value in params
 
 
 def _not_required(annotation: cst.BaseExpression) -> bool:

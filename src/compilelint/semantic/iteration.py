@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.bindings import target_names
+from compilelint.semantic.calls import ELEMENT
 from compilelint.semantic.infer import infer
 from compilelint.semantic.kinds import Kind
 
@@ -41,6 +42,8 @@ class IterationBindings:
         self._bind_zip(iterable, target)
         if isinstance(target, cst.Name) and scope.env.get(target.value) == Kind.UNKNOWN:
             self._set_open(target.value, iterable)  # iterating what the project types
+        if element is None and isinstance(target, cst.Name) and (held := _self_attr(iterable)):
+            scope.typed[target.value] = ELEMENT + held  # for t in self.transforms: t.condition(c)
         if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
             scope.env[target.value] = Kind.MODULE
             scope.var_class[target.value] = element
@@ -64,6 +67,9 @@ class IterationBindings:
             return
         env = self.scopes[-1].env
         names = target_names(node.target)
+        if isinstance(node.target, cst.Name) and self.element_class(node.iter) is None \
+                and (held := _self_attr(node.iter)):
+            self.scopes[-1].typed[node.target.value] = ELEMENT + held  # [t.condition(c) for t in self.ts]
         if any(name in env for name in names):
             return
         if isinstance(node.target, cst.Name):
@@ -98,6 +104,16 @@ class IterationBindings:
         self._set_open(name, iterable)
         if name in self.scopes[-1].open:
             self.scopes[-1].env[name] = Kind.UNKNOWN
+
+
+def _self_attr(node: cst.BaseExpression) -> str | None:
+    """`ts` of `self.ts` or `reversed(self.ts)`."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "reversed" \
+            and len(node.args) == 1:
+        node = node.args[0].value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    return None
 
 
 def _is_range_call(node: cst.BaseExpression, walker) -> bool:

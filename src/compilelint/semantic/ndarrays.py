@@ -8,7 +8,8 @@ Purely syntactic and local to the enclosing function: an expression is an ndarra
 calls `.numpy()`; builds one (`np.array`, `np.arange`, ...: whatever it holds, Dynamo
 traces it); calls `numpy.*` on an ndarray, a tensor, a tuple of sizes (`x.shape[1:]`), a
 tuple or list display, or a value the walk cannot type (a helper's parameter), but not on
-a Python number (`np.ceil(h / 2)`, `np.sqrt(x.shape[1])`: Dynamo folds those); indexes
+a Python number (`np.ceil(h / 2)`, `np.sqrt(x.shape[1])`: Dynamo folds those where they are
+cast, but a test on one breaks: `tests_numpy_value`); indexes
 anything with an ndarray; is `tuple()` / `list()` of one, or a tuple of them (each name
 unpacked from it is an array); or reads a local name bound earlier (in source order) to
 such an expression (the walker's bindings keep those names).
@@ -92,6 +93,25 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     if isinstance(node, cst.BooleanOperation):
         return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names)
     return False
+
+
+def tests_numpy_value(node: cst.BaseExpression, ctx) -> bool:
+    """A test on what a NumPy function returns, whatever its arguments: `np.remainder(gc, 2)
+    == 1`, `np.isnan(v)` on a Python float. Dynamo folds such a call where the value is cast
+    (`int(np.ceil(h / 2))`) but traces a 0-d array where it is tested, which is data-dependent
+    (GB0170; measured on 2.13.0 and 2.14.1). Not `numpy.random` (CL119's), nor a function
+    that gives a Python value."""
+    if isinstance(node, cst.Comparison):
+        return tests_numpy_value(node.left, ctx) or any(tests_numpy_value(c.comparator, ctx) for c in node.comparisons)
+    if isinstance(node, cst.BinaryOperation):
+        return tests_numpy_value(node.left, ctx) or tests_numpy_value(node.right, ctx)
+    if isinstance(node, cst.UnaryOperation) and not isinstance(node.operator, cst.Not):
+        return tests_numpy_value(node.expression, ctx)
+    if not isinstance(node, cst.Call):
+        return False
+    qualified = ctx.qualify(node.func) or ""
+    return qualified.startswith("numpy.") and not qualified.startswith("numpy.random.") \
+        and qualified not in PYTHON_FUNCTIONS
 
 
 def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 TENSORISH = ("tensor", "likely")
 # call edges that pass the instance as the first parameter
-BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall", "ctorcall"})
+BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall", "ctorcall", "elemcall"})
 
 
 def first_argument(call, info) -> int:

@@ -1,0 +1,61 @@
+"""What a method sets on `self` (a part of `semantic.classes`): one pass over its body."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint import traverse
+
+
+def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list]:
+    """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
+    nested functions or classes), the names given to `self.register_buffer("name", ...)`
+    / `register_parameter` (nested functions included), the calls each local name is
+    bound to (`if head is None: head = Head(...)`, for `self.head = head`), (attr,
+    annotation) for every `self.attr: Cls = value`, and (attr, value) for every
+    `self.attr.append(value)`."""
+    assignments: list = []
+    appended: list = []
+    annotated: list = []
+    registered: list[str] = []
+    local_calls: dict[str, list] = {}
+    Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
+    scopes = (cst.FunctionDef, cst.ClassDef)
+    children, skip = traverse.children, traverse.TRIVIA
+    stack: list = [(func, False)]
+    while stack:  # pre-order, as libcst visits
+        node, nested = stack.pop()
+        kind = type(node)
+        if kind is Assign:
+            if not nested:
+                for target in node.targets:
+                    t = target.target
+                    if type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
+                        assignments.append((t.attr.value, node.value))
+                    elif type(t) is Name:
+                        local_calls.setdefault(t.value, []).append(node.value)
+        elif kind is AnnAssign:
+            t = node.target
+            if not nested and type(t) is Attribute and type(t.value) is Name and t.value.value == "self":
+                annotated.append((t.attr.value, node.annotation.annotation))
+                if node.value is not None:
+                    assignments.append((t.attr.value, node.value))
+        elif kind is Call:
+            f = node.func
+            if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
+                    and node.args[0].value.value == "self":
+                registered.append("*")  # setattr(self, name, ...): any attribute
+            elif type(f) is Attribute and f.attr.value == "append" and not nested and len(node.args) == 1 \
+                    and type(f.value) is Attribute and type(f.value.value) is Name and f.value.value.value == "self":
+                appended.append((f.value.attr.value, node.args[0].value))
+            elif type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
+                    and node.args and isinstance(node.args[0].value, cst.SimpleString):
+                value = node.args[0].value.evaluated_value
+                if isinstance(value, str):
+                    registered.append(value)
+        elif kind in scopes and node is not func:
+            nested = True  # below: only register_* calls count
+        below = children(node, skip)
+        below.reverse()
+        stack.extend([(child, nested) for child in below])
+    return assignments, registered, local_calls, annotated, appended
