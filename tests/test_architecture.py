@@ -124,3 +124,18 @@ def test_no_module_over_500_lines():
     long = {name: n for name, (path, _) in modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_no_two_walker_parts_define_the_same_helper():
+    """The walker is one class made of parts (`semantic.walker.PARTS`): a helper one part
+    defines under a name another part already uses silently replaces it for both (a
+    `_class_ref` added to the class scanner once emptied every factory's `builds`). The
+    `enter_`/`exit_`/`visit_`/`leave_` hooks are exempt: the walker calls each part's own."""
+    from compilelint.semantic.walker import PARTS
+
+    owners: dict[str, list[str]] = {}
+    for part in PARTS:
+        for name, value in vars(part).items():
+            if callable(value) and not name.startswith(("enter_", "exit_", "visit_", "leave_", "__")):
+                owners.setdefault(name, []).append(part.__name__)
+    assert {name: parts for name, parts in owners.items() if len(parts) > 1} == {}

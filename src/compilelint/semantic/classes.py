@@ -229,12 +229,13 @@ class ClassTracking:
                 info.attr_kinds[buffer] = Kind.TENSOR
                 info.set_attrs.add(buffer)
             for attr, value in appended:
-                items.setdefault(attr, []).append(self._class_ref(value) if in_init else None)
+                items.setdefault(attr, []).append(self._appended_class(value) if in_init else None)
         for attr, refs in items.items():  # a list `__init__` fills with objects of known classes
             if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
                 info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
 
-    def _class_ref(self, value: cst.BaseExpression) -> str | None:
+    def _appended_class(self, value: cst.BaseExpression) -> str | None:
+        """`Filter` of `self.filters.append(Filter(...))`."""
         ref = (self.qualify(value.func) or dotted(value.func)) if isinstance(value, cst.Call) else None
         return ref if ref and ref.rsplit(".", 1)[-1][:1].isupper() and not ref.startswith("builtins.") else None
 
