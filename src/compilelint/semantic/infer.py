@@ -62,8 +62,11 @@ def infer(node: cst.BaseExpression, env) -> Kind:
         if all(isinstance(op, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for op in ops):
             return Kind.VALUE
         if any(isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+               or (isinstance(n, cst.Name) and n.value == "None")
                for n in (node.left, *(c.comparator for c in node.comparisons))):
-            return Kind.VALUE  # `reduction_type != "already_reduced"`: text, whatever the other side's guess
+            # `reduction_type != "already_reduced"`: text, whatever the other side's guess; `wcos ==
+            # None`: a tensor's `==` with None gives Python's False (nnAudio), no tensor
+            return Kind.VALUE
         kinds = [infer(node.left, env)] + [infer(c.comparator, env) for c in node.comparisons]
         result = Kind.VALUE
         for kind in kinds:
