@@ -202,8 +202,10 @@ class CallGraph:
             return CallEdge("elemcall", attr, func.attr.value)  # self.flows[i].inverse(x)
         if isinstance(owner, cst.Name) and (held := scope.typed.get(owner.value, "")).startswith(ELEMENT):
             return CallEdge("elemcall", held[len(ELEMENT):], func.attr.value)  # for t in self.ts: t.condition(c)
-        if func.attr.value == "apply" and (cls := self._class_name(owner)):
-            return CallEdge("apply", cls)  # MyFunction.apply(x): an autograd Function's forward
+        if func.attr.value == "apply" and (cls := self._class_name(owner) or self._named(owner)):
+            # MyFunction.apply(x): an autograd Function's forward (spikingjelly's are lowercase,
+            # `log_tailed_relu.apply(x, a)`: the project decides whether the name is one)
+            return CallEdge("apply", cls)
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
         if isinstance(owner, cst.Name) and (cls := self.held_class(owner.value, scope) or self.made_name(owner.value)):
@@ -237,6 +239,14 @@ class CallGraph:
         if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
             return cls
         return None
+
+    def _named(self, node: cst.BaseExpression) -> str | None:
+        """The qualified name of a module-level name or dotted path outside builtins and torch
+        (not a local: `df.apply(f)`)."""
+        if isinstance(node, cst.Name) and self.locally_bound(node.value):
+            return None
+        name = (self.qualify(node) or dotted(node)) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        return name if name and not name.startswith(("builtins.", "torch.", "self.")) else None
 
     def _forwards(self, node: cst.Call, scope) -> tuple:
         """The arguments that pass one of the function's own parameters on unchanged

@@ -184,11 +184,16 @@ class GuardTracking:
 
     _release: tuple[int, int] | None = None
 
-    def compiling_guard(self, test: cst.BaseExpression, empties: frozenset[str] | None = None) -> bool | None:
+    def target_release(self) -> tuple[int, int]:
+        """The torch release the code is checked for (`target-torch`, else the installed one)."""
         if self._release is None:
             from compilelint.config import torch_version
 
             self._release = torch_version(self.settings)
+        return self._release
+
+    def compiling_guard(self, test: cst.BaseExpression, empties: frozenset[str] | None = None) -> bool | None:
+        self.target_release()
         if empties is None:
             empties = self._function_empties() if _tests_membership(test) else frozenset()
         return compiling_guard(test, self._release, self._helper_constant, empties)

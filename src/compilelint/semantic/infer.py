@@ -61,19 +61,17 @@ def infer(node: cst.BaseExpression, env) -> Kind:
         ops = [c.operator for c in node.comparisons]
         if all(isinstance(op, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for op in ops):
             return Kind.VALUE
-        if any(isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
-               or (isinstance(n, cst.Name) and n.value == "None")
-               for n in (node.left, *(c.comparator for c in node.comparisons))):
-            # `reduction_type != "already_reduced"`: text, whatever the other side's guess; `wcos ==
-            # None`: a tensor's `==` with None gives Python's False (nnAudio), no tensor
-            return Kind.VALUE
+        operands = [node.left, *(c.comparator for c in node.comparisons)]
+        if any(isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) for n in operands):
+            return Kind.VALUE  # `reduction_type != "already_reduced"`: text, whatever the other side's guess
+        if any(isinstance(n, cst.Name) and n.value == "None" for n in operands) and _eq_none_folded(env):
+            return Kind.VALUE  # `wcos == None`: a tensor's `==` with None is Python's False (nnAudio)
         kinds = [infer(node.left, env)] + [infer(c.comparator, env) for c in node.comparisons]
         result = Kind.VALUE
         for kind in kinds:
             result = strongest(result, kind) if kind != Kind.VALUE else result
         if any(k == Kind.UNKNOWN for k in kinds) and not result.tensorish:
             return Kind.UNKNOWN
-        operands = [node.left, *(c.comparator for c in node.comparisons)]
         if result == Kind.LIKELY and any(is_size(n) for n in operands) and all(
                 isinstance(n, cst.Name) for n, k in zip(operands, kinds) if k == Kind.LIKELY):
             return Kind.UNKNOWN  # `x.shape[-1] >= n`: a name guessed a tensor, compared with a size, is a number
@@ -187,3 +185,9 @@ def is_sizes(value: cst.BaseExpression | None) -> bool:
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
 
 
+EQ_NONE_FOLDED_FROM = (2, 13)  # measured: 2.11 breaks on `t == None` (GB0208), 2.13.0 and 2.14.1 do not
+
+
+def _eq_none_folded(env) -> bool:
+    release = getattr(env, "target_release", None)
+    return release is None or release() >= EQ_NONE_FOLDED_FROM
