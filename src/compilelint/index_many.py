@@ -169,7 +169,7 @@ class ManyCallees:
         implementation of `method` in the caller's top-level package, when they are one
         family (overrides of one base's method); none when the name is a dunder, `forward`,
         or defined by unrelated classes."""
-        package = key.split(".", 1)[0].split(":", 1)[0]
+        package = _top_package(key)
         found = self._families.get((package, method))
         if found is not None:
             return found
@@ -178,7 +178,7 @@ class ManyCallees:
             for function, info in self.functions.items():
                 if info.class_name is not None:
                     self._by_method.setdefault(function.rsplit(".", 1)[-1], []).append(function)
-        keys = [k for k in self._by_method.get(method, []) if k.split(".", 1)[0].split(":", 1)[0] == package] \
+        keys = [k for k in self._by_method.get(method, []) if _top_package(k) == package] \
             if not method.startswith("__") and method != "forward" else []
         roots = set()
         for function in keys:
@@ -186,16 +186,8 @@ class ManyCallees:
             roots.add(next(owner for owner in reversed(lineage) if f"{owner}.{method}" in self.functions))
         found = self._families[(package, method)] = tuple(keys) if len(roots) == 1 and len(keys) <= FAMILY_MAX else ()
         return found
-        if self._by_method is None:
-            self._by_method = {}
-            for key, info in self.functions.items():
-                if info.class_name is not None:
-                    self._by_method.setdefault(key.rsplit(".", 1)[-1], []).append(key)
-        keys = self._by_method.get(method, []) if not method.startswith("__") and method != "forward" else []
-        roots = set()
-        for key in keys:
-            lineage = self._lineage(key.rsplit(".", 1)[0])
-            roots.add(next(owner for owner in reversed(lineage) if f"{owner}.{method}" in self.functions))
-        found = self._families[method] = tuple(keys) if len(roots) == 1 and len(keys) <= FAMILY_MAX else ()
-        return found
 
+
+def _top_package(key: str) -> str:
+    """`pkg` of `pkg.sub.mod:Cls.method`."""
+    return key.split(":", 1)[0].split(".", 1)[0]

@@ -61,9 +61,12 @@ def _getter(index, key: str, call) -> str | None:
     # `tok.x` of a local: `_read` keeps it only where this function built the object (not `p.x`
     # of an object the caller hands over: measured on whisper, its values were cached by the
     # time, read by the code that used the object before)
-    if call.target != "self" and not index.resolve_class(key.split(":", 1)[0], call.target):
-        return next(iter(index.callees(key, call)), None)  # tok.sot, `tok = get_tokenizer(...)`
-    cls = index.owner(key) if call.target == "self" else index.resolve_class(key.split(":", 1)[0], call.target)
+    if call.target == "self":
+        cls = index.owner(key)
+    else:
+        cls = index.resolve_class(key.split(":", 1)[0], call.target)
+        if cls is None:  # tok.sot, `tok = get_tokenizer(...)`: what the factory builds
+            return next(iter(index.callees(key, call)), None)
     return index.method(cls, call.method) if cls else None
 
 

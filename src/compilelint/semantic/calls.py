@@ -198,7 +198,7 @@ class CallGraph:
             if func.attr.value == "forward":
                 return CallEdge("selfattr", owner.attr.value)  # self.block.forward(x)
             return CallEdge("attrcall", owner.attr.value, func.attr.value)  # self.config.get_text_config()
-        if isinstance(owner, cst.Subscript) and (attr := _self_attr(owner)):
+        if isinstance(owner, cst.Subscript) and (attr := _subscripted_attr(owner)):
             return CallEdge("elemcall", attr, func.attr.value)  # self.flows[i].inverse(x)
         if isinstance(owner, cst.Name) and (held := scope.typed.get(owner.value, "")).startswith(ELEMENT):
             return CallEdge("elemcall", held[len(ELEMENT):], func.attr.value)  # for t in self.ts: t.condition(c)
@@ -300,7 +300,7 @@ def _keyed(node: cst.Call, stars: bool = False):
             position += 1
 
 
-def _self_attr(node: cst.Subscript) -> str | None:
+def _subscripted_attr(node: cst.Subscript) -> str | None:
     """`flows` of `self.flows[i]` (an element, not a slice)."""
     value, index = node.value, node.slice
     if len(index) != 1 or not isinstance(index[0].slice, cst.Index):

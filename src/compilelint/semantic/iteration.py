@@ -42,7 +42,7 @@ class IterationBindings:
         self._bind_zip(iterable, target)
         if isinstance(target, cst.Name) and scope.env.get(target.value) == Kind.UNKNOWN:
             self._set_open(target.value, iterable)  # iterating what the project types
-        if element is None and isinstance(target, cst.Name) and (held := _self_attr(iterable)):
+        if element is None and isinstance(target, cst.Name) and (held := _iterated_attr(iterable)):
             scope.typed[target.value] = ELEMENT + held  # for t in self.transforms: t.condition(c)
         if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
             scope.env[target.value] = Kind.MODULE
@@ -68,7 +68,7 @@ class IterationBindings:
         env = self.scopes[-1].env
         names = target_names(node.target)
         if isinstance(node.target, cst.Name) and self.element_class(node.iter) is None \
-                and (held := _self_attr(node.iter)):
+                and (held := _iterated_attr(node.iter)):
             self.scopes[-1].typed[node.target.value] = ELEMENT + held  # [t.condition(c) for t in self.ts]
         if any(name in env for name in names):
             return
@@ -106,7 +106,7 @@ class IterationBindings:
             self.scopes[-1].env[name] = Kind.UNKNOWN
 
 
-def _self_attr(node: cst.BaseExpression) -> str | None:
+def _iterated_attr(node: cst.BaseExpression) -> str | None:
     """`ts` of `self.ts` or `reversed(self.ts)`."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "reversed" \
             and len(node.args) == 1:
