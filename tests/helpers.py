@@ -1,6 +1,8 @@
 """Run the static pass in-process on snippets, for the rule tests; and `check --probe` on a
 fixture of probe targets, as a user runs it."""
 
+import contextlib
+import importlib
 import json
 import shutil
 import subprocess
@@ -35,3 +37,16 @@ def check_probe(tmp_path, fixture, targets):
                           "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode in (0, 1), out.stderr[-2000:]
     return json.loads(out.stdout)["findings"]
+
+
+@contextlib.contextmanager
+def imported(root, dotted: str):
+    """The module `dotted` of a package written under `root`, imported for real, then forgotten."""
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(dotted)
+    finally:
+        sys.path.remove(str(root))
+        top = dotted.split(".", 1)[0]
+        for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
+            sys.modules.pop(name)

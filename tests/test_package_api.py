@@ -2,9 +2,6 @@
 of its public modules that handle no files, are called compiled by user code, so what they reach is reported as a note with that condition (`api`); private
 functions and those imported only under `if TYPE_CHECKING:` are not. Dynamo agrees: compiling a call to the API breaks there."""
 
-import contextlib
-import importlib
-import sys
 import textwrap
 
 import pytest
@@ -12,6 +9,7 @@ import pytest
 from compilelint import config as config_mod
 from compilelint.engine import check
 from compilelint.finding import API
+from helpers import imported
 
 INIT = textwrap.dedent("""
     from typing import TYPE_CHECKING
@@ -62,19 +60,6 @@ def _package(root, name: str, files: dict[str, str]):
         (pkg / file).write_text(text)
     (root / "pyproject.toml").write_text("[tool.compilelint]\n")
     return root
-
-
-@contextlib.contextmanager
-def _imported(root, dotted: str):
-    """The module `dotted` of a package written under `root`, imported for real, then forgotten."""
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module(dotted)
-    finally:
-        sys.path.remove(str(root))
-        top = dotted.split(".", 1)[0]
-        for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
-            sys.modules.pop(name)
 
 
 @pytest.fixture()
@@ -163,7 +148,7 @@ def test_dynamo_breaks_in_a_sampler_with_a_progress_bar(tmp_path):
     from compilelint.probe.capture import capture
 
     root = _package(tmp_path, "diffpkg", {"__init__.py": "", "sampling.py": SAMPLING})
-    with _imported(root, "diffpkg.sampling") as sampling:
+    with imported(root, "diffpkg.sampling") as sampling:
         result = capture(lambda x, s: sampling.sample_euler(torch.tanh, x, s), (torch.rand(2, 4), torch.rand(5)),
                          backend="eager")
     assert result.error is None
@@ -213,7 +198,7 @@ def test_dynamo_breaks_in_a_factorys_product(tmp_path):
     from compilelint.probe.capture import capture
 
     root = _package(tmp_path, "snnpkg", {"__init__.py": "", "surrogate.py": SURROGATE})
-    with _imported(root, "snnpkg.surrogate") as surrogate:
+    with imported(root, "snnpkg.surrogate") as surrogate:
         spike = surrogate.triangular()
         x = torch.randn(4, requires_grad=True)
         result = capture(lambda x: spike(x).sum().backward(), (x,), backend="eager")
@@ -233,7 +218,7 @@ def test_dynamo_breaks_in_a_public_modules_function(tmp_path):
     from compilelint.probe.capture import capture
 
     root = _package(tmp_path, "snnpkg", {"__init__.py": "", "spikegen.py": SPIKEGEN})
-    with _imported(root, "snnpkg.spikegen") as spikegen:
+    with imported(root, "snnpkg.spikegen") as spikegen:
         result = capture(lambda x: spikegen.rate(x, 3) * 2, (torch.rand(2, 4),), backend="eager")
     assert result.error is None
     line = next(i for i, text in enumerate(SPIKEGEN.splitlines(), 1) if "# TOLIST" in text)
@@ -249,7 +234,7 @@ def test_dynamo_breaks_where_the_note_is(package):
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
-    with _imported(package, "odepkg") as odepkg:
+    with imported(package, "odepkg") as odepkg:
 
         def user_step(y0, t):  # user code compiling a call to the API
             return odepkg.integrate(y0, t) * 2
@@ -320,7 +305,7 @@ def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_pack
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
-    with _imported(sampler_package, "diffpkg") as diffpkg:
+    with imported(sampler_package, "diffpkg") as diffpkg:
         model = diffpkg.Diffusion()
         result = capture(lambda x: model.sample(x), (torch.randn(2, 4),), backend="eager")
         decoding = capture(lambda x: model.decode(x), (torch.randn(2, 4),), backend="eager")
@@ -391,7 +376,7 @@ def test_dynamo_breaks_in_a_callable_objects_call(tmp_path):
 
     root = _package(tmp_path, "losspkg", {"__init__.py": "from .losses import RelativeLoss, Tokens\n",
                                           "losses.py": LOSSES})
-    with _imported(root, "losspkg") as losspkg:
+    with imported(root, "losspkg") as losspkg:
         loss = losspkg.RelativeLoss()
         result = capture(lambda p, t: loss(p * 2, t), (torch.randn(4), torch.randn(4)), backend="eager")
     line = next(i for i, text in enumerate(LOSSES.splitlines(), 1) if "# ITEM" in text)
@@ -415,7 +400,7 @@ def test_dynamo_breaks_in_a_star_exported_modules_method(tmp_path):
     from compilelint.probe.capture import capture
 
     root = _package(tmp_path, "starpkg", {"__init__.py": "from .model import *\n", "model.py": SAMPLER})
-    with _imported(root, "starpkg") as starpkg:
+    with imported(root, "starpkg") as starpkg:
         model = starpkg.Diffusion()
         result = capture(lambda x: model.decode(x), (torch.randn(3, 4),), backend="eager")
     decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)

@@ -2,15 +2,13 @@
 function the star import brings: it is in the compiled region, and what breaks there is
 reported; a clean function reached the same way stays clean. Dynamo agrees on both."""
 
-import contextlib
-import importlib
-import sys
 import textwrap
 
 import pytest
 
 from compilelint import config as config_mod
 from compilelint.engine import check
+from helpers import imported
 
 INPUTS = textwrap.dedent("""
     import numpy as np
@@ -60,22 +58,11 @@ def test_a_star_imported_function_is_in_the_region(root):
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("inputs.py", _break_line(), "CL105")]
 
 
-@contextlib.contextmanager
-def _imported(root, dotted: str):
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module(dotted)
-    finally:
-        sys.path.remove(str(root))
-        for name in [n for n in sys.modules if n == "starred" or n.startswith("starred.")]:
-            sys.modules.pop(name)
-
-
 def test_dynamo_breaks_in_the_star_imported_function_only(root):
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture
 
-    with _imported(root, "starred.models") as models:
+    with imported(root, "starred.models") as models:
         dense = capture(models.Dense(), (torch.randn(3, 4),), backend="eager")
         plain = capture(models.Plain(), (torch.randn(3, 4),), backend="eager")
     assert _break_line() in {r.line for r in dense.breaks if r.kind == "graph_break"}

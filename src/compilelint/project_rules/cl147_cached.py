@@ -87,7 +87,7 @@ def _read(path: str, trees: dict, qualname: str, call) -> tuple | None:
     if function is None:
         return None
     best = None
-    built = _built_names(function)
+    built = _built_names(function) if call.kind == "property" and call.target != "self" else set()
     for node in _own_nodes(function):
         if isinstance(node, ast.Attribute) and node.attr == call.method and isinstance(node.ctx, ast.Load) \
                 and _owner_matches(node.value, call, built):

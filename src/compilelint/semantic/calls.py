@@ -233,20 +233,22 @@ class CallGraph:
 
     def _class_name(self, node: cst.BaseExpression) -> str | None:
         """The qualified name of what looks like a class (`Name`, `pkg.Name`) outside builtins and torch."""
-        if not isinstance(node, (cst.Name, cst.Attribute)):
-            return None
-        cls = self.qualify(node) or dotted(node)
-        if cls and cls.rsplit(".", 1)[-1][:1].isupper() and not cls.startswith(("builtins.", "torch.")):
-            return cls
-        return None
+        cls = self._outside_name(node)
+        return cls if cls and cls.rsplit(".", 1)[-1][:1].isupper() else None
 
     def _named(self, node: cst.BaseExpression) -> str | None:
-        """The qualified name of a module-level name or dotted path outside builtins and torch
-        (not a local: `df.apply(f)`)."""
+        """The qualified name of a module-level name or dotted path outside builtins and torch,
+        whatever its case (not a local: `df.apply(f)`; not `self.x`)."""
         if isinstance(node, cst.Name) and self.locally_bound(node.value):
             return None
-        name = (self.qualify(node) or dotted(node)) if isinstance(node, (cst.Name, cst.Attribute)) else None
-        return name if name and not name.startswith(("builtins.", "torch.", "self.")) else None
+        name = self._outside_name(node)
+        return name if name and not name.startswith("self.") else None
+
+    def _outside_name(self, node: cst.BaseExpression) -> str | None:
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return None
+        name = self.qualify(node) or dotted(node)
+        return name if name and not name.startswith(("builtins.", "torch.")) else None
 
     def _forwards(self, node: cst.Call, scope) -> tuple:
         """The arguments that pass one of the function's own parameters on unchanged

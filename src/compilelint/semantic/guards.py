@@ -193,10 +193,9 @@ class GuardTracking:
         return self._release
 
     def compiling_guard(self, test: cst.BaseExpression, empties: frozenset[str] | None = None) -> bool | None:
-        self.target_release()
         if empties is None:
             empties = self._function_empties() if _tests_membership(test) else frozenset()
-        return compiling_guard(test, self._release, self._helper_constant, empties)
+        return compiling_guard(test, self.target_release(), self._helper_constant, empties)
 
     def _helper_constant(self, name: str) -> bool | None:
         """What the same-file helper `name` returns under compile (semantic.compile_values),

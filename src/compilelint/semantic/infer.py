@@ -17,6 +17,9 @@ from compilelint.semantic.kinds import (
     join, literal_kind, strongest, torch_call_kind,
 )
 
+# measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
+EQ_NONE_FOLDED_FROM = (2, 13)
+
 
 def infer(node: cst.BaseExpression, env) -> Kind:
     """Kind of an expression. `env` answers lookups: `env.name_kind(name)`,
@@ -185,9 +188,8 @@ def is_sizes(value: cst.BaseExpression | None) -> bool:
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
 
 
-EQ_NONE_FOLDED_FROM = (2, 13)  # measured: 2.11 breaks on `t == None` (GB0208), 2.13.0 and 2.14.1 do not
-
-
 def _eq_none_folded(env) -> bool:
+    """Whether the target torch gives Python's False for `tensor == None` (the walker knows the
+    target; elsewhere no target is known: folded, as on the pinned 2.13)."""
     release = getattr(env, "target_release", None)
     return release is None or release() >= EQ_NONE_FOLDED_FROM
