@@ -196,7 +196,7 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
 
     in_region.extend(project_rules.run(project_rules.ProjectContext(
         analyses, index, region, project.sites, in_region, rules, _decide_call_sites(deferred, project),
-        api=set(project.api), python=config_mod.python_version(settings))))
+        api=set(project.api), python=config_mod.python_version(settings), torch=config_mod.torch_version(settings))))
     seen: set[tuple] = set()
     for analysis, finding in in_region:
         key = (finding.path, finding.line, finding.col, finding.code)

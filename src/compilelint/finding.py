@@ -96,7 +96,10 @@ CLASS = "c|"
 # a CL141 candidate's `needs`: "e|<class ref>", kept when that class (resolved from the
 # finding's module) or a project base defines `__enter__` (project_rules.cl141_entered decides)
 ENTERS = "e|"
-PROJECT_DECIDES = (BREAKS, CLASS, ENTERS)  # the candidates the engine hands to the project phases
+# a CL119 candidate's `needs`: "m|<function qualname>|<edge index>", kept when the module that
+# call runs is a project class with an RNN module among its bases (project_rules.cl119_held decides)
+MODULE_CLASS = "m|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

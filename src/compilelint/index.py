@@ -441,7 +441,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             module = owner.split(":", 1)[0]
             info = self.classes.get(owner)
             ref = info.attr_classes.get(attr) if info else None
-            if not ref or ref.startswith(MADE):  # (a factory's result: index_made)
+            if not ref or ref.startswith((MADE, NEW)):  # (a factory's result: index_made)
                 continue
             if ref.startswith("[]"):  # nn.Sequential(Block(), ...) runs each Block
                 if not containers:

@@ -82,7 +82,7 @@ class FactoryCallees:
             mark = info.attr_classes.get(call.target) if info else None
             if not mark:
                 continue
-            if not mark.startswith(MADE):
+            if not mark.startswith((MADE, NEW)):
                 return ()  # (the nearest class types it otherwise: the usual lookup follows that)
             objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
             return self._run_by(objects, call.method if call.kind == "attrcall" else None)

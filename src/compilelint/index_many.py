@@ -8,7 +8,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import replace
 
-from compilelint.summary import APPLY, BOUND, MADE, CallEdge
+from compilelint.summary import APPLY, BOUND, MADE, NEW, CallEdge
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 
@@ -57,23 +57,27 @@ class ManyCallees:
         owner = self.owner(key)
         if owner is None or (call.kind == "self" and self.method(owner, call.target)):
             return ()
+        cls, ref = self._nearest_attr(owner, call.target)
+        if not ref or "|" not in ref or ref.startswith((BOUND, "[]")):
+            return ()
+        module, found = cls.split(":", 1)[0], []
+        for name in ref.split("|"):
+            target = self.resolve_class(module, name)
+            if target is None:
+                continue
+            callee = self.method(target, call.method) if call.kind == "attrcall" else self._called(target)
+            if callee and callee not in found:
+                found.append(callee)
+        return tuple(found)
+
+    def _nearest_attr(self, owner: str, attr: str) -> tuple[str, str | None]:
+        """(class, what it stores on `attr`) for the nearest class of the lineage that types it."""
         for cls in self._lineage(owner):
             info = self.classes.get(cls)
-            ref = info.attr_classes.get(call.target) if info else None
-            if not ref:
-                continue
-            if "|" not in ref or ref.startswith((BOUND, "[]")):
-                return ()
-            module, found = cls.split(":", 1)[0], []
-            for name in ref.split("|"):
-                target = self.resolve_class(module, name)
-                if target is None:
-                    continue
-                callee = self.method(target, call.method) if call.kind == "attrcall" else self._called(target)
-                if callee and callee not in found:
-                    found.append(callee)
-            return tuple(found)
-        return ()
+            ref = info.attr_classes.get(attr) if info else None
+            if ref:
+                return cls, ref
+        return owner, None
 
     def _held_members(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.sde.g_prod(...)` where `self.sde` holds a project class (typed, or built in
@@ -111,12 +115,35 @@ class ManyCallees:
                 return ()
         return ()
 
+    def called_classes(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """The project classes of the object a call runs: `self.rnn(x)` / `self.rnn.forward(x)`
+        (what the class or a base stores on the attribute: one class, one per branch, or what
+        a factory builds or picks, `self.rnn = get_rnn(cell)(...)`), `layer(x)` of a local
+        built from a class. Empty when the call is a method's or nothing says."""
+        owner = self.owner(key)
+        module = key.split(":", 1)[0]
+        if call.kind == "instance":
+            if call.target.startswith((MADE, NEW)):
+                return self.made_classes(module, owner, call.target)[0]
+            found = self.resolve_class(module, call.target)
+            return (found,) if found else ()
+        if call.kind not in ("self", "selfattr") or owner is None \
+                or (call.kind == "self" and self.method(owner, call.target)):
+            return ()
+        cls, ref = self._nearest_attr(owner, call.target)
+        home = cls.split(":", 1)[0]
+        if not ref or ref.startswith(("[]", APPLY, BOUND)):
+            return ()
+        if ref.startswith((MADE, NEW)):
+            return self.made_classes(home, cls, ref)[0]
+        return tuple(dict.fromkeys(found for name in ref.split("|") if (found := self.resolve_class(home, name))))
+
     def _held_class(self, class_key: str | None, attr: str) -> str | None:
         for owner in self._lineage(class_key) if class_key else ():
             info = self.classes.get(owner)
             ref = info.attr_classes.get(attr) if info else None
             if ref:
-                plain = not ref.startswith(("[]", MADE, APPLY, BOUND)) and "|" not in ref
+                plain = not ref.startswith(("[]", MADE, NEW, APPLY, BOUND)) and "|" not in ref
                 return self.resolve_class(owner.split(":", 1)[0], ref) if plain else None
         return None
 

@@ -154,6 +154,7 @@ RULES = {
         'help': "Seed and draw random numbers outside the region (or with torch's own RNG: `torch.rand`, `torch.randint`); create generators outside and pass them in; run RNN modules outside the compiled region or write the recurrence with cells.",
         'gb_id': 'GB0007',
         'breaks_graph': True,
+        'project_phase': 'compilelint.project_rules.cl119_held',
     },
     'CL120': {
         'name': 'dynamic-shape-op',

@@ -173,6 +173,10 @@ def _called_names(path: str | None, line: int | None) -> list[str]:
 
 # the compile reason Dynamo gives when it compiles up to the last resumable point
 _STEP_UNSUPPORTED = "step_unsupported"
+# breaks that refuse the object called on their own line: never an echo of a break inside it
+# (an RNN module: the caller breaks at the call, then the module's own forward, as a frame of
+# its own, at its `super().forward(...)`; the same reason, two breaks)
+_REFUSED_CALLS = frozenset({"GB0014"})
 
 
 def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
@@ -203,7 +207,7 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
     for r in breaks:
         # a resume frame can list a line of the break's own function, or a break of the
         # caller's own that shares the reason (two `print`s): the line must call the inner one
-        if r.reason != _STEP_UNSUPPORTED and (any(
+        if r.reason != _STEP_UNSUPPORTED and r.gb_id not in _REFUSED_CALLS and (any(
                 enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
                 and _calls_into(r.file, r.line, inner.function)
                 for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())) or any(

@@ -33,7 +33,7 @@ class ProjectContext:
     in_region: list
     rules: dict
     # per-file candidates only the project decides (`needs` starting with one of
-    # finding.PROJECT_DECIDES: CL151's, CL146's, and the CL150 of a loop around one); each
+    # finding.PROJECT_DECIDES: CL151's, CL146's, CL119's, and the CL150 of a loop around one); each
     # phase takes those of its own prefix
     deferred: list = field(default_factory=list)
     # breaking.breaking_reach's answer, kept for the next phase that asks (CL150, CL151)
@@ -41,6 +41,7 @@ class ProjectContext:
     # what only the package's API reaches (findings there are notes, `when: api`)
     api: set[str] = field(default_factory=set)
     python: tuple[int, int] = (3, 12)  # the Python the code runs on (config.python_version)
+    torch: tuple[int, int] = (2, 13)  # the torch release it targets (config.torch_version)
 
     def candidates(self, prefix: str) -> list[tuple]:
         """(analysis, finding, function key, call edge) of each deferred candidate whose

@@ -3,6 +3,7 @@ import libcst.matchers as m
 
 from compilelint import knowledge
 from compilelint.config import torch_version
+from compilelint.finding import MODULE_CLASS
 from compilelint.rules._callsite import has_keyword, keyword_value
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules.base import Rule
@@ -12,6 +13,8 @@ TENSOR = "torch.Tensor."  # the table's names of tensor methods
 MODULE = "torch.nn.Module."  # and of nn.Module methods
 # what makes a NumPy random object (its methods then break: CL119's `_numpy_rng_method`)
 NUMPY_RNG_MAKERS = frozenset({"numpy.random.default_rng", *(f"numpy.random.{c}" for c in knowledge.NUMPY_RNG_CLASSES)})
+# classes no project defines: what they run is never the project's
+FOREIGN = ("torch.", "builtins.", "numpy.", "typing.", "collections.", "functools.")
 UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
@@ -35,6 +38,7 @@ class UntraceableCall(Rule):
             "`torch.randint`); create generators outside and pass them in; run RNN modules outside the "
             "compiled region or write the recurrence with cells.")
     breaks_graph = True
+    project_phase = "compilelint.project_rules.cl119_held"
 
     VALID = [
         """
@@ -300,9 +304,14 @@ class Denoiser(torch.nn.Module):
         called = self._callee_class(node.func)
         cls = self._library_base(called)
         entry = self._known.get(cls)
-        if entry is not None and entry.form == "instance" and not self._own_forward(called):
+        if entry is not None and entry.form == "instance":
             what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
             self.report(node, self.message.format(what=what, why=_why(entry)))
+        elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
+            index = self.ctx.edge_index(node)  # (a class of another file, a factory's: project_rules.cl119_held)
+            if index is not None:
+                self.report(node, self.message.format(what="calling `{cls}`, an `nn.{base}`,", why="{why}"),
+                            needs=(f"{MODULE_CLASS}{self.ctx.function.qualname}|{index}",))
 
     def _generator(self, node: cst.Call, qualified: str | None) -> bool:
         """A draw handed a `torch.Generator` (`torch.randn(shape, generator=g)`,
@@ -400,21 +409,11 @@ class Denoiser(torch.nn.Module):
                          "`torch.compile`), and keep the handles to remove them later.")
         return True
 
-    def _own_forward(self, cls: str | None) -> bool:
-        """A project subclass with its own `forward`: Dynamo inlines it and refuses the module
-        at its `super().forward(...)`, which is reported there (the call is not a break of its own)."""
-        table, local, seen = self.ctx.class_table, self.ctx.local_class(cls), set()
-        while local is not None and local not in seen:  # or one a base of this file gives it
-            seen.add(local)
-            if "forward" in table[local].methods:
-                return True
-            local = next((b for b in map(self.ctx.local_class, table[local].bases) if b is not None), None)
-        return False
-
     def _library_base(self, cls: str | None) -> str | None:
         """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):
         the known class, whatever the subclass adds (Dynamo refuses every RNNBase: at the
-        call, and again at a `super().forward(...)` in the subclass's own forward)."""
+        call, and again at a `super().forward(...)` in the subclass's own forward, which then
+        runs as a frame of its own)."""
         table, seen = self.ctx.class_table, set()
         cls = self.ctx.local_class(cls) or cls
         while cls and self._known.get(cls) is None and cls in table and cls not in seen:

@@ -223,7 +223,7 @@ class ClassTracking:
                     ref = self._built_class(local_calls[value.value])
                     if ref:
                         _typed_attr(info, assign_target, ref)
-                elif mark := self.attr_factory_mark(value, params):
+                elif mark := self.attr_factory_mark(value, params, local_calls):
                     info.attr_classes.setdefault(assign_target, mark)  # self.criterion = self.init_criterion()
             for buffer in registered:
                 info.attr_kinds[buffer] = Kind.TENSOR

@@ -40,6 +40,8 @@ class FactoryTracking:
             made.append(("b", ref))
         elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)):
             made.append(("p", ref))
+        elif isinstance(value, cst.Name) and (picked := self._picked_local(value.value)):
+            made.extend(("p", ref) for ref in picked)  # `rnn = LSTM` / `rnn = GRU`, then `return rnn`
         else:
             made.append(("x", ""))
 
@@ -51,6 +53,7 @@ class FactoryTracking:
         if scope is None:
             return
         self.made_names.pop(id(scope), None)
+        self.picked_names.pop(id(scope), None)
         made = self.factory_returns.pop(scope.qualname, None)
         info = self.functions.get(scope.qualname)
         closures = self.closure_returns.pop(scope.qualname, None)
@@ -78,13 +81,29 @@ class FactoryTracking:
     def exit_Assign(self, node: cst.Assign) -> None:
         if not self.scopes:
             return
-        made = self.made_names.setdefault(id(self.scopes[-1]), {})
+        scope = self.scopes[-1]
+        made = self.made_names.setdefault(id(scope), {})
+        picked = self.picked_names.setdefault(id(scope), {})
         for target in node.targets:
             if isinstance(target.target, cst.Name):
+                name = target.target.value
+                if picked.get(name, ()) is not None:
+                    value = node.value
+                    if isinstance(value, cst.Name) and value.value in scope.params:
+                        picked.setdefault(name, [])  # a class the caller passed: not the project's to name
+                    elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)):
+                        picked.setdefault(name, []).append(ref)
+                    else:
+                        picked[name] = None  # bound to anything else too: not a class picked by name
                 made.pop(target.target.value, None)
                 if isinstance(node.value, cst.Call) and (mark := self.factory_mark(node.value.func)):
                     made[target.target.value] = mark
                     self.scopes[-1].built.add(target.target.value)  # made while tracing: no source (CL151)
+
+    def _picked_local(self, name: str) -> list[str]:
+        """The classes a local name is bound to, when every binding of it so far names a
+        class or passes a parameter on (`if cell == "LSTM": rnn = LSTM` ... `return rnn`)."""
+        return (self.picked_names.get(id(self.scopes[-1]), {}).get(name) or []) if self.scopes else []
 
     def made_name(self, name: str) -> str | None:
         """The mark of a local name bound to a factory's result (`solver_fn = select(m)`)."""
@@ -111,9 +130,17 @@ class FactoryTracking:
         ref = self.qualify(func)
         return MADE + ref if ref and not ref.startswith(FOREIGN) else None
 
-    def attr_factory_mark(self, value: cst.BaseExpression, params: set) -> str | None:
+    def attr_factory_mark(self, value: cst.BaseExpression, params: set, local_calls: dict | None = None) -> str | None:
         """`self.x = self.make_x()` / `= build_x(cfg)`, or `self.make_x() if x is None else x`
-        (the other branch a constructor parameter or `None`)."""
+        (the other branch a constructor parameter or `None`), or a class a factory picked,
+        called (`rnn_class = get_rnn(cell)`, then `self.rnn = rnn_class(...)`; `local_calls`:
+        what the method binds each local name to)."""
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and local_calls \
+                and value.func.value in local_calls:
+            bound = local_calls[value.func.value]
+            inner = self.factory_mark(bound[0].func, in_class=True) \
+                if len(bound) == 1 and isinstance(bound[0], cst.Call) else None
+            return NEW + inner if inner and inner.startswith(MADE) else None
         if isinstance(value, cst.IfExp):
             for made, other in ((value.body, value.orelse), (value.orelse, value.body)):
                 if isinstance(other, cst.Name) and (other.value in params or other.value == "None") \

@@ -98,6 +98,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.factory_returns: dict[str, list] = {}  # semantic.factories: qualname -> what its returns make
         self.closure_returns: dict[str, list] = {}  # semantic.factories: qualname -> nested functions it returns
         self.made_names: dict[int, dict[str, str]] = {}  # id(scope) -> local name -> factory mark
+        self.picked_names: dict[int, dict[str, list | None]] = {}  # id(scope) -> local -> classes it names
         self.factory_scopes: dict[int, object] = {}  # id(FunctionDef) -> its scope, while walked
         self._constants: dict[str, bool | None] = {}
         self._empties: dict[int, frozenset[str]] = {}

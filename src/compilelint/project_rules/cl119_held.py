@@ -1,0 +1,44 @@
+"""CL119 across files (the project phase of `rules/cl119_untraceable_call.py`): calling a
+module whose class the project defines in another file, or a factory picks
+(`self.rnn = get_rnn(cell)(...)`), when an RNN module (`nn.LSTM`, `nn.RNNBase`, ...) is
+among its bases. Dynamo refuses to wrap any RNNBase, so the call breaks the graph where it
+is made, in the caller, whatever the subclass adds; only the project's class table tells
+what the class is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from compilelint import knowledge
+from compilelint.finding import MODULE_CLASS
+
+
+def run(context) -> list:
+    candidates = context.candidates(MODULE_CLASS)
+    if not candidates:
+        return []
+    index = context.index
+    known = knowledge.table("CL119", context.torch)
+    out = []
+    for analysis, finding, key, call in candidates:
+        for cls in index.called_classes(key, call):
+            base = untraceable_base(index, known, cls)
+            if base is not None:
+                entry = known.get(base)
+                message = finding.message.replace("{cls}", cls.split(":", 1)[1]).replace(
+                    "{base}", base.rsplit(".", 1)[-1]).replace("{why}", f"{entry.why or entry.reason} ({entry.gb_id})")
+                out.append((analysis, replace(finding, needs=(), message=message)))
+                break
+    return out
+
+
+def untraceable_base(index, known, class_key: str) -> str | None:
+    """The module class outside the project, among the bases of the class's lineage, that
+    Dynamo refuses to call (an "instance" row of the knowledge table: `torch.nn.LSTM`)."""
+    for owner in index.lineage(class_key):
+        for base in index._bases(owner):
+            entry = known.get(base)
+            if entry is not None and entry.form == "instance":
+                return base
+    return None

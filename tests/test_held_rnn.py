@@ -1,0 +1,140 @@
+"""A module whose class another file defines, or a factory picks, with an RNN module among
+its bases (pytorch-forecasting's `self.rnn = get_rnn(cell_type)(...)`, its `LSTM(RNN,
+nn.LSTM)` in `models/nn/rnn.py`): calling it breaks the caller's graph where the call is
+made (GB0014), and again at the base's `super().forward(...)`. A project class named `LSTM`
+built from cells, picked the same way, is traced. Dynamo agrees on each line."""
+
+import textwrap
+
+import pytest
+
+from compilelint import config as config_mod
+from compilelint.engine import check
+from helpers import imported
+
+RNN = textwrap.dedent("""
+    import torch.nn as nn
+
+
+    class RNN(nn.RNNBase):
+        def forward(self, x, hx=None):
+            return super().forward(x, hx)  # BREAK
+
+
+    class LSTM(RNN, nn.LSTM):
+        pass
+
+
+    class GRU(RNN, nn.GRU):
+        pass
+
+
+    class PlainGRU(nn.GRU):
+        pass
+
+
+    def get_rnn(cell_type):
+        if isinstance(cell_type, type):
+            rnn = cell_type
+        elif cell_type == "LSTM":
+            rnn = LSTM
+        else:
+            rnn = GRU
+        return rnn
+""")
+CELLS = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class LSTM(nn.Module):  # a name, not an nn.LSTM
+        def __init__(self, dim, hidden, batch_first=True):
+            super().__init__()
+            self.cell = nn.GRUCell(dim, hidden)
+
+        def forward(self, x):
+            states = [self.cell(x[:, t]) for t in range(x.shape[1])]
+            return torch.stack(states, dim=1), states[-1]
+
+
+    def get_cell_rnn(cell_type):
+        return LSTM
+""")
+MODELS = textwrap.dedent("""
+    import torch.nn as nn
+
+    from .cells import get_cell_rnn
+    from .rnn import PlainGRU, get_rnn
+
+
+    class Picked(nn.Module):
+        def __init__(self, cell_type="LSTM"):
+            super().__init__()
+            rnn_class = get_rnn(cell_type)
+            self.rnn = rnn_class(4, 8, batch_first=True)
+
+        def forward(self, x):
+            out, _ = self.rnn(x)  # BREAK
+            return out
+
+
+    class Direct(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = PlainGRU(4, 8, batch_first=True)
+
+        def forward(self, x):
+            out, _ = self.rnn(x)  # BREAK
+            return out
+
+
+    class Cells(nn.Module):
+        def __init__(self, cell_type="LSTM"):
+            super().__init__()
+            rnn_class = get_cell_rnn(cell_type)
+            self.rnn = rnn_class(4, 8, batch_first=True)
+
+        def forward(self, x):
+            out, _ = self.rnn(x)
+            return out
+""")
+
+
+@pytest.fixture()
+def root(tmp_path):
+    pkg = tmp_path / "held"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "rnn.py").write_text(RNN)
+    (pkg / "cells.py").write_text(CELLS)
+    (pkg / "models.py").write_text(MODELS)
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    return tmp_path
+
+
+def _breaks(source: str) -> list[int]:
+    return [i for i, text in enumerate(source.splitlines(), 1) if "# BREAK" in text]
+
+
+def test_calls_of_rnn_subclasses_from_other_files_are_reported(root):
+    findings = check([str(root / "held")], config_mod.load(start=str(root))).findings
+    found = sorted((f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings)
+    assert found == sorted([("rnn.py", line, "CL119") for line in _breaks(RNN)]
+                           + [("models.py", line, "CL119") for line in _breaks(MODELS)])
+    picked = next(f for f in findings if f.path.endswith("models.py") and f.line == _breaks(MODELS)[0])
+    assert "`LSTM`, an `nn.LSTM`" in picked.message and "GB0014" in picked.message
+
+
+def test_dynamo_breaks_at_the_calls_of_rnn_subclasses_only(root):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    lines = {}
+    with imported(root, "held.models") as models:
+        for name in ("Picked", "Direct", "Cells"):
+            run = capture(getattr(models, name)(), (torch.randn(2, 5, 4),), backend="eager")
+            lines[name] = {(r.file.rsplit("/", 1)[-1], r.line) for r in run.breaks if r.kind == "graph_break"}
+    picked, direct = _breaks(MODELS)
+    assert ("models.py", picked) in lines["Picked"] and ("rnn.py", _breaks(RNN)[0]) in lines["Picked"]
+    assert ("models.py", direct) in lines["Direct"]
+    assert lines["Cells"] == set()
