@@ -155,11 +155,13 @@ class ClassTracking:
             memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
             known = memo.get(id(stmt)) if memo is not None else None
             if known is not None and known[0] is stmt:
-                assignments, registered, local_calls, annotated, appended = known[1]
+                assignments, registered, local_calls, annotated, appended, self_calls = known[1]
             else:
-                assignments, registered, local_calls, annotated, appended = method_scan(stmt)
+                assignments, registered, local_calls, annotated, appended, self_calls = method_scan(stmt)
                 if memo is not None:
-                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls, annotated, appended))
+                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls, annotated, appended, self_calls))
+            if in_init and self_calls:
+                assignments = assignments + self._set_through(node, self_calls)
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
                 if ref := _class_annotation(annotation):
                     _typed_attr(info, assign_target, self.qualify_ref(ref))
@@ -233,6 +235,26 @@ class ClassTracking:
         for attr, refs in items.items():  # a list `__init__` fills with objects of known classes
             if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
                 info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
+
+    def _set_through(self, node: cst.ClassDef, self_calls: list) -> list:
+        """(attr, argument) for what a constructor sets through a setter of its class:
+        `self.set_processor(processor)` where `set_processor` does `self.processor =
+        processor`. The argument is read in the constructor, as if it assigned it itself."""
+        methods = {s.name.value: s for s in node.body.body
+                   if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS}
+        found = []
+        for name, call in self_calls:
+            setter = methods.get(name)
+            if setter is None:
+                continue
+            params = [p.name.value for p in (*setter.params.posonly_params, *setter.params.params)][1:]
+            given = {params[i]: a.value for i, a in enumerate(a for a in call.args if a.keyword is None and not a.star)
+                     if i < len(params)}
+            given.update({a.keyword.value: a.value for a in call.args if a.keyword is not None})
+            for attr, value in method_scan(setter)[0]:
+                if isinstance(value, cst.Name) and value.value in given:
+                    found.append((attr, given[value.value]))
+        return found
 
     def _appended_class(self, value: cst.BaseExpression) -> str | None:
         """`Filter` of `self.filters.append(Filter(...))`."""

@@ -7,18 +7,19 @@ import libcst as cst
 from compilelint import traverse
 
 
-def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list]:
+def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list, list]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
     nested functions or classes), the names given to `self.register_buffer("name", ...)`
     / `register_parameter` (nested functions included), the calls each local name is
     bound to (`if head is None: head = Head(...)`, for `self.head = head`), (attr,
-    annotation) for every `self.attr: Cls = value`, and (attr, value) for every
-    `self.attr.append(value)`."""
+    annotation) for every `self.attr: Cls = value`, (attr, value) for every
+    `self.attr.append(value)`, and (method, call) for every `self.method(...)` call."""
     assignments: list = []
     appended: list = []
     annotated: list = []
     registered: list[str] = []
     local_calls: dict[str, list] = {}
+    self_calls: list = []
     Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
     scopes = (cst.FunctionDef, cst.ClassDef)
     children, skip = traverse.children, traverse.TRIVIA
@@ -53,9 +54,11 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
                 value = node.args[0].value.evaluated_value
                 if isinstance(value, str):
                     registered.append(value)
+            elif type(f) is Attribute and type(f.value) is Name and f.value.value == "self" and not nested:
+                self_calls.append((f.attr.value, node))
         elif kind in scopes and node is not func:
             nested = True  # below: only register_* calls count
         below = children(node, skip)
         below.reverse()
         stack.extend([(child, nested) for child in below])
-    return assignments, registered, local_calls, annotated, appended
+    return assignments, registered, local_calls, annotated, appended, self_calls
