@@ -311,7 +311,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("networkx.*",), "skipped", "CL119", "GB0007",
           "networkx is on Dynamo's third-party skip list: its functions and classes are marked as skipped",
           "work out what the model needs from the graph (degrees, paths, a Laplacian) once, outside the "
-          "region, and keep it as tensors", ("kn_networkx_01",), "2.13.0, 2.14.1",
+          "region, and keep it as tensors", ("kn_networkx_01",), CONFIRMED,
           traced=("clean_kn_networkx_01",), why="Dynamo skips networkx (its third-party skip list) and breaks the graph"),
     Entry(("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.tqdm.tqdm",
            "tqdm.autonotebook.tqdm", "tqdm.trange", "tqdm.auto.trange"), "untraceable", "CL119", "GB0007",
