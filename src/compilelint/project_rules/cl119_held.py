@@ -37,7 +37,7 @@ def untraceable_base(index, known, class_key: str) -> str | None:
     """The module class outside the project, among the bases of the class's lineage, that
     Dynamo refuses to call (an "instance" row of the knowledge table: `torch.nn.LSTM`)."""
     for owner in index.lineage(class_key):
-        for base in index._bases(owner):
+        for base in index.classes[owner].bases:
             entry = known.get(base)
             if entry is not None and entry.form == "instance":
                 return base

@@ -7,14 +7,13 @@ from compilelint.finding import MODULE_CLASS
 from compilelint.rules._callsite import has_keyword, keyword_value
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules.base import Rule
+from compilelint.semantic.factories import FOREIGN  # classes no project defines
 from compilelint.semantic.kinds import Kind
 
 TENSOR = "torch.Tensor."  # the table's names of tensor methods
 MODULE = "torch.nn.Module."  # and of nn.Module methods
 # what makes a NumPy random object (its methods then break: CL119's `_numpy_rng_method`)
 NUMPY_RNG_MAKERS = frozenset({"numpy.random.default_rng", *(f"numpy.random.{c}" for c in knowledge.NUMPY_RNG_CLASSES)})
-# classes no project defines: what they run is never the project's
-FOREIGN = ("torch.", "builtins.", "numpy.", "typing.", "collections.", "functools.")
 UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
