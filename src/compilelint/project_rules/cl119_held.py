@@ -26,8 +26,9 @@ def run(context) -> list:
             base = untraceable_base(index, known, cls)
             if base is not None:
                 entry = known.get(base)
+                shown = "nn." + base.rsplit(".", 1)[-1] if base.startswith("torch.nn.") else base
                 message = finding.message.replace("{cls}", cls.split(":", 1)[1]).replace(
-                    "{base}", base.rsplit(".", 1)[-1]).replace("{why}", f"{entry.why or entry.reason} ({entry.gb_id})")
+                    "{base}", shown).replace("{why}", f"{entry.why or entry.reason} ({entry.gb_id})")
                 out.append((analysis, replace(finding, needs=(), message=message)))
                 break
     return out

@@ -309,7 +309,7 @@ class Denoiser(torch.nn.Module):
         elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
             index = self.ctx.edge_index(node)  # (a class of another file, a factory's: project_rules.cl119_held)
             if index is not None:
-                self.report(node, self.message.format(what="calling `{cls}`, an `nn.{base}`,", why="{why}"),
+                self.report(node, self.message.format(what="calling `{cls}`, a subclass of `{base}`,", why="{why}"),
                             needs=(f"{MODULE_CLASS}{self.ctx.function.qualname}|{index}",))
 
     def _generator(self, node: cst.Call, qualified: str | None) -> bool:
