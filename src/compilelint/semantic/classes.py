@@ -241,7 +241,8 @@ class ClassTracking:
         `self.set_processor(processor)` where `set_processor` does `self.processor =
         processor`. The argument is read in the constructor, as if it assigned it itself."""
         methods = {s.name.value: s for s in node.body.body
-                   if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS}
+                   if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS
+                   and not any(dotted(d.decorator) in ("staticmethod", "classmethod") for d in s.decorators)}
         found = []
         for name, call in self_calls:
             setter = methods.get(name)
