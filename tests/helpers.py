@@ -39,6 +39,19 @@ def check_probe(tmp_path, fixture, targets):
     return json.loads(out.stdout)["findings"]
 
 
+def write_package(root, name: str, files: dict):
+    """A package `name` under `root` (an empty `__init__.py`, then each file's dedented source)
+    and, when `root` has none, a `pyproject.toml` for compilelint's settings. Returns the package."""
+    pkg = root / name
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for file, source in files.items():
+        (pkg / file).write_text(textwrap.dedent(source))
+    if not (root / "pyproject.toml").exists():
+        (root / "pyproject.toml").write_text("[tool.compilelint]\n")
+    return pkg
+
+
 @contextlib.contextmanager
 def imported(root, dotted: str):
     """The module `dotted` of a package written under `root`, imported for real, then forgotten."""

@@ -10,7 +10,7 @@ import pytest
 
 from compilelint import config as config_mod
 from compilelint.engine import check
-from helpers import imported
+from helpers import imported, write_package
 
 RNN = textwrap.dedent("""
     import torch.nn as nn
@@ -102,13 +102,7 @@ MODELS = textwrap.dedent("""
 
 @pytest.fixture()
 def root(tmp_path):
-    pkg = tmp_path / "held"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "rnn.py").write_text(RNN)
-    (pkg / "cells.py").write_text(CELLS)
-    (pkg / "models.py").write_text(MODELS)
-    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    write_package(tmp_path, "held", {"rnn.py": RNN, "cells.py": CELLS, "models.py": MODELS})
     return tmp_path
 
 

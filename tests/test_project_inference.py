@@ -6,7 +6,7 @@ import textwrap
 
 from compilelint import config as config_mod
 from compilelint.engine import check
-from helpers import lint_snippet
+from helpers import lint_snippet, write_package
 
 
 def _codes(findings, code="CL102"):
@@ -315,11 +315,7 @@ def test_a_forward_swapped_by_a_project_decorator(tmp_path):
 
 
 def _package(tmp_path, files: dict) -> list:
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    for name, source in files.items():
-        (pkg / name).write_text(textwrap.dedent(source))
+    pkg = write_package(tmp_path, "pkg", files)
     return check([str(pkg)], config_mod.load(start=str(tmp_path))).findings
 
 

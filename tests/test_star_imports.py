@@ -8,7 +8,7 @@ import pytest
 
 from compilelint import config as config_mod
 from compilelint.engine import check
-from helpers import imported
+from helpers import imported, write_package
 
 INPUTS = textwrap.dedent("""
     import numpy as np
@@ -40,12 +40,7 @@ MODELS = textwrap.dedent("""
 
 @pytest.fixture()
 def root(tmp_path):
-    pkg = tmp_path / "starred"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "inputs.py").write_text(INPUTS)
-    (pkg / "models.py").write_text(MODELS)
-    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    write_package(tmp_path, "starred", {"inputs.py": INPUTS, "models.py": MODELS})
     return tmp_path
 
 

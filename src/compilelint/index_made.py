@@ -77,13 +77,8 @@ class FactoryCallees:
         owner = self.owner(key)
         if owner is None or (call.kind == "self" and self.method(owner, call.target)):
             return ()  # (`self.m(x)` calling a method)
-        for cls in self._lineage(owner):
-            info = self.classes.get(cls)
-            mark = info.attr_classes.get(call.target) if info else None
-            if not mark:
-                continue
-            if not mark.startswith((MADE, NEW)):
-                return ()  # (the nearest class types it otherwise: the usual lookup follows that)
-            objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
-            return self._run_by(objects, call.method if call.kind == "attrcall" else None)
-        return ()
+        cls, mark = self._nearest_attr(owner, call.target)
+        if not mark or not mark.startswith((MADE, NEW)):
+            return ()  # (the nearest class types it otherwise: the usual lookup follows that)
+        objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
+        return self._run_by(objects, call.method if call.kind == "attrcall" else None)

@@ -139,13 +139,10 @@ class ManyCallees:
         return tuple(dict.fromkeys(found for name in ref.split("|") if (found := self.resolve_class(home, name))))
 
     def _held_class(self, class_key: str | None, attr: str) -> str | None:
-        for owner in self._lineage(class_key) if class_key else ():
-            info = self.classes.get(owner)
-            ref = info.attr_classes.get(attr) if info else None
-            if ref:
-                plain = not ref.startswith(("[]", MADE, NEW, APPLY, BOUND)) and "|" not in ref
-                return self.resolve_class(owner.split(":", 1)[0], ref) if plain else None
-        return None
+        owner, ref = self._nearest_attr(class_key, attr) if class_key else (None, None)
+        if not ref or ref.startswith(("[]", MADE, NEW, APPLY, BOUND)) or "|" in ref:
+            return None
+        return self.resolve_class(owner.split(":", 1)[0], ref)
 
     def _held_functions(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.<attr>(...)` where the class (or a base) stores a project function on the

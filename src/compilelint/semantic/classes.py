@@ -152,14 +152,7 @@ class ClassTracking:
             typed = {p.name.value: _class_annotation(p.annotation.annotation)
                      for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
                      if p.annotation is not None} if in_init else {}
-            memo = self.scans  # (kept across analyses of one buffer by the server: methods an edit left alone)
-            known = memo.get(id(stmt)) if memo is not None else None
-            if known is not None and known[0] is stmt:
-                assignments, registered, local_calls, annotated, appended, self_calls = known[1]
-            else:
-                assignments, registered, local_calls, annotated, appended, self_calls = method_scan(stmt)
-                if memo is not None:
-                    memo[id(stmt)] = (stmt, (assignments, registered, local_calls, annotated, appended, self_calls))
+            assignments, registered, local_calls, annotated, appended, self_calls = self._scan(stmt)
             if in_init and self_calls:
                 assignments = assignments + self._set_through(node, self_calls)
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
@@ -236,13 +229,20 @@ class ClassTracking:
             if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
                 info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
 
+    def _scan(self, method: cst.FunctionDef) -> tuple:
+        """`method_scan(method)`, once per method: a setter is read again from its constructor,
+        and the server keeps the scans of methods an edit left alone (`self.scans`)."""
+        known = self.scans.get(id(method))
+        if known is None or known[0] is not method:
+            known = self.scans[id(method)] = (method, method_scan(method))
+        return known[1]
+
     def _set_through(self, node: cst.ClassDef, self_calls: list) -> list:
         """(attr, argument) for what a constructor sets through a setter of its class:
         `self.set_processor(processor)` where `set_processor` does `self.processor =
         processor`. The argument is read in the constructor, as if it assigned it itself."""
         methods = {s.name.value: s for s in node.body.body
-                   if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS
-                   and not any(dotted(d.decorator) in ("staticmethod", "classmethod") for d in s.decorators)}
+                   if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS}
         found = []
         for name, call in self_calls:
             setter = methods.get(name)
@@ -252,7 +252,7 @@ class ClassTracking:
             given = {params[i]: a.value for i, a in enumerate(a for a in call.args if a.keyword is None and not a.star)
                      if i < len(params)}
             given.update({a.keyword.value: a.value for a in call.args if a.keyword is not None})
-            for attr, value in method_scan(setter)[0]:
+            for attr, value in self._scan(setter)[0]:
                 if isinstance(value, cst.Name) and value.value in given:
                     found.append((attr, given[value.value]))
         return found

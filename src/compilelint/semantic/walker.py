@@ -119,7 +119,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.module_loops: list[cst.CSTNode] = []  # for/while around module-level code
         self.assuming: set[str] | None = None  # see semantic.infer
         self.open_seen = False
-        self.scans: dict | None = None  # id(method) -> (method, method_scan's result), when given one
+        self.scans: dict = {}  # id(method) -> (method, method_scan's result); the server hands one that outlives the walk
         self.pending: list[Pending] = []
         self.crashes: list[tuple[str, str]] = []
         self.rules = [cls(self) for cls in rule_classes]
