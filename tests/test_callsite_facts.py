@@ -308,3 +308,49 @@ def test_a_call_that_leaves_it_none_reaches_the_break(tmp_path):
         ("m.py", 8, "CL102"), ("m.py", 21, "CL150"), ("m.py", 15, "CL102")}
     assert found[("m.py", 8, "CL102")].when == ()  # the wrapper's caller leaves it None: it holds
     assert found[("m.py", 15, "CL102")].when == ()  # a number: max_fpr is not None
+
+
+DEFAULTED = """
+    import torch
+
+    def sequence_mask(lengths, maxlen=None):
+        if maxlen is None:
+            maxlen = lengths.max()
+        return torch.arange(0, maxlen) < lengths.unsqueeze(-1)
+
+    def pad_mask(lengths, maxlen=None):
+        return sequence_mask(lengths, maxlen)
+
+    def steps(x, n=None):
+        if n is None: n = x.sum()
+        return x * int(n)
+
+    class Net(torch.nn.Module):
+        def forward(self, x, lengths, bound):
+            for _ in range(2):
+                x = x + pad_mask(lengths{loop}).sum()
+            return steps(x{steps}) + sequence_mask(lengths{direct}).sum()
+"""
+
+
+def _defaulted(tmp_path, loop="", steps="", direct=""):
+    found = _check(tmp_path, {"m.py": DEFAULTED.format(loop=loop, steps=steps, direct=direct)})
+    return {(line, code): f for (_, line, code), f in found.items()}
+
+
+def test_a_tensor_filled_in_for_an_argument_every_caller_passes_is_not_reported(tmp_path):
+    # (semantic.defaulted) every compiled call passes a size: the `lengths.max()` default never
+    # runs, so neither the `torch.arange` bound, the `int()` after the one-line `if`, nor the
+    # loop's CL150 through the wrapper (which forwards its own `maxlen`) is a break
+    found = _defaulted(tmp_path, loop=", x.shape[1]", steps=", n=3", direct=", maxlen=x.shape[1]")
+    assert sorted(found) == []
+
+
+def test_a_call_that_leaves_it_none_or_passes_a_tensor_reaches_the_break(tmp_path):
+    found = _defaulted(tmp_path, loop=", x.shape[1]", steps=", n=3", direct="")  # left None
+    assert sorted(found) == [(7, "CL107")]
+    assert found[(7, "CL107")].when == ()
+    found = _defaulted(tmp_path, loop="", steps=", n=3", direct=", maxlen=x.shape[1]")  # the wrapper's caller
+    assert sorted(found) == [(7, "CL107"), (18, "CL150")]
+    found = _defaulted(tmp_path, loop=", x.shape[1]", steps=", n=bound.sum()", direct=", maxlen=x.shape[1]")
+    assert sorted(found) == [(14, "CL102")]  # `int()` of a tensor passed: it holds whatever the default

@@ -79,6 +79,9 @@ class Finding:
 ON_ERROR = "error"
 # the suffix of `given:NAME==None`: the caller leaves NAME at None (semantic.facts)
 LEFT_NONE = "==None"
+# the suffix of `given:NAME~None`: the caller leaves NAME at None, or passes a tensor
+# (semantic.defaulted: a tensor the function fills in when NAME is None)
+DEFAULTED = "~None"
 # code a class decorator's dispatcher runs only when it falls back to the class's own forward
 # (engine: such findings are notes)
 FALLBACK = "fallback"
@@ -155,6 +158,8 @@ def _when_word(label: str) -> str:
         for alt in label[6:].split("|"):
             if alt.endswith(LEFT_NONE):
                 attrs.append(f"the caller leaves `{alt.removesuffix(LEFT_NONE)}` None")
+            elif alt.endswith(DEFAULTED):
+                attrs.append(f"the caller leaves `{alt.removesuffix(DEFAULTED)}` None or passes it a tensor")
             elif alt.startswith("self."):
                 attrs.append(f"`{alt}` is set")
             else:

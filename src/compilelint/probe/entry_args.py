@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import LEFT_NONE
+from compilelint.finding import DEFAULTED, LEFT_NONE
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -96,6 +96,9 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.endswith(LEFT_NONE):
         name = alt.removesuffix(LEFT_NONE)
         return "not_none" not in params[name] if name in params else None
+    if alt.endswith(DEFAULTED):  # left None: met; passed a value: a tensor or not, unseen
+        name = alt.removesuffix(DEFAULTED)
+        return True if name in params and "not_none" not in params[name] else None
     name, _, rest = alt.partition("!=")
     if name not in params:
         return None

@@ -19,7 +19,7 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import LEFT_NONE, on_class, on_self
+from compilelint.finding import DEFAULTED, LEFT_NONE, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -126,7 +126,7 @@ class CallSites:
                 if verdict == "no":
                     return None
                 if verdict == "yes" or (verdict == "maybe" and (
-                        _only_attributes(label) or _any_required(label) or label.endswith(LEFT_NONE))):
+                        _only_attributes(label) or _any_required(label) or label.endswith((LEFT_NONE, DEFAULTED)))):
                     continue  # (an attribute set somewhere, a parameter every call passes: too common to report)
             out.append(label)
         return tuple(out)
@@ -169,14 +169,14 @@ class CallSites:
         if "|" in alt or alt.startswith(("*", "self.")) or not call.forwards or info is None or info.params is None:
             return None
         name, suffix = alt.removeprefix("="), ""
-        for end in (LEFT_NONE, "!=None"):
+        for end in (LEFT_NONE, DEFAULTED, "!=None"):
             if name.endswith(end):
                 name, suffix = name.removesuffix(end), end
         forwarded = _forwarded_param(call, info, name)
         if forwarded is None:
             return None
         param, default = forwarded
-        if (suffix == LEFT_NONE and default != "none") or (suffix == "!=None" and default == "falsy"):
+        if (suffix in (LEFT_NONE, DEFAULTED) and default != "none") or (suffix == "!=None" and default == "falsy"):
             return None  # (never None there: the site's own verdict holds)
         return f"{GIVEN}{'=' if default == 'required' else ''}{param}{suffix}"
 
@@ -239,6 +239,8 @@ class CallSites:
         return "no"
 
     def _alternative(self, info, call, alt: str, caller: str | None) -> str:
+        if alt.endswith(DEFAULTED):
+            return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
             passes = self._alternative(info, call, alt.removesuffix(LEFT_NONE) + "!=None", caller)
             return {"yes": "no", "no": "yes"}.get(passes, "maybe")
@@ -268,6 +270,21 @@ class CallSites:
         if required or spread or ("*" in keys and name in params):
             return "maybe"
         return "no"  # left to its default, which skips the branch
+
+    def _defaulted(self, info, call, name: str, caller: str | None) -> str:
+        """Whether one site leaves `name` None or passes it a tensor (semantic.defaulted):
+        "no" for a site that passes a plain value (`maxlen=x.shape[1]`)."""
+        spec = passed(call, info, name)
+        if spec is None:
+            keys = {key for key, _ in call.args}
+            return "maybe" if "**" in keys or ("*" in keys and name in info.params) else "yes"
+        forwarded = _forwarded_param(call, info, name) if caller is not None else None
+        if forwarded is not None:
+            param, default = forwarded
+            return self.decide(caller, f"{GIVEN}{param}{DEFAULTED}") if default == "none" else "maybe"
+        if spec in ("none", "tensor", "likely"):
+            return "yes"
+        return "no" if spec in ("set", "false", "true", "value", "module") else "maybe"
 
     def _forwarded(self, call, info, name: str, truthy: bool, caller: str | None) -> str | None:
         """The verdict of a site that passes its own parameter on (`f(x, flag)` in a

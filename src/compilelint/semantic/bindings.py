@@ -158,7 +158,7 @@ class Bindings:
                     else:
                         self.assuming.update(scope.open[name])
                         return Kind.LIKELY
-                return kind
+                return self.defaulted_read(scope, name, kind)
         if name in self.module_env:
             return self.module_env[name]
         return Kind.UNKNOWN

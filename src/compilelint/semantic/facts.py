@@ -10,6 +10,8 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:NAME==None      the caller leaves NAME (default None) at None: the body of `if
                           NAME is None:`, code after `if NAME is not None: return NAME`, or
                           in its `elif` / `else`; decided where sites pass a value (else dropped)
+    given:NAME~None       the caller leaves NAME None or passes a tensor: a finding after `if NAME
+                          is None: NAME = <tensor>` (semantic.defaulted makes it)
     given:*NAME           the caller passes more positional arguments than there are
                           positional parameters (`*NAME` is not empty)
     given:**NAME[KEY]     the caller passes the keyword KEY (into `**NAME`)

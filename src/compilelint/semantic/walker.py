@@ -17,6 +17,7 @@ from compilelint.semantic.branches import BranchMerging
 from compilelint.semantic.calls import CallGraph
 from compilelint.semantic.classes import ClassTracking
 from compilelint.semantic.compiled import CompileTracking
+from compilelint.semantic.defaulted import DefaultedParams
 from compilelint.semantic.entries import EntryTracking
 from compilelint.semantic.factories import FactoryTracking
 from compilelint.semantic.guards import GuardTracking
@@ -28,8 +29,8 @@ from compilelint.semantic.number_reads import NumberReads
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, FactoryTracking, EntryTracking,
-         BranchMerging, IterationBindings, CompileTracking, CallGraph, NumberReads)
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, DefaultedParams, FactoryTracking,
+         EntryTracking, BranchMerging, IterationBindings, CompileTracking, CallGraph, NumberReads)
 
 
 @dataclass(slots=True)
@@ -108,6 +109,10 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.header_nodes: set[int] = set()
         self.header = 0
         self.branch_when: dict[int, tuple[str, ...]] = {}  # id(branch) -> its `when`
+        self.defaulted_blocks: dict[int, str] = {}  # semantic.defaulted
+        self.defaulting: list[tuple[int, str]] = []
+        self.defaulted: dict[int, set[str]] = {}
+        self.defaulted_seen: set[str] = set()
         self.when_stack: list[tuple[str, ...]] = []
         self.loop_nodes: list[cst.CSTNode] = []  # every For/While, in walk order
         self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in loop_nodes
@@ -151,6 +156,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         scope = scope or (self.function.qualname if self.scopes else None)
         loop = self.function.loops[0] if (self.scopes and self.function.loops and rule.breaks_graph) else None
         when_extra, when = when, (self.when if self.scopes else ())
+        if self.defaulted_seen and (label := self.defaulted_label(node)):
+            when_extra += (label,)
         for label in (*self.branch_when.get(id(node), ()), *when_extra):  # (branch: reported from `a and b`)
             if label not in when:
                 when += (label,)
@@ -169,6 +176,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         for rule, handler in table.get(type(node).__name__, ()):
             if rule.code in self._dead:
                 continue
+            if self.defaulted_seen:
+                self.defaulted_seen.clear()  # (what this handler reads, not the one before)
             try:
                 if rule.infers_across_functions and self.scopes:
                     self._run_assuming(rule, handler, node)
