@@ -313,17 +313,21 @@ def test_an_exported_modules_inference_methods_are_api_entry_points(sampler_pack
     assert decoded in {r.line for r in decoding.breaks}
 
 
-def test_a_public_submodules_inference_methods_are_api_entry_points_too(tmp_path):
+def test_a_public_submodules_api_methods_are_entry_points_too(tmp_path):
     """A sampler the package does not re-export is still imported by its module's path
-    (`from diffpkg.guided import Diffusion`): its inference methods are entry points; one in
-    a private module (`diffpkg._impl`) or a private class is not."""
+    (`from diffpkg.guided import Diffusion`): its inference methods and its other public
+    methods that take tensors (`decode(x)`; pyro's `ConditionalAffineAutoregressive.condition`,
+    mambapy's `LM.generate`) are entry points; one in a private module (`diffpkg._impl`) or a
+    private class is not, nor a set-up method (`register_step`) or a classmethod."""
     package = _package(tmp_path, "diffpkg", {"__init__.py": "", "guided.py": SAMPLER, "_impl.py": SAMPLER,
                                              "hidden.py": SAMPLER.replace("class Diffusion", "class _Diffusion")})
     settings = config_mod.load(start=str(package))
     findings = check([str(package)], settings).findings
     line = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# SAMPLED" in text)
-    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings] == \
-        [("guided.py", line, "CL103", (API,))]
+    decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings] == [
+        ("guided.py", line, "CL103", (API,)), ("guided.py", decoded - 1, "CL150", (API,)),
+        ("guided.py", decoded, "CL103", (API,))]
 
 
 def test_a_module_class_the_top_level_init_defines_is_api_too(tmp_path):

@@ -87,12 +87,14 @@ class RootFinding:
                     found.add(call)  # a loss or metric object user code calls (neuraloperator's `LpLoss`)
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`, `from snntorch import
-        # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference methods and its
+        # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference and entry methods
+        # (pyro's `ConditionalAffineAutoregressive.condition`, mambapy's `LM.generate`) and its
         # public functions (their parameters typed by annotations only: `guessed_entries`)
         for class_key in self.classes:
             module, _, name = class_key.partition(":")
             if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
                 found.update(self._inference_methods(class_key))
+                found.update(self._entry_methods(class_key))
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
         # which user code calls in its forward): the nested function, not the factory, when it
