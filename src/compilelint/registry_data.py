@@ -174,6 +174,14 @@ RULES = {
         'gb_id': 'GB0036',
         'breaks_graph': True,
     },
+    'CL122': {
+        'name': 'byte-mask',
+        'severity': 'error',
+        'summary': "a uint8 (`torch.ByteTensor`) mask as `torch.where`'s condition or an index",
+        'message': "a uint8 mask as {what}: eager PyTorch still accepts it, but Dynamo's fake-tensor run rejects it and the compiled call fails with an error (GB4315)",
+        'help': 'Make the mask bool: `mask.bool()`, `dtype=torch.bool`, or a comparison (`lengths > 0`).',
+        'gb_id': 'GB4315',
+    },
     'CL130': {
         'name': 'backward-in-region',
         'severity': 'error',
