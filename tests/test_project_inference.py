@@ -757,3 +757,34 @@ def test_a_list_init_fills_with_objects_runs_their_methods(tmp_path):
     })
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
         ("filters.py", 5, "CL121"), ("task.py", 13, "CL150")]
+
+
+def test_a_parameter_annotated_int_is_a_tensor_where_a_call_passes_one(tmp_path):
+    # pytorch-forecasting's `create_mask(size: int, lengths)`, called with `lengths.max()`:
+    # the annotation is a promise a call site breaks, so the sites decide (`a|` leaves). Only a
+    # certain tensor counts: a size, a number or a value the walk cannot type keeps it an int,
+    # and a public method whose parameters are all `int` takes no tensor (no API entry).
+    findings = _package(tmp_path, {
+        "__init__.py": "from .masks import Masks\n",
+        "utils.py": """
+            import torch
+            def create_mask(size: int, lengths):
+                return torch.arange(size) >= lengths.unsqueeze(-1)
+            def window(x, n: int):
+                return x[:, :n] if n > 1 else x
+        """,
+        "masks.py": """
+            import torch
+            from pkg.utils import create_mask, window
+            class Masks(torch.nn.Module):
+                def forward(self, x, lengths, n):
+                    padded = create_mask(lengths.max(), lengths)
+                    kept = create_mask(x.shape[1], lengths)
+                    return window(x, n) * padded * kept + window(x, 3)
+                def layers(self, depth: int, width: int):
+                    print("building", depth)  # (not compiled: no API entry takes only numbers)
+                    return [torch.nn.Linear(width, width) for _ in range(depth)] if depth > 0 else []
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("utils.py", 4, "CL107")]
+    assert "`size` is a tensor at the compiled calls of `create_mask`" in findings[0].message

@@ -13,9 +13,8 @@ import libcst as cst
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
-from compilelint.semantic.kinds import (
-    TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind, dotted, literal_kind, opaque_annotation,
-    strongest)
+from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
+                                       dotted, literal_kind, opaque_annotation, scalar_annotation, strongest)
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
@@ -37,8 +36,7 @@ class FunctionScope:
     bound: bool = False  # a method callers reach through an instance (its first parameter is filled)
     facts: object = None  # semantic.facts.CallerFacts, made when a branch first asks
     text_uses: frozenset[str] | None = None  # semantic.param_uses, made when a guess is first read
-    # name -> the leaves ("p|fn|name", "r|fn|edge") its kind depends on, when only the
-    # project can tell (semantic.project resolves them)
+    # name -> the leaves ("p|fn|name", "a|fn|name", "r|fn|edge") its kind depends on (semantic.project)
     open: dict[str, tuple[str, ...]] = field(default_factory=dict)
     edges: dict[int, int | None] = field(default_factory=dict)  # id(Call) -> its call edge
     returns: list = field(default_factory=list)  # each `return`'s kind spec
@@ -152,7 +150,7 @@ class Bindings:
                 if self.assuming is not None and name in scope.open \
                         and name in scope.text_params():  # (scanned only when a rule asks again)
                     return Kind.VALUE  # a guess the body refutes: `name.startswith(...)`, `**name`
-                if kind == Kind.UNKNOWN and name in scope.open:
+                if name in scope.open and (kind == Kind.UNKNOWN or scope.open[name][0][0] == "a"):
                     if self.assuming is None:
                         self.open_seen = True
                     else:
@@ -263,6 +261,8 @@ class Bindings:
                 kind = annotation_kind(param.annotation.annotation, self.qualify)
                 if kind == Kind.TENSOR:
                     scope.declared[name] = kind
+                elif kind == Kind.VALUE and scalar_annotation(param.annotation.annotation):  # (project decides)
+                    scope.open[name] = (f"a|{scope.qualname}|{name}",)
                 elif kind == Kind.UNKNOWN and (cls := annotated_class(param.annotation.annotation, self.qualify)):
                     scope.typed[name] = cls
             elif commented is not None and index < len(commented):

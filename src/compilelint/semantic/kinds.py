@@ -172,6 +172,15 @@ def annotation_kind(annotation: cst.BaseExpression, qualify) -> Kind:
 
 
 ANNOTATION_WRAPPERS = frozenset({"Optional", "Union", "typing", "None"})
+SCALAR_ANNOTATIONS = frozenset({"int", "float"})
+
+
+def scalar_annotation(annotation: cst.BaseExpression) -> bool:
+    """A bare `int` / `float` annotation: a promise the caller may break by passing a 0-d
+    tensor (`create_mask(lengths.max(), lengths)` for `size: int`), so call sites decide."""
+    if isinstance(annotation, cst.SimpleString):
+        return annotation.evaluated_value in SCALAR_ANNOTATIONS
+    return isinstance(annotation, cst.Name) and annotation.value in SCALAR_ANNOTATIONS
 
 
 def opaque_annotation(annotation: cst.BaseExpression) -> bool:

@@ -3,7 +3,8 @@ project's summaries (plain data, no libcst).
 
 A file's walk records, for each function, the kinds of the arguments of its call edges and
 of its returns, as a kind name or the leaves they depend on: `p|fn|name` (a parameter of
-`fn` that nothing in the file types), `r|fn|i` (what `fn`'s i-th call returns) and
+`fn` that nothing in the file types), `a|fn|name` (one annotated `int` / `float`: a tensor
+only where a call passes a certain one), `r|fn|i` (what `fn`'s i-th call returns) and
 `i|fn|i#n` (the n-th element of the tuple it returns). A parameter is a tensor when some
 compiled call site passes one: the path through that call breaks, whatever the others pass
 (`None` ignored: optional arguments). A return is what the resolved callee returns, read
@@ -76,7 +77,7 @@ class KindSolver:
         for leaf in leaves:
             if self.leaf_kind(module, leaf) in TENSORISH:
                 tag, fn, rest = leaf.split("|", 2)
-                if tag == "p":
+                if tag in ("p", "a"):
                     return f"`{rest}` is a tensor at the compiled calls of `{fn}`"
                 if tag == "s":
                     return f"`self.{rest}` is a tensor set by a base class of `{fn}`"
@@ -97,8 +98,8 @@ class KindSolver:
         self._active.add(key)
         try:
             tag, fn, rest = leaf.split("|", 2)
-            if tag == "p":
-                found = self._param_kind(f"{module}:{fn}", rest)
+            if tag in ("p", "a"):  # ("a": annotated `int` / `float`: only a passed tensor says otherwise)
+                found = self._param_kind(f"{module}:{fn}", rest, annotated=tag == "a")
             elif tag == "s":
                 found = self._inherited_attr(f"{module}:{fn}", rest)
             else:
@@ -159,7 +160,7 @@ class KindSolver:
 
         def at_site(leaf: str) -> str:
             tag, fn, rest = leaf.split("|", 2)
-            if tag == "p" and f"{module}:{fn}" == callee and info.params is not None:
+            if tag in ("p", "a") and f"{module}:{fn}" == callee and info.params is not None:
                 return self.spec_kind(caller.split(":", 1)[0], self._passed(call, info, rest))
             return self.leaf_kind(module, leaf)
 
@@ -174,14 +175,16 @@ class KindSolver:
             spec = "unknown" if starred else info.defaults.get(name, "unknown")
         return spec
 
-    def _param_kind(self, key: str, name: str) -> str:
+    def _param_kind(self, key: str, name: str, annotated: bool = False) -> str:
         """A tensor when a compiled call passes one (that path breaks, whatever the others
-        pass); a likely tensor when a call passes one and none passes a Python value."""
+        pass); a likely tensor when a call passes one and none passes a Python value. A
+        parameter annotated `int` / `float` (`annotated`) is a tensor only where a call passes
+        a certain one."""
         info = self.index.functions.get(key)
         sources = self.callers.get(key)
         if not info or info.params is None or (not sources and key not in self.entries):
             return "unknown"
-        if key in self.entries and name not in info.defaults and name in info.params[info.bound:]:
+        if key in self.entries and name not in info.defaults and name in info.params[info.bound:] and not annotated:
             return "likely"
         kinds = set()
         for caller, edge in sources:
@@ -189,7 +192,7 @@ class KindSolver:
             kind = self.spec_kind(caller.split(":", 1)[0], self._passed(call, info, name))
             if kind != "none":
                 kinds.add(kind)
-        if "tensor" in kinds:
-            return "tensor"
+        if "tensor" in kinds or annotated:
+            return "tensor" if "tensor" in kinds else "value"
         # a guess at one site and a number at another: a helper taking either (`torch_int(x)`)
         return "likely" if "likely" in kinds and "value" not in kinds else "unknown"
