@@ -96,6 +96,17 @@ def f(src: torch.Tensor, bounds: list):
     INVALID = [
         """
 import torch
+@torch.compile
+def masks(x, lengths, causal: bool):
+    n = lengths.max()
+    if causal:
+        steps = torch.arange(n)  # expect
+    else:
+        steps = torch.zeros(n)  # expect
+    return steps.unsqueeze(0).expand(n, -1) + x  # n was read on every path: an input by now
+""",
+        """
+import torch
 class PickBest(torch.nn.Module):
     def forward(self, boxes: torch.Tensor, scores: torch.Tensor):
         best = scores.argmax()  # every element reduced: a 0-d tensor

@@ -10,7 +10,9 @@ no break; `n.item()`, `int(n)`, `range(n)` and `x[:n]` still do). So CL107 leave
 or index read of a name that a statement earlier in the function already read as a number
 (CL103 or CL107), with no assignment to the name in between. The earlier read must run on every path to the later one: a simple statement
 of a block the later read sits in (the function's body, or an `if` body both are in), outside
-`a if c else b`, `a and b` and comprehensions.
+`a if c else b`, `a and b` and comprehensions, or a read in every branch of an `if` that ends in
+`else` (pytorch-forecasting's `torch.arange(decoder_length)` in the causal branch and
+`.expand(-1, decoder_length, -1)` in the other: the `.expand` after the `if` adds no break).
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ class _Block:
 class _Frame:
     blocks: list[_Block] = field(default_factory=list)  # the blocks around this point, outermost first
     guarded: int = 0  # inside `a if c else b`, `a and b`, a comprehension: may not run
+    # id() of an `if` / `else` body -> the `if` statement whose branch it is; id(if) -> what each
+    # branch walked so far read (None once a branch is left without a read set: no `else`)
+    branch_of: dict[int, int] = field(default_factory=dict)
+    branches: dict[int, list[set[str]]] = field(default_factory=dict)
 
 
 class NumberReads:
@@ -55,7 +61,36 @@ class NumberReads:
     def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         frames = self.number_frames
         if frames and frames[-1].blocks:
-            frames[-1].blocks.pop()
+            block = frames[-1].blocks.pop()
+            owner = frames[-1].branch_of.pop(id(node), None)
+            if owner is not None:
+                frames[-1].branches.setdefault(owner, []).append(set(block.read))
+
+    def enter_If(self, node: cst.If) -> None:
+        """Each branch's body (an `elif` is an `if` of its own, merged into its parent's `else`)."""
+        frames = self.number_frames
+        if frames and isinstance(node.body, cst.IndentedBlock):
+            frames[-1].branch_of[id(node.body)] = id(node)
+            if isinstance(node.orelse, cst.Else) and isinstance(node.orelse.body, cst.IndentedBlock):
+                frames[-1].branch_of[id(node.orelse.body)] = id(node)
+
+    def exit_If(self, node: cst.If) -> None:
+        """A name every branch read (an `else` at the end, no branch assigning it afterwards)
+        was read on every path through the `if`: the enclosing block holds it from here on."""
+        frames = self.number_frames
+        if not frames:
+            return
+        reads = frames[-1].branches.pop(id(node), [])
+        if isinstance(node.orelse, cst.If):  # elif: what all of its branches read is this else's
+            reads.append(frames[-1].branches.pop(-id(node.orelse), None) or set())
+        complete = node.orelse is not None and len(reads) == 2
+        common = set.intersection(*reads) if complete else set()
+        parent = frames[-1].blocks[-1] if frames[-1].blocks else None
+        if common:
+            if parent is not None and id(node) in parent.body:
+                parent.read |= common
+            else:  # an elif: its parent `if` takes it as its else branch's reads
+                frames[-1].branches[-id(node)] = common
 
     def enter_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         block = self.__block()
