@@ -70,6 +70,10 @@ def test_entry_arguments_bind_the_real_calls():
     assert given_met("given:early_exit", entry["params"]) is False
     assert given_met("given:early_exit!=None", entry["params"]) is True
     assert given_met("given:self.norm|early_exit", entry["params"]) is None
+    # `~None` (semantic.defaulted): left None is met; a value passed may or may not be a tensor
+    assert given_met("given:early_exit~None", entry["params"]) is None
+    assert given_met("given:early_exit~None", {"early_exit": []}) is True
+    assert given_met("given:early_exit~None", {"early_exit": ["passed"]}) is True  # passed None
     wrapped, args = given_targets.wrapped()
     assert entry_arguments(wrapped, [(args, {"early_exit": True})])["params"]["early_exit"] == \
         ["passed", "not_none", "truthy"]

@@ -192,8 +192,8 @@ class RootFinding:
         return frozenset(key for key in entries if key in exported or self.functions[key].inference)
 
     def _entry_methods(self, class_key: str) -> list[str]:
-        """A top-level module class's public methods besides forward that take tensors
-        (pytorch-crf's `CRF.decode(emissions, mask)`, `semantic.entries`): what user code
+        """An exported (or public submodule's) module class's public methods besides forward
+        that take tensors (pytorch-crf's `CRF.decode(emissions, mask)`, `semantic.entries`): what user code
         calls on it, in its own compiled forward; not the nn.Module API a class overrides
         (`reset_parameters`, `train`)."""
         return [key for name, key, info in self._own_methods(class_key)

@@ -17,18 +17,17 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.finding import DEFAULTED
-from compilelint.semantic.facts import facts_of
+from compilelint.semantic.facts import compared_with_none, facts_of
 from compilelint.semantic.kinds import Kind
 from compilelint.traverse import iter_nodes
 
 
 def _none_test(test: cst.BaseExpression) -> str | None:
-    """NAME for `NAME is None`."""
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) \
+    """NAME for `NAME is None` (or `None is NAME`)."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
             and isinstance(test.comparisons[0].operator, cst.Is):
-        right = test.comparisons[0].comparator
-        if isinstance(right, cst.Name) and right.value == "None":
-            return test.left.value
+        tested = compared_with_none(test.left, test.comparisons[0].comparator)
+        return tested.value if isinstance(tested, cst.Name) else None
     return None
 
 
@@ -41,10 +40,10 @@ class DefaultedParams:
     def enter_If(self, node: cst.If) -> None:
         scope = self.function
         name = _none_test(node.test) if scope is not None else None
-        if name is None or name not in scope.params or scope.env.get(name, Kind.UNKNOWN).tensorish:
+        if name is None or scope.env.get(name, Kind.UNKNOWN).tensorish:
             return  # (a parameter typed or taken as a tensor is one whatever the caller passes)
         facts = facts_of(scope)
-        if facts is not None and facts.defaults.get(name) == "none":
+        if facts is not None and facts.defaults.get(name) == "none":  # (a parameter defaulting to None)
             self.defaulted_blocks[id(node.body)] = name
 
     def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:

@@ -244,7 +244,7 @@ class CallerFacts:
         return self._truthy(name) if truthy and isinstance(name, cst.Name) and name.value in self.defaults else []
 
     def _not_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
-        left = _compared_with_none(left, right)
+        left = compared_with_none(left, right)
         if left is None:
             return []
         if isinstance(left, cst.Attribute):
@@ -262,7 +262,7 @@ class CallerFacts:
 
     def _left_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
         """`x is None` for a parameter defaulting to None that the body never rebinds."""
-        left = _compared_with_none(left, right)
+        left = compared_with_none(left, right)
         if not isinstance(left, cst.Name):
             return []
         name = left.value
@@ -296,7 +296,7 @@ class CallerFacts:
         return None
 
 
-def _compared_with_none(left: cst.BaseExpression, right: cst.BaseExpression) -> cst.BaseExpression | None:
+def compared_with_none(left: cst.BaseExpression, right: cst.BaseExpression) -> cst.BaseExpression | None:
     """What `x is None` / `None is x` (either operator) tests, None for another comparison."""
     if isinstance(left, cst.Name) and left.value == "None":
         left, right = right, left

@@ -36,9 +36,10 @@ class _Frame:
     blocks: list[_Block] = field(default_factory=list)  # the blocks around this point, outermost first
     guarded: int = 0  # inside `a if c else b`, `a and b`, a comprehension: may not run
     # id() of an `if` / `else` body -> the `if` statement whose branch it is; id(if) -> what each
-    # branch walked so far read (None once a branch is left without a read set: no `else`)
+    # of its branches walked so far read; id(elif) -> what all of the elif's branches read
     branch_of: dict[int, int] = field(default_factory=dict)
     branches: dict[int, list[set[str]]] = field(default_factory=dict)
+    merged: dict[int, set[str]] = field(default_factory=dict)
 
 
 class NumberReads:
@@ -80,17 +81,18 @@ class NumberReads:
         frames = self.number_frames
         if not frames:
             return
-        reads = frames[-1].branches.pop(id(node), [])
+        frame = frames[-1]
+        reads = frame.branches.pop(id(node), [])
         if isinstance(node.orelse, cst.If):  # elif: what all of its branches read is this else's
-            reads.append(frames[-1].branches.pop(-id(node.orelse), None) or set())
-        complete = node.orelse is not None and len(reads) == 2
-        common = set.intersection(*reads) if complete else set()
-        parent = frames[-1].blocks[-1] if frames[-1].blocks else None
-        if common:
-            if parent is not None and id(node) in parent.body:
-                parent.read |= common
-            else:  # an elif: its parent `if` takes it as its else branch's reads
-                frames[-1].branches[-id(node)] = common
+            reads.append(frame.merged.pop(id(node.orelse), set()))
+        common = set.intersection(*reads) if node.orelse is not None and len(reads) == 2 else set()
+        if not common:
+            return
+        parent = frame.blocks[-1] if frame.blocks else None
+        if parent is not None and id(node) in parent.body:
+            parent.read |= common
+        else:  # an elif: its parent `if` takes it as its else branch's reads
+            frame.merged[id(node)] = common
 
     def enter_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
         block = self.__block()

@@ -192,7 +192,9 @@ class KindSolver:
             kind = self.spec_kind(caller.split(":", 1)[0], self._passed(call, info, name))
             if kind != "none":
                 kinds.add(kind)
-        if "tensor" in kinds or annotated:
-            return "tensor" if "tensor" in kinds else "value"
+        if "tensor" in kinds:
+            return "tensor"
+        if annotated:
+            return "value"  # (no certain tensor passed: the annotation stands)
         # a guess at one site and a number at another: a helper taking either (`torch_int(x)`)
         return "likely" if "likely" in kinds and "value" not in kinds else "unknown"
