@@ -611,3 +611,75 @@ def test_a_break_in_a_method_of_a_built_object_is_echoed_at_the_call_as_a_recons
     finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="Scaler.apply")
     assert not {brk, echo} & new_lines([finding])
     assert finding.evidence["status"] == "confirmed"
+
+
+UNINITIALIZED_SOURCE = '''
+import torch
+from torch import nn
+
+
+class Solver(nn.Module):
+    def __init__(self, model):
+        super().__init__()  # solver echo
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x) * 2
+
+
+class Control(nn.Module):
+    def __init__(self, x):
+        super().__init__()  # control echo
+        if x.sum() > 0:  # control break
+            self.scale = 1.0
+        else:
+            self.scale = 2.0
+
+    def forward(self, x):
+        return x * self.scale
+
+
+def sample(x):
+    for i in range(3):
+        print("step", i)  # loop break
+        x = x + 1
+    return Solver(torch.sin)(x)
+
+
+def controlled(x):
+    return Control(x)(x) + 1
+
+
+def plain(x):
+    return Solver(torch.sin)(x) + 1
+'''
+
+
+@pytest.mark.parametrize("entry, brk, echo, code, scope", [
+    ("sample", "loop break", "solver echo", "CL110", "sample"),
+    ("controlled", "control break", "control echo", "CL102", "Control.__init__"),
+])
+def test_a_module_built_by_eager_code_is_refused_at_its_init_as_an_echo(tmp_path, monkeypatch, entry, brk, echo,
+                                                                        code, scope):
+    """k-diffusion's samplers: a break in a loop makes Dynamo run the sampler eagerly, and the
+    `DPMSolver(...)` it builds then has its `__init__` compiled as a frame of its own, which
+    Dynamo refuses (an uninitialized module, GB0119); a break inside a constructor does the
+    same. The finding at the break explains that echo; without one, both are new; a module
+    built inside a frame Dynamo traces is no break at all."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, f"uninit_{entry}", UNINITIALIZED_SOURCE,
+        lambda mod, torch: (getattr(mod, entry), (torch.ones(3),)))
+    brk, echo = line_of(brk), line_of(echo)
+    assert any(b.line == echo and b.gb_id == "GB0119" and b.kind == "graph_break" for b in res.breaks
+               if b.file == path), res.breaks
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=9, code=code, message="static", scope=scope)
+    assert not {brk, echo} & new_lines([finding])
+    assert finding.evidence["status"] == "confirmed"
+
+
+def test_a_module_built_inside_a_traced_frame_breaks_nowhere(tmp_path, monkeypatch):
+    res, path, _, new_lines = _program(tmp_path, monkeypatch, "uninit_plain", UNINITIALIZED_SOURCE,
+                                       lambda mod, torch: (mod.plain, (torch.ones(3),)))
+    assert not [b for b in res.breaks if b.file == path]
+    assert not new_lines([])

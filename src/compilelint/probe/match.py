@@ -36,7 +36,8 @@ from compilelint.probe.dynamo_text import LIMIT_HIT, UNRESUMABLE
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
-from compilelint.probe.source_spans import comprehension_home, function_spans, loop_body, statement_span, with_body
+from compilelint.probe.source_spans import (comprehension_home, enclosing_def, function_spans, loop_body,
+                                            statement_span, with_body)
 from compilelint.registry import PROBE_CODES
 
 _HELP = {
@@ -77,6 +78,7 @@ class _Observed:
         self.loc = (_abs(rec.file, cwd), rec.line) if rec.file and rec.line else None
         self.stack = {(_abs(f, cwd), ln) for f, ln in rec.stack}
         self.related = {(_abs(f, cwd), ln) for f, ln in rec.related}
+        self.caller = (_abs(rec.stack[-2][0], cwd), rec.stack[-2][1]) if len(rec.stack) > 1 else None
         self.abs_file = self.loc[0] if self.loc else None
         self.explained = False
 
@@ -193,6 +195,7 @@ def match(
 
 
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
+UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119's reason
 
 
 def _explain_echoes(observed: list[_Observed]) -> None:
@@ -207,8 +210,11 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     iterator (`Missing tp_iternext`). A break inside a call Dynamo cannot resume after is
     echoed at the call under another id, in its words for that: a method of an object the
     frame built (a reconstruction failure, GB0092), a call inside a generator expression it
-    was stepping (a cell it cannot read, GB0091). The finding that explains the break
-    explains its echoes."""
+    was stepping (a cell it cannot read, GB0091). A module class built by code that runs
+    eagerly (its caller's frame skipped, or the construction itself broke) has its `__init__`
+    compiled as a frame of its own, which Dynamo refuses (an uninitialized module, GB0119):
+    the break in the caller's function, or inside the construction, explains it. The finding
+    that explains the break explains its echoes."""
     places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
     for o in observed:
         if o.explained and o.loc and o.rec.kind == "graph_break":
@@ -218,7 +224,11 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     for o in observed:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
-        if o.rec.reason.startswith("Missing tp_iternext"):
+        if o.rec.reason.startswith(UNINITIALIZED_MODULE):
+            o.explained = o.caller is not None and any(
+                run == o.target and (o.caller in stack or enclosing_def(path, line) == enclosing_def(*o.caller))
+                for (run, path, line), (_, stack) in places.items())
+        elif o.rec.reason.startswith("Missing tp_iternext"):
             home = comprehension_home(o.loc[0], o.loc[1])
             o.explained = bool(home) and any(run == o.target and any(p == o.loc[0] and ln in home
                                                                      for p, ln in ((path, line), *stack))
