@@ -788,3 +788,42 @@ def test_a_parameter_annotated_int_is_a_tensor_where_a_call_passes_one(tmp_path)
     })
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("utils.py", 4, "CL107")]
     assert "`size` is a tensor at the compiled calls of `create_mask`" in findings[0].message
+
+
+def _aligner(tmp_path, heads: str):
+    """whisper's `find_alignment(model: "Whisper", ...)` in timing.py, the class in model.py,
+    imported only for type checking; `heads` is what the class keeps its head pairs as."""
+    return _package(tmp_path, {
+        "model.py": f"""
+            import torch
+            class Whisper(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.blocks = torch.nn.ModuleList([torch.nn.Linear(4, 4)])
+                    {heads}
+                def forward(self, x):
+                    from pkg.timing import find_alignment
+                    return find_alignment(self, x)
+        """,
+        "timing.py": """
+            from typing import TYPE_CHECKING
+            import torch
+            if TYPE_CHECKING:
+                from pkg.model import Whisper
+            def find_alignment(model: "Whisper", x: torch.Tensor):
+                qks = [block(x) for block in model.blocks]
+                return torch.stack([qks[l][:, h] for l, h in model.alignment_heads])
+        """,
+    })
+
+
+def test_an_attribute_of_a_parameter_annotated_with_a_class_of_another_file(tmp_path):
+    # the class registers the pairs as a buffer: each unpacked row is a tensor, and a list
+    # indexed by one reads its value (Dynamo: `.item()`, a break); the same class keeping
+    # Python ints there claims nothing
+    findings = _aligner(tmp_path, 'self.register_buffer("alignment_heads", torch.tensor([[0, 1]]))')
+    (finding,) = [f for f in findings if f.code == "CL107"]
+    assert finding.path.endswith("timing.py") and finding.line == 8
+    assert "`alignment_heads` of a `Whisper` is a tensor" in finding.message
+    (tmp_path / "ints").mkdir()
+    assert not [f for f in _aligner(tmp_path / "ints", "self.alignment_heads = [(0, 1)]") if f.code == "CL107"]

@@ -43,7 +43,8 @@ class TensorAsInt(Rule):
     code = "CL107"
     name = "tensor-as-int"
     summary = ("a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, "
-               "`F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`)…")
+               "`F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`), a tensor indexing a "
+               "Python list…")
     message = ("a tensor used as {what}: Python needs its value as an int, so Dynamo reads it "
                "(`.item()`) and breaks the graph")
     severity = "error"
@@ -55,6 +56,13 @@ class TensorAsInt(Rule):
     breaks_graph = True
 
     VALID = [
+        """
+import torch
+@torch.compile
+def pick(x: torch.Tensor, pairs: list):
+    outs = [x, x * 2]
+    return torch.stack([outs[layer][head] for layer, head in pairs])  # Python ints
+""",
         """
 import torch
 @torch.compile
@@ -94,6 +102,16 @@ def f(src: torch.Tensor, bounds: list):
 """,
     ]
     INVALID = [
+        """
+import torch
+@torch.compile
+def pick(x: torch.Tensor, pairs: torch.Tensor):
+    outs = [x, x * 2]
+    picked = []
+    for layer, head in pairs:
+        picked.append(outs[layer][head])  # expect
+    return torch.stack(picked)
+""",
         """
 import torch
 @torch.compile
@@ -228,6 +246,11 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
         bounds = [part for element in node.slice if isinstance(element.slice, cst.Slice)
                   for part in (element.slice.lower, element.slice.upper, element.slice.step)]
         self._check(bounds, "a slice bound")
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and self._python_list(node.value):
+            index = node.slice[0].slice.value  # `outs[i]` for `i` in a tensor: a list needs an int
+            if self._tensor(index) or self._scalar(index):
+                self.report(index, self.message.format(what="an index into a Python list"))
+                return
         for element in node.slice:  # `x[i]` with `i = scores.argmax()`: one element, read as an int
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
             if index is not None and self._scalar(index):
@@ -238,6 +261,19 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
                 if named is not None:
                     self.ctx.note_number_read(named)
                 return
+
+    def _python_list(self, value: cst.BaseExpression) -> bool:
+        """A list or tuple this function builds and binds once to a name (`outs = [None] * n`,
+        `[f(x) for ...]`, `list(...)`): indexing one takes a Python int."""
+        if isinstance(value, cst.Name):
+            bound = self.ctx.local_flag(value.value) if self.ctx.function is not None else None
+            return bound is not None and self._python_list(bound)
+        if isinstance(value, (cst.List, cst.ListComp, cst.Tuple)):
+            return True
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+            return isinstance(value.left, cst.List) or isinstance(value.right, cst.List)
+        return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "") in ("builtins.list",
+                                                                                          "builtins.tuple")
 
     def _scalar(self, value: cst.BaseExpression) -> bool:
         """A 0-d tensor: a reduction over all elements (`x.argmax()`, `torch.sum(m)`), a name

@@ -393,10 +393,23 @@ class ClassTracking:
 
     def object_attr_kind(self, name: str, attr: str) -> Kind:
         """What `name.attr` holds when `name` holds an instance of a class of this file
-        (`index = IndexMap(...)`, `flat = flatten(index)` with `flatten` returning one)."""
+        (`index = IndexMap(...)`, `flat = flatten(index)` with `flatten` returning one), or is
+        a parameter annotated with a class (`model: "Whisper"`): one of another file of the
+        project is asked of the project (`o|class|attr`), as `self.attr` set by a base class is."""
         scope = self.scopes[-1] if self.scopes else None
-        ref = (scope.var_class if scope else self.module_var_class).get(name)
-        return self._class_attr_kind(self.class_table.get(self.local_class(ref)), attr) if ref else Kind.UNKNOWN
+        ref = self.held_class(name, scope) if scope else self.module_var_class.get(name)
+        if not ref:
+            return Kind.UNKNOWN
+        local = self.local_class(ref)
+        if not local and "." not in ref:  # a string annotation: `model: "Whisper"`, imported for type checking
+            ref = self.qualify(cst.Name(ref)) or ref
+        if local or "." not in ref or ref.startswith(("torch.", "builtins.", "typing.")):
+            return self._class_attr_kind(self.class_table.get(local), attr) if local else Kind.UNKNOWN
+        if self.assuming is None:
+            self.open_seen = True
+            return Kind.UNKNOWN
+        self.assuming.add(f"o|{ref}|{attr}")
+        return Kind.LIKELY
 
     def _class_attr_kind(self, info: ClassInfo | None, attr: str) -> Kind:
         seen = set()

@@ -42,6 +42,10 @@ class IterationBindings:
         self._bind_zip(iterable, target)
         if isinstance(target, cst.Name) and scope.env.get(target.value) == Kind.UNKNOWN:
             self._set_open(target.value, iterable)  # iterating what the project types
+        elif target is node.target and isinstance(target, (cst.Tuple, cst.List)) and not _is_zip(iterable, self):
+            for name in target_names(target):  # `for l, h in model.heads.T`: a row unpacked
+                if scope.env.get(name) == Kind.UNKNOWN:
+                    self._set_open(name, iterable)
         if element is None and isinstance(target, cst.Name) and (held := _iterated_attr(iterable)):
             scope.typed[target.value] = ELEMENT + held  # for t in self.transforms: t.condition(c)
         if element and isinstance(target, cst.Name):  # for layer in self.layers: a Block
@@ -78,6 +82,13 @@ class IterationBindings:
                 env[node.target.value] = row
             else:  # rows of a parameter: what the project types it as (`all(t > 0 for t in ts)`)
                 self._open_row(node.target.value, node.iter)
+        elif isinstance(node.target, (cst.Tuple, cst.List)) and not _is_zip(node.iter, self):
+            row = infer(node.iter, self)
+            for name in names:  # `[qk[l][h] for l, h in heads.indices().T]`: a row unpacked, tensors
+                if row.tensorish:
+                    env[name] = row
+                else:
+                    self._open_row(name, node.iter)
         self._bind_zip(node.iter, node.target, comprehension=True)
 
     def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression, comprehension: bool = False) -> None:
@@ -114,6 +125,10 @@ def _iterated_attr(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
         return node.attr.value
     return None
+
+
+def _is_zip(node: cst.BaseExpression, walker) -> bool:
+    return isinstance(node, cst.Call) and walker.qualify(node.func) == "builtins.zip"
 
 
 def _is_range_call(node: cst.BaseExpression, walker) -> bool:

@@ -81,6 +81,8 @@ class KindSolver:
                     return f"`{rest}` is a tensor at the compiled calls of `{fn}`"
                 if tag == "s":
                     return f"`self.{rest}` is a tensor set by a base class of `{fn}`"
+                if tag == "o":
+                    return f"`{rest}` of a `{fn.rsplit('.', 1)[-1]}` is a tensor"
                 callee = self._callee(f"{module}:{fn}", int(rest.partition("#")[0]))
                 name = callee.split(":", 1)[1] if callee else "the callee"
                 if tag == "i":
@@ -102,6 +104,9 @@ class KindSolver:
                 found = self._param_kind(f"{module}:{fn}", rest, annotated=tag == "a")
             elif tag == "s":
                 found = self._inherited_attr(f"{module}:{fn}", rest)
+            elif tag == "o":  # `model.attr`, `model` a parameter annotated with a class (`fn` its name)
+                owner = self.index.resolve_class(module, fn)
+                found = self._inherited_attr(owner, rest) if owner else "unknown"
             else:
                 edge, _, n = rest.partition("#")
                 found = self._returned(f"{module}:{fn}", int(edge), int(n) if tag == "i" else None)
