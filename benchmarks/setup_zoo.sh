@@ -66,6 +66,14 @@ python -m pip install --no-deps braindecode==1.8.1 mne==1.13.2 lazy-loader==0.6 
 # clip and skimage (torchdiffeq, torchsde, einops, scipy, safetensors are above)
 python -m pip install --no-deps openai-whisper==20250625 tiktoken==0.14.0 numba==0.68.1 llvmlite==0.50.0 \
     k-diffusion==0.1.1.post1 jsonmerge==1.9.2 dctorch==0.1.2
+# stop 44: probabilistic models and time-series networks, measured first as they came (RESULTS §38):
+# pomegranate's apricot-select (pure Python; its `nose` requirement is never imported), gluonts'
+# torch networks (lightning, pandas, networkx, scikit-learn above; it asks for pandas < 3, 3.0.6 works)
+python -m pip install --no-deps pomegranate==1.1.2 apricot-select==0.6.1 gluonts==0.17.0
+python -m pip install toolz==1.2.0 pydantic==2.13.4
+# stop 44: xLSTM (NX-AI) measured first as it came: its pure-PyTorch backends only; xlstm_large
+# imports mlstm_kernels at the top (pure Python; its Triton kernels are skipped without Triton)
+python -m pip install --no-deps xlstm==2.0.6 mlstm_kernels==2.0.6
 # (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
 # compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
