@@ -74,6 +74,9 @@ python -m pip install toolz==1.2.0 pydantic==2.13.4
 # stop 44: xLSTM (NX-AI) measured first as it came: its pure-PyTorch backends only; xlstm_large
 # imports mlstm_kernels at the top (pure Python; its Triton kernels are skipped without Triton)
 python -m pip install --no-deps xlstm==2.0.6 mlstm_kernels==2.0.6
+# stop 44: kymatio's scattering transforms (torch frontend; its appdirs / configparser requirements
+# are never imported; its adapter aliases scipy.special.sph_harm, which scipy 1.17 removed)
+python -m pip install --no-deps kymatio==0.3.0
 # (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
 # compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
