@@ -683,3 +683,69 @@ def test_a_module_built_inside_a_traced_frame_breaks_nowhere(tmp_path, monkeypat
                                        lambda mod, torch: (mod.plain, (torch.ones(3),)))
     assert not [b for b in res.breaks if b.file == path]
     assert not new_lines([])
+
+
+RESUMED_LOOP_SOURCE = '''
+import torch
+from torch import nn
+
+
+class Sampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(3, 4, batch_first=True)
+        self.proj = nn.Linear(4, 3)
+
+    def unroll(self, x):
+        return self.rnn(x)  # the first lstm
+
+    def forward(self, x):
+        out, state = self.unroll(x)
+        nxt = self.proj(out[:, -1:])
+        samples = [nxt]
+        WITH
+        for k in range(1, 3):  # the loop
+            output, state = self.rnn(nxt, state)  # the second lstm
+            nxt = self.proj(output)
+            samples.append(nxt)
+        return torch.cat(samples, 1)
+'''
+
+
+@pytest.mark.parametrize("within", [False, True])
+def test_a_break_a_resume_function_cannot_resume_from_in_a_loop(tmp_path, monkeypatch, within):
+    """gluonts' DeepAR sampling loop: after a break before it, the rest of `forward` is a
+    resume function, and the LSTM called in its loop is a break Dynamo cannot resume from:
+    it compiles up to the loop (a `step_unsupported` at the loop, or at a `with` around it)
+    and runs the rest eagerly. The finding at the call explains the step; the loop's CL150
+    is confirmed by the break, wherever Dynamo put the step."""
+    source = RESUMED_LOOP_SOURCE
+    if within:  # the same loop inside `with torch.no_grad():`
+        head, _, tail = source.partition("        WITH\n")
+        body, _, rest = tail.partition("        return")
+        source = head + "        with torch.no_grad():\n" + "".join(
+            "    " + ln + "\n" for ln in body.rstrip("\n").split("\n")) + "        return" + rest
+    else:
+        source = source.replace("        WITH\n", "")
+    res, path, line_of, new_lines = _program(tmp_path, monkeypatch, f"resumed_loop_{within}", source,
+                                             lambda mod, torch: (mod.Sampler(), (torch.randn(2, 5, 3),)))
+    first, loop, second = line_of("the first lstm"), line_of("the loop"), line_of("the second lstm")
+    assert any(b.line == second and b.reason.startswith("Encountered graph break that we cannot resume from")
+               for b in res.breaks if b.file == path), res.breaks
+    steps = {b.line for b in res.breaks if b.file == path and b.reason == "step_unsupported"}
+    assert steps == {loop - 1 if within else loop}, res.breaks
+    lstm = [Finding(path=path, line=ln, col=9, code="CL119", message="calling an `nn.LSTM` (GB0014)",
+                    scope=scope) for ln, scope in ((first, "Sampler.unroll"), (second, "Sampler.forward"))]
+    assert not new_lines(lstm)
+    cl150 = Finding(path=path, line=loop, col=9, code="CL150", message="static", scope="Sampler.forward")
+    assert not new_lines([*lstm, cl150])
+    assert cl150.evidence["status"] == "confirmed", cl150.evidence
+    assert {second} | steps <= new_lines(lstm[:1])
+
+
+def test_a_finding_stands_for_the_graph_break_id_its_message_names():
+    from compilelint.probe.misplaced import _gb_ids
+
+    lstm = Finding(path="m.py", line=3, col=1, code="CL119", message="calling an `nn.LSTM` ... (GB0014)")
+    assert _gb_ids(lstm) == {"GB0014", "GB0007"}
+    assert _gb_ids(Finding(path="m.py", line=3, col=1, code="CL120", message="static")) == {"GB0036"}

@@ -32,12 +32,12 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding, class_label, inner_line
 from compilelint.probe.attr_facts import attribute_met
-from compilelint.probe.dynamo_text import LIMIT_HIT, UNRESUMABLE
+from compilelint.probe.dynamo_text import CANNOT_RESUME, LIMIT_HIT, UNRESUMABLE
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
-from compilelint.probe.source_spans import (comprehension_home, enclosing_def, function_spans, loop_body,
-                                            statement_span, with_body)
+from compilelint.probe.source_spans import (comprehension_home, enclosing_def, enclosing_loop, function_spans,
+                                            loop_body, statement_span, with_body)
 from compilelint.registry import PROBE_CODES
 
 _HELP = {
@@ -171,6 +171,9 @@ def match(
                         or (f.code == "CL150" and o.rec.kind == "frame_skip"
                             and ((o.abs_file == fpath and _same_function(f.scope, o.rec.function))
                                  or _passes_through_loop(o, fpath, f.line)))
+                        # a resume function's loop: compiled up to the loop, the rest run eagerly
+                        or (f.code == "CL150" and o.rec.reason.startswith(CANNOT_RESUME)
+                            and _passes_through_loop(o, fpath, f.line))
                         # older torch names only the recompiled function, not the guard's line
                         or (f.code.startswith("CL2") and o.rec.kind == "recompile" and o.abs_file == fpath
                             and _same_function(f.scope, o.rec.function)))]
@@ -216,11 +219,14 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     the break in the caller's function, or inside the construction, explains it. The finding
     that explains the break explains its echoes."""
     places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
+    resumed_never: set[tuple] = set()  # (run, file, line) of those Dynamo could not resume after
     for o in observed:
         if o.explained and o.loc and o.rec.kind == "graph_break":
             ids, stack = places.setdefault((o.target, *o.loc), (set(), set()))
             ids.add(o.rec.gb_id)
             stack.update(o.stack)
+            if o.rec.reason.startswith(CANNOT_RESUME):
+                resumed_never.add((o.target, *o.loc))
     for o in observed:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
@@ -246,8 +252,13 @@ def _explain_echoes(observed: list[_Observed]) -> None:
                               for (run, path, line), (ids, stack) in places.items())
         elif o.rec.reason == "step_unsupported":
             body = with_body(o.loc[0], o.loc[1])
+            loop = enclosing_loop(o.loc[0], o.loc[1])
+            # a `with` whose body broke; or the loop a resume function compiled up to, then
+            # ran eagerly, for a break in its body it cannot resume from
             o.explained = body is not None and any(run == o.target and path == o.loc[0] and line in body
-                                                   for run, path, line in places)
+                                                   for run, path, line in places) \
+                or loop is not None and any(run == o.target and path == o.loc[0] and line in loop
+                                            for run, path, line in resumed_never)
     # the frame skip Dynamo logs where an echo stopped it is the echo's too; and a function
     # that breaks runs as frames of its own, compiled again for each instance it meets until
     # the recompile limit: that skip is the explained break's, inside the function

@@ -81,8 +81,18 @@ def _shifted_after_resume(o, observed: list, findings: list[Finding],
     if any(f.line in at_line for f in mine):
         return None
     cands = [f for f in mine if f.code.startswith("CL1") and f.code != "CL150" and after < f.line < line
-             and (info := get_rule(f.code)) is not None and info.gb_id == o.rec.gb_id]
+             and o.rec.gb_id in _gb_ids(f)]
     return cands[0] if len(cands) == 1 else None
+
+
+_GB_ID = re.compile(r"\bGB\d{4}\b")
+
+
+def _gb_ids(finding: Finding) -> set[str]:
+    """The graph-break ids a finding stands for: its rule's, and the one its message names
+    (`CL119` speaks for every knowledge row: an `nn.LSTM` call says GB0014)."""
+    info = get_rule(finding.code)
+    return {*_GB_ID.findall(finding.message), *((info.gb_id,) if info is not None and info.gb_id else ())}
 
 
 def same_function(scope: str | None, function: str | None) -> bool:

@@ -39,6 +39,18 @@ def loop_body(path: str, line: int) -> range | None:
 
 
 @functools.lru_cache(maxsize=256)
+def enclosing_loop(path: str, line: int) -> range | None:
+    """Lines of the innermost ``for``/``while`` loop (header and body) holding ``line``."""
+    best = None
+    for node in _nodes(path):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            lines = range(node.lineno, (node.end_lineno or node.lineno) + 1)
+            if line in lines and (best is None or lines.start >= best.start):
+                best = lines
+    return best
+
+
+@functools.lru_cache(maxsize=256)
 def with_body(path: str, line: int) -> range | None:
     """Lines of the body of the ``with`` statement that starts at ``line``."""
     for node in _nodes(path):
