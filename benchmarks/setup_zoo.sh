@@ -77,6 +77,10 @@ python -m pip install --no-deps xlstm==2.0.6 mlstm_kernels==2.0.6
 # stop 44: kymatio's scattering transforms (torch frontend; its appdirs / configparser requirements
 # are never imported; its adapter aliases scipy.special.sph_harm, which scipy 1.17 removed)
 python -m pip install --no-deps kymatio==0.3.0
+# stop 44: botorch measured first as it came: 0.17.2 is the newest that accepts gpytorch 1.15.2,
+# linear_operator 0.6.1 and pyro-ppl 1.9.2 (above; 0.18 swaps pyro for jax and numpyro)
+python -m pip install --no-deps botorch==0.17.2 pyre-extensions==0.0.32 multipledispatch==1.0.0 typing-inspect==0.9.0 \
+    mypy-extensions==1.1.0
 # (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
 # compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -33,6 +33,14 @@ STORED_UNSUPPORTED = frozenset({
     "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.inference_mode",
     "torch.autograd.grad_mode.set_grad_enabled", "torch.nn.attention.sdpa_kernel",
 })
+# Entered through `ExitStack.enter_context(...)`: torch's grad-mode and autocast contexts and
+# `nullcontext` break (measured on 2.13: GB0007 / GB0467 / GB0147, then GB0066 for the frame);
+# a plain Python context manager (a class with `__enter__`, a @contextmanager generator,
+# `contextlib.suppress`) is traced, and what one the call enters unknown is no claim.
+STACK_REFUSED = STORED_UNSUPPORTED | frozenset({
+    "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
+    "contextlib.nullcontext",
+})
 # A user context manager made before the region: GB0142 on 2.13 (measured), entered on
 # 2.14.1 (measured); the stored grad-mode objects above break on both.
 STORED_USER_TRACED_FROM = (2, 14)
@@ -64,6 +72,20 @@ class UnsupportedGeneratorOrContext(Rule):
     breaks_graph = True
 
     VALID = [
+        """
+import contextlib
+import torch
+class Flag:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        return False
+@torch.compile
+def f(x):
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(Flag())  # a plain context manager: traced
+        return x * 2
+""",
         """
 import contextlib
 import threading
@@ -249,11 +271,19 @@ def batches(x):  # expect
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "enter_context" and self._is_stack(func.value):
+        if isinstance(func, cst.Attribute) and func.attr.value == "enter_context" and self._is_stack(func.value) \
+                and self._refused_through_stack(node):
             self.report(node, f"`{func.value.value}.enter_context(...)` in a compiled region: Dynamo cannot enter a "
                               "context through contextlib.ExitStack, breaks the graph and runs the whole function eagerly",
                         help="Use `with` statements Dynamo supports directly (`with torch.no_grad():`), or choose "
                             "the context with a conditional expression: `with torch.no_grad() if f else nullcontext():`.")
+
+    def _refused_through_stack(self, node: cst.Call) -> bool:
+        entered = node.args[0].value if node.args else None
+        if not isinstance(entered, cst.Call):
+            return False
+        qualified = self.ctx.qualify(entered.func) or ""
+        return qualified in STACK_REFUSED or qualified in UNSUPPORTED or qualified in LOCKS
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
         expr = node.item
