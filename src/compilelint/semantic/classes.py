@@ -401,10 +401,12 @@ class ClassTracking:
         if not ref:
             return Kind.UNKNOWN
         local = self.local_class(ref)
-        if not local and "." not in ref:  # a string annotation: `model: "Whisper"`, imported for type checking
+        if local:
+            return self._class_attr_kind(self.class_table.get(local), attr)
+        if "." not in ref:  # a string annotation: `model: "Whisper"`, imported for type checking
             ref = self.qualify(cst.Name(ref)) or ref
-        if local or "." not in ref or ref.startswith(("torch.", "builtins.", "typing.")):
-            return self._class_attr_kind(self.class_table.get(local), attr) if local else Kind.UNKNOWN
+        if "." not in ref or ref.startswith(("torch.", "builtins.", "typing.")):
+            return Kind.UNKNOWN  # (not a class of the project)
         if self.assuming is None:
             self.open_seen = True
             return Kind.UNKNOWN
