@@ -36,7 +36,7 @@ STORED_UNSUPPORTED = frozenset({
 # Entered through `ExitStack.enter_context(...)`: torch's grad-mode and autocast contexts and
 # `nullcontext` break (measured on 2.13: GB0007 / GB0467 / GB0147, then GB0066 for the frame);
 # a plain Python context manager (a class with `__enter__`, a @contextmanager generator,
-# `contextlib.suppress`) is traced, and what one the call enters unknown is no claim.
+# `contextlib.suppress`) is traced, and a context the linter cannot name claims nothing.
 STACK_REFUSED = STORED_UNSUPPORTED | frozenset({
     "torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
     "contextlib.nullcontext",
