@@ -33,6 +33,7 @@ _SKIP_FRAME_RE = re.compile(r"Skipping frame because (?P<why>[^\n]+)")
 GRACEFUL_FAILURE = "Failed to handle graph break gracefully"
 CANNOT_RESUME = "Encountered graph break that we cannot resume from"
 UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, "Reconstruction failure")
+UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119: a module's __init__ compiled as a frame of its own
 _WRAPPER_PREFIXES = (
     "Encountered graph break when attempting to trace",
     GRACEFUL_FAILURE,

@@ -32,7 +32,7 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding, class_label, inner_line
 from compilelint.probe.attr_facts import attribute_met
-from compilelint.probe.dynamo_text import CANNOT_RESUME, LIMIT_HIT, UNRESUMABLE
+from compilelint.probe.dynamo_text import CANNOT_RESUME, LIMIT_HIT, UNINITIALIZED_MODULE, UNRESUMABLE
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
@@ -198,7 +198,6 @@ def match(
 
 
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
-UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119's reason
 
 
 def _explain_echoes(observed: list[_Observed]) -> None:

@@ -95,8 +95,7 @@ class IterationBindings:
         """`for s, e in zip(starts, ends)`: each name holds a row of its own argument, a
         tensor where that argument is one (in a comprehension, what the project types the
         argument as, when only it can tell)."""
-        if not (isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.zip"
-                and isinstance(target, (cst.Tuple, cst.List))
+        if not (_is_zip(iterable, self) and isinstance(target, (cst.Tuple, cst.List))
                 and len(target.elements) == len(iterable.args)
                 and all(a.keyword is None and not a.star for a in iterable.args)):
             return

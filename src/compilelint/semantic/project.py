@@ -4,8 +4,10 @@ project's summaries (plain data, no libcst).
 A file's walk records, for each function, the kinds of the arguments of its call edges and
 of its returns, as a kind name or the leaves they depend on: `p|fn|name` (a parameter of
 `fn` that nothing in the file types), `a|fn|name` (one annotated `int` / `float`: a tensor
-only where a call passes a certain one), `r|fn|i` (what `fn`'s i-th call returns) and
-`i|fn|i#n` (the n-th element of the tuple it returns). A parameter is a tensor when some
+only where a call passes a certain one), `s|cls|attr` (`self.attr` set by a base class in
+another file), `o|module.Class|attr` (`model.attr` for a parameter annotated with a class of
+another file), `r|fn|i` (what `fn`'s i-th call returns) and `i|fn|i#n` (the n-th element of the
+tuple it returns). A parameter is a tensor when some
 compiled call site passes one: the path through that call breaks, whatever the others pass
 (`None` ignored: optional arguments). A return is what the resolved callee returns, read
 at the call site: where the callee returns one of its parameters, what that site passes
