@@ -79,6 +79,7 @@ class Ignored(nn.Module):
 
 IGNORED = Ignored()
 SEQ = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4))
+SOBOL = torch.quasirandom.SobolEngine(2, scramble=True, seed=0)
 """
 
 # name -> statements (`; `-separated) that compute `y` from the input `x` (a float tensor of 4)
@@ -261,6 +262,24 @@ CASES = {
     "func_grad": "y = torch.func.grad(lambda v: v.sin().sum())(x)",
     "checkpoint_sequential": "y = torch.utils.checkpoint.checkpoint_sequential(SEQ, 2, x.view(1, 4), use_reentrant=False)",
     "dynamo_graph_break": "y = x * 2; torch._dynamo.graph_break()",
+    # torch's Python modules Dynamo skips (trace_rules.MOD_SKIPLIST) and look-alikes it traces
+    "sobol_engine": "e = torch.quasirandom.SobolEngine(2); y = x * e.draw(1).sum()",
+    "sobol_held": "y = x * SOBOL.draw(1).sum()",
+    "masked_tensor": "m = torch.masked.masked_tensor(x, x > 0.5); y = x * 2",
+    "as_masked_tensor": "m = torch.masked.as_masked_tensor(x, x > 0.5); y = x * 2",
+    "masked_sum": "y = x * torch.masked.sum(x, 0, mask=x > 0.5)",
+    "lobpcg": "y = torch.lobpcg(torch.diag(x + 1), k=1)[0]",
+    "svd_lowrank": "y = torch.svd_lowrank(x.view(2, 2), q=1)[0]",
+    "autograd_jacobian": "y = torch.autograd.functional.jacobian(torch.sin, x)",
+    "nested_tensor": "n = torch.nested.nested_tensor([x, x]); y = x * 2",
+    "jit_fork": "y = torch.jit.wait(torch.jit.fork(torch.sin, x))",
+    "result_type": "y = x.to(torch.result_type(x, 1.0))",
+    "can_cast": "y = x * 2 if torch.can_cast(torch.float32, torch.float64) else x",
+    "share_memory": "y = x.clone().share_memory_()",
+    "in_tensor": "y = x * 2 if 0.5 in x else x",
+    "hash_tensor": "y = x * (hash(x) % 2)",
+    "is_pinned": "y = x * 2 if x.is_pinned() else x",
+    "trunc_normal": "y = nn.init.trunc_normal_(x.clone())",
 }
 
 

@@ -20,7 +20,7 @@ CATEGORIES = {
     "untraceable": "something Dynamo refuses or fails to trace",
     "rng": "reads or sets random-number state Dynamo does not model",
 }
-FORMS = ("call", "instance", "branch", "input")
+FORMS = ("call", "instance", "method", "branch", "input")
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Entry:
     `names`: qualified names as `ctx.qualify` gives them (`torch.nonzero`,
     `torchvision.ops.nms`); `mod.*` stands for every name in `mod`; `torch.Tensor.m` is
     the tensor method `m`. `form`: "call" (calling the name breaks), "instance" (calling
-    an object of that class breaks: `self.lstm(x)`) or "branch" (the call is traced and its
+    an object of that class breaks: `self.lstm(x)`), "method" (`Class.method`: calling that method
+    of an object the class, function or module builds from `Class`: `self.engine.draw(n)`) or "branch" (the call is traced and its
     value becomes a graph input: only an `if`/`while`/conditional expression whose test
     holds the call breaks, `if random.uniform(0, 1) < p:`) or "input" (a tensor method that
     breaks only on a graph input: on a tensor held on the module or class, `self.mem.detach_()`,
@@ -326,6 +327,33 @@ ENTRIES: tuple[Entry, ...] = (
           "`_LegacyVariableBase.__new__` is skipped",
           "the legacy wrapper is a no-op since torch 0.4: use the tensor itself", ("kn_autograd_variable_01",),
           "2.13.0, 2.14.1", traced=("clean_kn_eager_helpers_01",)),
+    # ---- torch's own modules on Dynamo's skip list (trace_rules.MOD_SKIPLIST; CL119) ------
+    Entry(("torch.quasirandom.SobolEngine",), "skipped", "CL119", "GB0008",
+          "torch.quasirandom is on Dynamo's skip list: `SobolEngine.__init__` is marked as skipped",
+          "draw the points outside the region, or once in `__init__` into a buffer (botorch's QMC samplers)",
+          ("kn_torch_skipped_01",), "2.13.0, 2.14.1", traced=("clean_kn_torch_skipped_01",)),
+    Entry(_names("torch.quasirandom.SobolEngine", "draw", "draw_base2", "fast_forward", "reset"), "skipped",
+          "CL119", "GB0008", "`SobolEngine.draw` is marked as skipped",
+          "the engine's methods, on an engine the class, function or module builds", ("kn_torch_skipped_01",),
+          "2.13.0, 2.14.1", form="method", traced=("clean_kn_torch_skipped_01",)),
+    Entry(("torch.masked.MaskedTensor", "torch.masked.masked_tensor", "torch.masked.as_masked_tensor",
+           "torch.masked.maskedtensor.core.MaskedTensor", "torch.masked.maskedtensor.core.masked_tensor",
+           "torch.masked.maskedtensor.core.as_masked_tensor"), "skipped", "CL119", "GB0007",
+          "torch.masked is on Dynamo's skip list: its constructors are marked as skipped",
+          "`torch.masked.sum` / `mean` with `mask=` on plain tensors, or `torch.where(mask, x, 0)`, are traced",
+          ("kn_torch_skipped_02",), "2.13.0, 2.14.1", traced=("clean_kn_torch_skipped_01",)),
+    Entry(("torch.lobpcg", "torch._lobpcg.lobpcg"), "skipped", "CL119", "GB0007", "`lobpcg` is marked as skipped",
+          "`torch.linalg.eigh` is traced; `torch.svd_lowrank` too", ("kn_torch_skipped_02",), "2.13.0, 2.14.1",
+          traced=("clean_kn_torch_skipped_01",)),
+    Entry(("torch.jit.fork", "torch.jit.wait", "torch.jit._async.fork", "torch.jit._async.wait"), "skipped", "CL119",
+          "GB0007", "torch.jit is on Dynamo's skip list: `fork` / `wait` are marked as skipped",
+          "call the function directly: the compiler schedules independent work itself", ("kn_torch_skipped_02",),
+          "2.13.0, 2.14.1"),
+    Entry(("torch.result_type", "torch.Tensor.is_pinned"), "untraceable", "CL119", "GB0208",
+          "torch.* op returned non-Tensor", "`torch.promote_types(a.dtype, b.dtype)` is traced",
+          ("kn_torch_skipped_03",), "2.13.0, 2.14.1", traced=("clean_kn_torch_skipped_01",)),
+    Entry(("torch.Tensor.share_memory_",), "untraceable", "CL119", "GB0117", "Unhandled args for method",
+          "share storage before compiling (a DataLoader worker's job)", ("kn_torch_skipped_03",), "2.13.0, 2.14.1"),
     # ---- modules Dynamo refuses (CL119) ---------------------------------------------------
     Entry(("torch.nn.LSTM", "torch.nn.GRU", "torch.nn.RNN", "torch.nn.RNNBase", "torch.nn.modules.rnn.LSTM",
            "torch.nn.modules.rnn.GRU", "torch.nn.modules.rnn.RNN", "torch.nn.modules.rnn.RNNBase"),
@@ -448,6 +476,12 @@ class Table:
     def names(self, prefix: str) -> frozenset[str]:
         """The rest of every exact name that starts with `prefix` (`torch.Tensor.` -> methods)."""
         return frozenset(n[len(prefix):] for n in self.exact if n.startswith(prefix))
+
+
+@lru_cache(maxsize=None)
+def method_classes() -> frozenset[str]:
+    """The classes whose methods a "method" row names: what `self.x = Class(...)` must remember."""
+    return frozenset(name.rsplit(".", 1)[0] for entry in ENTRIES if entry.form == "method" for name in entry.names)
 
 
 @lru_cache(maxsize=None)

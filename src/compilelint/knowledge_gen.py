@@ -61,6 +61,8 @@ def _names(entry: Entry) -> str:
         names += f", … ({len(entry.names) - LISTED} more: `compilelint.knowledge`)"
     if entry.form == "instance":
         names += " (calling an instance)"
+    if entry.form == "method":
+        names += " (on an instance)"
     if entry.size_at is not None:
         names += " (scalar draws only: no `size`)"
     if entry.form == "branch":

@@ -4,8 +4,9 @@ import libcst.matchers as m
 from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.finding import MODULE_CLASS
-from compilelint.rules._callsite import has_keyword, keyword_value
+from compilelint.rules._callsite import keyword_value
 from compilelint.rules._jitted import numba_functions
+from compilelint.rules._known_calls import draws_scalar, held_state, why_text
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
 from compilelint.semantic.kinds import Kind
@@ -96,6 +97,20 @@ def main():
 """,
         """
 import torch
+from torch.quasirandom import SobolEngine
+class Points:
+    def draw(self, n):  # a project class's own `draw`
+        return torch.rand(n, 2)
+class QMC(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("u", SobolEngine(2).draw(4))  # __init__: eager
+        self.points = Points()
+    def forward(self, x):
+        return x + self.u + self.points.draw(4)
+""",
+        """
+import torch
 def noise(shape, generator=None):
     return torch.randn(shape, generator=generator)  # no caller passes a generator
 class Denoiser(torch.nn.Module):
@@ -105,6 +120,16 @@ class Denoiser(torch.nn.Module):
     ]
 
     INVALID = [
+        """
+import torch
+from torch.quasirandom import SobolEngine
+class QMC(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.engine = SobolEngine(2, scramble=True)
+    def forward(self, x):
+        return x + self.engine.draw(4)  # expect
+""",
         """
 import torch
 class Probe(torch.nn.Module):
@@ -271,7 +296,7 @@ class Denoiser(torch.nn.Module):
                 qualified, _, when = draws.get(node.value, (None, 0, ()))
                 what = f"A branch on `{node.value}`, drawn by `{qualified}()`,"
             if qualified:
-                self.report(node, self.message.format(what=what, why=_why(self._known.get(qualified))), when=when)
+                self.report(node, self.message.format(what=what, why=why_text(self._known.get(qualified))), when=when)
                 return
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -286,17 +311,19 @@ class Denoiser(torch.nn.Module):
             return
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "call":
-            if entry.size_at is None or _draws_scalar(node, entry.size_at):
-                self.report(node, self.message.format(what=f"`{qualified}()`", why=_why(entry)),
+            if entry.size_at is None or draws_scalar(node, entry.size_at):
+                self.report(node, self.message.format(what=f"`{qualified}()`", why=why_text(entry)),
                             help=None if entry.category == "rng" else UNTRACEABLE_HELP)
             return
         if qualified is None and isinstance(node.func, cst.Attribute) and (
                 self._tensor_method(node) or self._module_method(node)):
             return
+        if isinstance(node.func, cst.Attribute) and self._object_method(node):
+            return
         if self._scripted and self._calls_script_module(node.func):
             entry = self._known.get(SCRIPT_MODULE)
             if entry is not None:
-                self.report(node, self.message.format(what="calling a TorchScript module", why=_why(entry)),
+                self.report(node, self.message.format(what="calling a TorchScript module", why=why_text(entry)),
                             help="Compile the eager module instead of its TorchScript version (keep the "
                                  "`nn.Module` and call it), or call the TorchScript module outside the region.")
             return
@@ -305,7 +332,7 @@ class Denoiser(torch.nn.Module):
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
             what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
-            self.report(node, self.message.format(what=what, why=_why(entry)))
+            self.report(node, self.message.format(what=what, why=why_text(entry)))
         elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
             index = self.ctx.edge_index(node)  # (a class of another file, a factory's: project_rules.cl119_held)
             if index is not None:
@@ -386,14 +413,26 @@ class Denoiser(torch.nn.Module):
         receiver, scope = func.value, self.ctx.function
         if entry is None or entry.form not in ("call", "input"):
             return False
-        if entry.form == "input" and not _held_state(receiver):
+        if entry.form == "input" and not held_state(receiver):
             return False
         kind = self.ctx.kind(receiver)
         if kind in (Kind.VALUE, Kind.MODULE) or (isinstance(receiver, cst.Name) and (
                 receiver.value == "self" or (scope is not None and receiver.value in scope.var_class))):
             return False
-        self.report(node, self.message.format(what=f"`.{func.attr.value}()`", why=_why(entry)),
+        self.report(node, self.message.format(what=f"`.{func.attr.value}()`", why=why_text(entry)),
                     severity="error" if kind == Kind.TENSOR else "warning")
+        return True
+
+    def _object_method(self, node: cst.Call) -> bool:
+        """`self.engine.draw(n)`: a method the table names as `Class.method`, on an object built
+        from that class here (a look-alike method of another class is its own)."""
+        func = node.func
+        cls = self._callee_class(func.value)
+        entry = self._known.get(f"{cls}.{func.attr.value}") if cls else None
+        if entry is None or entry.form != "method":
+            return False
+        self.report(node, self.message.format(
+            what=f"`{cls.rsplit('.', 1)[-1]}.{func.attr.value}()`", why=why_text(entry)), help=UNTRACEABLE_HELP)
         return True
 
     def _module_method(self, node: cst.Call) -> bool:
@@ -403,7 +442,7 @@ class Denoiser(torch.nn.Module):
         entry = self._known.get(MODULE + node.func.attr.value)
         if entry is None or entry.form != "call" or self.ctx.kind(node.func.value) in (Kind.VALUE, Kind.TENSOR):
             return False
-        self.report(node, self.message.format(what=f"`.{node.func.attr.value}()`", why=_why(entry)),
+        self.report(node, self.message.format(what=f"`.{node.func.attr.value}()`", why=why_text(entry)),
                     help="Register hooks once, outside the compiled region (in `__init__`, or before "
                          "`torch.compile`), and keep the handles to remove them later.")
         return True
@@ -459,40 +498,3 @@ class Denoiser(torch.nn.Module):
             return ref
         return None
 
-
-def _draws_scalar(node: cst.Call, size_at: int) -> bool:
-    """No `size=` and nothing at positional index `size_at` (-1: no argument at all)."""
-    if size_at < 0:
-        return not node.args
-    if has_keyword(node, "size"):
-        return False
-    positional = [a for a in node.args if a.keyword is None]
-    if any(a.star for a in positional):
-        return False
-    return len(positional) <= size_at
-
-
-def _why(entry: knowledge.Entry) -> str:
-    if entry.why:
-        return f"{entry.why} ({entry.gb_id})"
-    if entry.form == "instance":
-        return f"its forward cannot be traced and breaks the graph ({entry.gb_id}: {entry.reason})"
-    if entry.form == "branch":
-        return ("Dynamo traces the draw as a graph input, and deciding a branch on it breaks the graph "
-                f"({entry.gb_id}); decide outside the region or with `torch.where`")
-    if entry.size_at is not None:
-        return ("a scalar draw (no `size`): Dynamo traces `np.random` through torch, and turning the draw "
-                f"into a Python number breaks the graph ({entry.gb_id})")
-    if entry.category == "rng":
-        return f"Dynamo does not trace this random-number state or draw and breaks the graph ({entry.gb_id})"
-    return f"Dynamo cannot trace it and breaks the graph ({entry.gb_id})"
-
-
-def _held_state(node: cst.BaseExpression) -> bool:
-    """A tensor kept on the module or class (`self.mem`, `cls.instances[i].mem`): a graph
-    input, where a tensor made in the region is not."""
-    if not isinstance(node, cst.Attribute):
-        return False
-    while isinstance(node, (cst.Attribute, cst.Subscript)):
-        node = node.value
-    return isinstance(node, cst.Name) and node.value in ("self", "cls")

@@ -1,0 +1,45 @@
+"""How CL119 reads a knowledge row at a call: a scalar draw, the finding's wording, and the
+tensors a row of the "input" form breaks on."""
+
+import libcst as cst
+
+from compilelint import knowledge
+from compilelint.rules._callsite import has_keyword
+
+
+def draws_scalar(node: cst.Call, size_at: int) -> bool:
+    """No `size=` and nothing at positional index `size_at` (-1: no argument at all)."""
+    if size_at < 0:
+        return not node.args
+    if has_keyword(node, "size"):
+        return False
+    positional = [a for a in node.args if a.keyword is None]
+    if any(a.star for a in positional):
+        return False
+    return len(positional) <= size_at
+
+
+def why_text(entry: knowledge.Entry) -> str:
+    if entry.why:
+        return f"{entry.why} ({entry.gb_id})"
+    if entry.form == "instance":
+        return f"its forward cannot be traced and breaks the graph ({entry.gb_id}: {entry.reason})"
+    if entry.form == "branch":
+        return ("Dynamo traces the draw as a graph input, and deciding a branch on it breaks the graph "
+                f"({entry.gb_id}); decide outside the region or with `torch.where`")
+    if entry.size_at is not None:
+        return ("a scalar draw (no `size`): Dynamo traces `np.random` through torch, and turning the draw "
+                f"into a Python number breaks the graph ({entry.gb_id})")
+    if entry.category == "rng":
+        return f"Dynamo does not trace this random-number state or draw and breaks the graph ({entry.gb_id})"
+    return f"Dynamo cannot trace it and breaks the graph ({entry.gb_id})"
+
+
+def held_state(node: cst.BaseExpression) -> bool:
+    """A tensor kept on the module or class (`self.mem`, `cls.instances[i].mem`): a graph
+    input, where a tensor made in the region is not."""
+    if not isinstance(node, cst.Attribute):
+        return False
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return isinstance(node, cst.Name) and node.value in ("self", "cls")
