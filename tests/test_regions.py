@@ -184,3 +184,27 @@ def test_a_method_or_submodule_picked_by_name_is_in_the_region(tmp_path):
     # (`debug_x`'s print, line 23: `f"{name}_x"` is too little text to pick it by)
     assert codes_by_line(findings) == {(11, "CL110"), (14, "CL110"), (17, "CL110"), (20, "CL110"),
                                        (27, "CL110")}
+
+
+def test_a_torchmetrics_metric_runs_update_and_compute_from_its_own_forward(tmp_path):
+    # torchmetrics' Metric.forward (outside the project) calls the subclass's update and
+    # compute: they run compiled when the metric is called in a compiled step (Dynamo
+    # confirms it: fixtures/corpus/xf_torchmetrics_update_01.py). A metric whose own class
+    # defines forward is followed from there; a plain class's `update` is not a root.
+    findings = lint_snippet(tmp_path, """
+        import torch
+        from torchmetrics import Metric
+        class GuardedMSE(Metric):
+            def update(self, preds, target):
+                if preds.sum() > 0:
+                    print("positive")
+        class Own(Metric):
+            def forward(self, preds):
+                return preds
+            def update(self, preds):
+                print("never from forward")
+        class Plain:
+            def update(self, preds):
+                print("not a module")
+    """)
+    assert codes_by_line(findings) == {(5, "CL102"), (6, "CL110")}

@@ -24,6 +24,7 @@ EXTERNAL_MODULE_BASES = (
     "torch.nn.", "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
     "pytorch_lightning.LightningModule", "lightning.LightningModule",
     "lightning.pytorch.LightningModule", "timm.models.", "torchvision.models.",
+    "torchmetrics.Metric", "torchmetrics.metric.Metric",
 )
 
 

@@ -17,6 +17,9 @@ MODULE_API = frozenset({
     "named_parameters", "buffers", "named_buffers", "children", "named_children", "modules", "named_modules",
     "requires_grad_", "share_memory", "register_buffer", "register_parameter", "add_module", "initialize",
 })
+# External module bases whose own forward (outside the project) runs methods a subclass
+# defines: calling a torchmetrics metric runs its `update`, then `compute`.
+EXTERNAL_FORWARD_CALLS = {base: ("update", "compute") for base in ("torchmetrics.Metric", "torchmetrics.metric.Metric")}
 SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_")  # set-up, not compute
 # what a module that loads, downloads or plots data imports: its functions are not compiled code
 # (not tqdm: a progress bar wraps samplers' and solvers' loops too, k-diffusion's `sampling`)
@@ -47,6 +50,7 @@ class RootFinding:
                     wrapper = f"{class_key}.__call__"  # a module's own __call__ runs around forward
                     if wrapper in self.functions:
                         roots.add(wrapper)
+                    roots.update(self._external_forward_calls(class_key))
                 elif self._distribution_class(class_key):
                     roots.update(self._distribution_methods(class_key))
         for module, summary in self.modules.items():
@@ -222,6 +226,15 @@ class RootFinding:
         torch.distributions calls (`Transform.__call__` runs `_call`, `inv` runs `_inverse`)."""
         return [key for name, key, info in self._own_methods(class_key)
                 if not info.accessor and (name in DISTRIBUTION_HOOKS or name[0] != "_")]
+
+    def _external_forward_calls(self, class_key: str) -> list[str]:
+        """What an external base's forward runs (`EXTERNAL_FORWARD_CALLS`), when no class of
+        the lineage defines its own forward (one that does is followed from there)."""
+        if self.method(class_key, "forward") is not None:
+            return []
+        hooks = {hook for key in self.lineage(class_key) for base in self._bases(key)
+                 for hook in EXTERNAL_FORWARD_CALLS.get(base, ())}
+        return [key for key in (self.method(class_key, hook) for hook in sorted(hooks)) if key]
 
     def _called(self, class_key: str) -> str | None:
         """What calling an instance runs: `forward` of a module, else `__call__` (a

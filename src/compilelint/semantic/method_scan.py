@@ -10,7 +10,8 @@ from compilelint import traverse
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list, list]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
     nested functions or classes), the names given to `self.register_buffer("name", ...)`
-    / `register_parameter` (nested functions included), the calls each local name is
+    / `register_parameter` / torchmetrics' `add_state` with a tensor default (nested functions
+    included), the calls each local name is
     bound to (`if head is None: head = Head(...)`, for `self.head = head`), (attr,
     annotation) for every `self.attr: Cls = value`, (attr, value) for every
     `self.attr.append(value)`, and (method, call) for every `self.method(...)` call."""
@@ -52,6 +53,11 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
             elif type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") \
                     and node.args and isinstance(node.args[0].value, cst.SimpleString):
                 value = node.args[0].value.evaluated_value
+                if isinstance(value, str):
+                    registered.append(value)
+            elif type(f) is Attribute and f.attr.value == "add_state" and len(node.args) > 1 \
+                    and isinstance(node.args[0].value, cst.SimpleString) and type(node.args[1].value) is cst.Call:
+                value = node.args[0].value.evaluated_value  # a torchmetrics state with a tensor default
                 if isinstance(value, str):
                     registered.append(value)
             elif type(f) is Attribute and type(f.value) is Name and f.value.value == "self" and not nested:
