@@ -827,3 +827,31 @@ def test_an_attribute_of_a_parameter_annotated_with_a_class_of_another_file(tmp_
     assert "`alignment_heads` of a `Whisper` is a tensor" in finding.message
     (tmp_path / "ints").mkdir()
     assert not [f for f in _aligner(tmp_path / "ints", "self.alignment_heads = [(0, 1)]") if f.code == "CL107"]
+
+
+def test_a_number_or_tensor_annotation_is_decided_by_the_call_sites(tmp_path):
+    # `Union[int, Tensor]` / `float | Tensor` say "either": the compiled caller passing a
+    # buffer makes it a tensor (fixtures/corpus/xf_union_number_tensor_01.py, confirmed by
+    # Dynamo); a union with a container, or a caller passing an int, claims nothing
+    findings = lint_snippet(tmp_path, """
+        from typing import List, Union
+        import torch
+        from torch import Tensor
+        def by_union(n: Union[int, Tensor]):
+            if n < 2:
+                return 0
+            return 1
+        def by_bar(n: "float | Tensor"):
+            return 0 if n < 2 else 1
+        def by_container(n: Union[Tensor, List[int]]):
+            return 0 if n < 2 else 1
+        def by_int(n: Union[int, Tensor]):
+            return 0 if n < 2 else 1
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("count", torch.tensor(0))
+            def forward(self, x):
+                return by_union(self.count) + by_bar(self.count) + by_container(self.count) + by_int(x.shape[0])
+    """)
+    assert {(f.line, f.code) for f in findings} == {(5, "CL102"), (9, "CL102")}

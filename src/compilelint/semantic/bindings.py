@@ -14,7 +14,7 @@ from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENC
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
-                                       dotted, literal_kind, opaque_annotation, scalar_annotation, strongest)
+                                       call_sites_decide, dotted, literal_kind, scalar_annotation, strongest)
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
@@ -278,7 +278,7 @@ class Bindings:
                                             and param.default.value == "None") else "value"
             if method and index == 0 and name in ("self", "cls"):
                 kind = Kind.UNKNOWN
-            elif kind == Kind.UNKNOWN and (param.annotation is None or opaque_annotation(  # `Optional[Scalar]`
+            elif kind == Kind.UNKNOWN and (param.annotation is None or call_sites_decide(  # `Optional[Scalar]`
                     param.annotation.annotation)):
                 scope.open[name] = (f"p|{scope.qualname}|{name}",)
             scope.env[name] = kind

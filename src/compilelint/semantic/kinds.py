@@ -183,18 +183,39 @@ def scalar_annotation(annotation: cst.BaseExpression) -> bool:
     return isinstance(annotation, cst.Name) and annotation.value in SCALAR_ANNOTATIONS
 
 
-def opaque_annotation(annotation: cst.BaseExpression) -> bool:
-    """An annotation that names no tensor or value type the linter knows: `Optional[Scalar]`,
-    `Scalar` an alias made in another module (torchsde's `Union[float, Tensor]`). It says no
-    more than no annotation, so the parameter's call sites decide what it holds."""
+def _annotation_names(annotation: cst.BaseExpression) -> set[str]:
+    """The names an annotation mentions, in strings too (`"Scalar"`), less `Optional` / `Union`."""
     names: set[str] = set()
     for node in iter_nodes(annotation):
         if isinstance(node, cst.Name):
             names.add(node.value)
-        elif isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):  # "Scalar"
+        elif isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
             names.update(part for part in re.split(r"\W+", node.evaluated_value) if part)
-    names -= ANNOTATION_WRAPPERS
+    return names - ANNOTATION_WRAPPERS
+
+
+def opaque_annotation(annotation: cst.BaseExpression) -> bool:
+    """An annotation that names no tensor or value type the linter knows: `Optional[Scalar]`,
+    `Scalar` an alias made in another module (torchsde's `Union[float, Tensor]`). It says no
+    more than no annotation, so the parameter's call sites decide what it holds."""
+    names = _annotation_names(annotation)
     return bool(names) and not names & (TENSOR_ANNOTATIONS | VALUE_ANNOTATIONS | {"torch", "Any", "object"})
+
+
+NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
+
+
+def number_or_tensor(annotation: cst.BaseExpression) -> bool:
+    """`Union[int, Tensor]`, `float | Tensor`: a parameter that holds a Python number at some
+    call sites and a tensor at others (torchmetrics' `num_obs`, a metric state at one), so
+    call sites decide, as for no annotation."""
+    names = _annotation_names(annotation)
+    return bool(names & TENSOR_ANNOTATIONS) and bool(names & NUMBER_ANNOTATIONS) \
+        and names <= TENSOR_ANNOTATIONS | NUMBER_ANNOTATIONS
+
+
+def call_sites_decide(annotation: cst.BaseExpression) -> bool:
+    return opaque_annotation(annotation) or number_or_tensor(annotation)
 
 
 def literal_kind(node: cst.BaseExpression) -> Kind | None:
