@@ -132,3 +132,21 @@ def test_a_loop_over_a_container_built_empty_leaves_its_finding_unjudged(tmp_pat
 def test_a_loop_over_a_filled_container_confirms_it(tmp_path):
     found = adapter_finding(tmp_path, ["adapted_none", "adapted"])
     assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def test_private_attributes_of_the_project_are_facts_and_module_bookkeeping_is_not():
+    # botorch's `if not self._log and (acqval < 0).any()` holds only when `_log` is unset:
+    # a run whose instance set it does not test the finding
+    import torch
+
+    class Weighted(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self._log = True
+            self._constraints = None
+
+    (facts,) = attribute_facts(Weighted()).values()
+    assert facts["_log"] == ["truthy"] and facts["_constraints"] == ["none"]
+    assert not {"_parameters", "_forward_hooks", "_modules"} & set(facts)
+    assert attribute_met("unset:self._log", facts) is False
+    assert attribute_met("set:self._log", facts) is True

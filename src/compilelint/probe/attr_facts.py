@@ -27,6 +27,9 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
         return {}
     import torch
 
+    # nn.Module's own bookkeeping (`_parameters`, `_forward_hooks`, ...) says nothing of the
+    # project's code; the project's private attributes (`self._log`) do
+    internal = set(vars(torch.nn.Module())) - {"training"}
     out: dict[str, dict[str, list[str]]] = {}
     keys: dict[type, list[str]] = {}
     try:
@@ -34,7 +37,7 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
     except Exception:
         return {}
     for module in instances:
-        values = {k: v for k, v in vars(module).items() if not k.startswith("_")}
+        values = {k: v for k, v in vars(module).items() if k not in internal}
         for table in ("_parameters", "_buffers", "_modules"):
             values.update(getattr(module, table, None) or {})
         facts = {name: _fact(value, torch) for name, value in values.items()}
