@@ -24,6 +24,47 @@ SIZE_METHODS = frozenset({
 })
 
 
+# torch's Scalar arguments, which a tensor cannot fill: Dynamo reads its value (`.item()`,
+# GB0033; measured on 2.13 and 2.14). (keyword, position or None) per name; the in-place
+# `add_(alpha=)` / `addcmul_(value=)`, `torch.full`, `masked_fill`, `clamp` and `lerp` take
+# a tensor and are traced.
+_F = "torch.nn.functional."
+SCALAR_ARGS = {
+    "torch.add": (("alpha", None),), "torch.sub": (("alpha", None),), "torch.subtract": (("alpha", None),),
+    "torch.addcmul": (("value", None),), "torch.norm": (("p", 1),),
+    **{f"torch.{f}": (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")},
+    **{_F + f: (("p", 1),) for f in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                                      "normalize")},
+    _F + "leaky_relu": (("negative_slope", 1),), _F + "elu": (("alpha", 1),), _F + "celu": (("alpha", 1),),
+    _F + "softplus": (("beta", 1), ("threshold", 2)), _F + "hardtanh": (("min_val", 1), ("max_val", 2)),
+    _F + "threshold": (("threshold", 1), ("value", 2)), _F + "rrelu": (("lower", 1), ("upper", 2)),
+}
+SCALAR_METHODS = {"add": (("alpha", None),), "sub": (("alpha", None),), "addcmul": (("value", None),),
+                  "new_full": (("fill_value", 1),),
+                  **{f: (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")}}
+
+
+def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:
+    """(name, argument) of each Scalar argument a torch call or a tensor's method is given."""
+    func = node.func
+    if qualified in SCALAR_ARGS:
+        spots = SCALAR_ARGS[qualified]
+    elif isinstance(func, cst.Attribute) and func.attr.value in SCALAR_METHODS and not qualified \
+            and ctx.kind(func.value).tensorish:
+        spots = SCALAR_METHODS[func.attr.value]
+    else:
+        return []
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    found = []
+    for name, position in spots:
+        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == name), None)
+        if value is None and position is not None and len(positional) > position:
+            value = positional[position]
+        if value is not None:
+            found.append((name, value))
+    return found
+
+
 def size_arguments(ctx, node: cst.Call, qualified: str) -> tuple[list, str] | None:
     """The arguments of a torch factory or of a tensor's `.view()` / `.reshape()` / ... that
     are sizes (Python ints), and what to call them; None for any other call."""
@@ -44,7 +85,7 @@ class TensorAsInt(Rule):
     name = "tensor-as-int"
     summary = ("a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, "
                "`F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`), a tensor indexing a "
-               "Python list…")
+               "Python list, a tensor in a Scalar argument (`alpha=`, `negative_slope`)…")
     message = ("a tensor used as {what}: Python needs its value as an int, so Dynamo reads it "
                "(`.item()`) and breaks the graph")
     severity = "error"
@@ -56,6 +97,16 @@ class TensorAsInt(Rule):
     breaks_graph = True
 
     VALID = [
+        """
+import torch
+class Ratio(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("rtol", torch.tensor(1e-3))
+    def forward(self, y: torch.Tensor):
+        table = torch.zeros(*y.shape)  # sizes from a shape are ints
+        return y.clone().add_(y, alpha=self.rtol) + self.rtol * y, table  # in place: takes a tensor
+""",
         """
 import torch
 @torch.compile
@@ -102,6 +153,16 @@ def f(src: torch.Tensor, bounds: list):
 """,
     ]
     INVALID = [
+        """
+import torch
+class Ratio(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("rtol", torch.tensor(1e-3))
+    def forward(self, y: torch.Tensor, counts: torch.Tensor):
+        table = torch.zeros(*(counts.amax(0) + 1))  # expect
+        return torch.add(y, y.abs(), alpha=self.rtol), table  # expect
+""",
         """
 import torch
 @torch.compile
@@ -325,4 +386,13 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
                         positional[1] if len(positional) > 1 else None)
             self._check([size], f"an output size of `{qualified.rsplit('.', 1)[-1]}()`", sizes=True)
         elif (sizes := size_arguments(self.ctx, node, qualified)) is not None:
-            self._check(*sizes, sizes=True)
+            # `torch.zeros(*counts)`: each element of a starred tensor is a 0-d tensor given as a size
+            starred = [a.value for a in node.args if a.star == "*"] if qualified != "torch.full" and not (
+                isinstance(node.func, cst.Attribute) and node.func.attr.value in ("narrow", "new_full")) else []
+            self._check(sizes[0] + [v for v in starred if self._tensor(v)], sizes[1], sizes=True)
+        for name, value in scalar_arguments(self.ctx, node, qualified):
+            if self._first_tensor([value], sizes=False) is not None:
+                called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"
+                self.report(value, f"a tensor given as `{name}` of {called}, which takes a Python number: Dynamo "
+                                   "reads its value (`.item()`) and breaks the graph")
+                return

@@ -266,8 +266,10 @@ class CallGraph:
         `*args` ("*"), and "**" marks a `**mapping`."""
         out = []
         for key, arg in _keyed(node, stars=True):
-            out.append((key, "unknown" if arg is None else _constant(arg.value) or _size(arg.value)
-                        or self._value_spec(arg.value)))
+            spec = "unknown" if arg is None else _constant(arg.value) or self._value_spec(arg.value)
+            if arg is not None and spec in (Kind.VALUE.value, Kind.UNKNOWN.value):
+                spec = _size(arg.value) or spec  # (`sizes.amax(0) + 1` is a tensor, not a size)
+            out.append((key, spec))
         return tuple(out)
 
     def _value_spec(self, value: cst.BaseExpression):
