@@ -140,13 +140,25 @@ def test_private_attributes_of_the_project_are_facts_and_module_bookkeeping_is_n
     import torch
 
     class Weighted(torch.nn.Module):
+        _log: bool = False  # botorch's base class; qLogNEI's sets it True
+
         def __init__(self):
             super().__init__()
-            self._log = True
             self._constraints = None
+            self.eta = 1e-3
 
-    (facts,) = attribute_facts(Weighted()).values()
-    assert facts["_log"] == ["truthy"] and facts["_constraints"] == ["none"]
-    assert not {"_parameters", "_forward_hooks", "_modules"} & set(facts)
-    assert attribute_met("unset:self._log", facts) is False
-    assert attribute_met("set:self._log", facts) is True
+        def forward(self, x):
+            return x
+
+    class LogWeighted(Weighted):
+        _log = True
+
+    facts = attribute_facts(LogWeighted())
+    assert len(facts) == 2  # one entry per project class on the MRO
+    for held in facts.values():
+        assert held["_log"] == ["truthy"] and held["_constraints"] == ["none"] and held["eta"] == ["truthy"]
+        assert not {"_parameters", "_forward_hooks", "_modules", "forward"} & set(held)
+        assert attribute_met("unset:self._log", held) is False
+        assert attribute_met("set:self._log", held) is True
+    (plain,) = [held for key, held in attribute_facts(Weighted()).items()]
+    assert attribute_met("unset:self._log", plain) is True

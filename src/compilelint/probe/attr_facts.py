@@ -38,6 +38,11 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
         return {}
     for module in instances:
         values = {k: v for k, v in vars(module).items() if k not in internal}
+        for cls in type(module).__mro__:  # class-level values the instance reads (`_log: bool = True`)
+            if not cls.__module__.startswith(_SKIP_MODULES):
+                for k, v in vars(cls).items():
+                    if k not in values and not k.startswith("__") and _plain(v, torch):
+                        values[k] = getattr(module, k, v)
         for table in ("_parameters", "_buffers", "_modules"):
             values.update(getattr(module, table, None) or {})
         facts = {name: _fact(value, torch) for name, value in values.items()}
@@ -63,6 +68,11 @@ def _class_keys(cls: type) -> list[str]:
         except (TypeError, OSError):
             continue
     return out
+
+
+def _plain(value: Any, torch: Any) -> bool:
+    """A value a class body binds (not a method, property or nested class)."""
+    return value is None or isinstance(value, (bool, int, float, str, tuple, list, dict, set, frozenset, torch.Tensor))
 
 
 def _fact(value: Any, torch: Any) -> str:
