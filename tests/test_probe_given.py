@@ -162,3 +162,10 @@ def test_private_attributes_of_the_project_are_facts_and_module_bookkeeping_is_n
         assert attribute_met("set:self._log", held) is True
     (plain,) = [held for key, held in attribute_facts(Weighted()).items()]
     assert attribute_met("unset:self._log", plain) is True
+
+    def neg_value(x):  # a loss around the module, as `optimize_acqf` minimises -acqf(X)
+        return -model(x).sum()
+
+    model = LogWeighted()
+    neg_value.__wrapped__ = model
+    assert attribute_facts(neg_value) == attribute_facts(model)

@@ -22,7 +22,10 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
     """``{"<file>:<class qualname>": {attr: facts}}`` over the modules ``fn`` holds (every
     class on each instance's MRO): ``"tensor"``, ``"none"``, ``"truthy"``, ``"falsy"``
     for each value an instance's plain attribute, parameter or buffer holds."""
-    modules = getattr(fn, "modules", None)
+    modules, seen = getattr(fn, "modules", None), 0
+    while not callable(modules) and getattr(fn, "__wrapped__", None) is not None and seen < 8:
+        fn, seen = fn.__wrapped__, seen + 1  # a loss function around the module (`functools.wraps`)
+        modules = getattr(fn, "modules", None)
     if not callable(modules):
         return {}
     import torch
