@@ -208,3 +208,27 @@ def test_a_torchmetrics_metric_runs_update_and_compute_from_its_own_forward(tmp_
                 print("not a module")
     """)
     assert codes_by_line(findings) == {(5, "CL102"), (6, "CL110")}
+
+
+def test_a_dataclass_built_in_the_region_runs_its_post_init_on_its_tensor_fields(tmp_path):
+    # the generated __init__ calls __post_init__ (fixtures/corpus/xf_dataclass_post_init_01.py,
+    # confirmed by Dynamo); a plain class's __post_init__ is never called by construction
+    findings = lint_snippet(tmp_path, """
+        import dataclasses
+        import torch
+        from torch import Tensor
+        @dataclasses.dataclass
+        class Params:
+            loc: Tensor
+            def __post_init__(self):
+                if (self.loc < 0).any():
+                    print("negative")
+        class Plain:
+            loc: Tensor
+            def __post_init__(self):
+                print("never")
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return Params(loc=x).loc + Plain().loc
+    """)
+    assert codes_by_line(findings) == {(8, "CL102"), (9, "CL110")}

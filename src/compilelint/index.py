@@ -418,7 +418,11 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         `__init__`, not in forward) nor an exception's (raised: the frame ends anyway)."""
         if self.is_module_class(class_key) or self._exception_class(class_key):
             return None
-        return self.method(class_key, "__init__")
+        found = self.method(class_key, "__init__")
+        if found is None and any(d.split("(")[0].endswith("dataclass") for owner in self._lineage(class_key)
+                                 for d in self.classes[owner].decorators):
+            found = self.method(class_key, "__post_init__")  # the generated `__init__` calls it
+        return found
 
     def _exception_class(self, class_key: str) -> bool:
         return any(base.rsplit(".", 1)[-1].endswith(("Error", "Exception", "Warning"))

@@ -13,7 +13,8 @@ from compilelint.semantic.method_scan import method_scan
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (
-    TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, dotted, literal_kind, torch_call_kind,
+    TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind,
+    torch_call_kind,
 )
 
 CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
@@ -147,6 +148,8 @@ class ClassTracking:
                         ref = _class_annotation(small.annotation.annotation)
                         if ref:
                             info.attr_classes.setdefault(small.target.value, self.qualify_ref(ref))
+                        elif annotation_kind(small.annotation.annotation, self.qualify) == Kind.TENSOR:
+                            info.attr_kinds.setdefault(small.target.value, Kind.TENSOR)  # a dataclass field
             if not isinstance(stmt, cst.FunctionDef):
                 continue
             in_init = stmt.name.value in INIT_METHODS
