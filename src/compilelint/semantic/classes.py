@@ -9,13 +9,11 @@ import libcst as cst
 from compilelint.knowledge import method_classes
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
-from compilelint.semantic.method_scan import method_scan
+from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
-from compilelint.semantic.kinds import (
-    TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind, annotation_kind, dotted, literal_kind,
-    torch_call_kind,
-)
+from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,
+                                       annotation_kind, dotted, literal_kind, torch_call_kind)
 
 CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 # Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
@@ -174,6 +172,8 @@ class ClassTracking:
                     held = info.attr_functions.get(assign_target, "").split("|")
                     info.attr_functions[assign_target] = "|".join(r for r in dict.fromkeys(held + refs) if r)
                 kind = self._attr_value_kind(value)
+                if kind == Kind.UNKNOWN and in_init and tensor_param_value(value, stmt):
+                    kind = Kind.TENSOR  # `self.counts = counts.clone()` with `counts: Tensor`
                 if isinstance(value, cst.Name) and value.value in params and value.value not in typed:
                     # `self.node_a = node_a` beside `self.node_a = torch.ones(...)`: the default
                     # is a tensor, so what callers pass in its place is taken for one too

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint import traverse
+from compilelint.semantic.kinds import TENSOR_ONLY_METHODS, Kind, annotation_kind
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list, list]:
@@ -68,3 +69,13 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
         below.reverse()
         stack.extend([(child, nested) for child in below])
     return assignments, registered, local_calls, annotated, appended, self_calls
+
+
+def tensor_param_value(value: cst.BaseExpression, func: cst.FunctionDef) -> bool:
+    """`counts` or `counts.clone()` (tensor methods) of a parameter annotated `Tensor`."""
+    while type(value) is cst.Call and type(value.func) is cst.Attribute and value.func.attr.value in TENSOR_ONLY_METHODS:
+        value = value.func.value
+    params = (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+    return type(value) is cst.Name and any(
+        p.name.value == value.value and p.annotation is not None
+        and annotation_kind(p.annotation.annotation, None) == Kind.TENSOR for p in params)
