@@ -128,6 +128,13 @@ def call_kind(node: cst.Call, env) -> Kind:
             if name in ("max", "min", "sum", "abs"):
                 kinds = [infer(a.value, env) for a in node.args]
                 return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN
+            if name == "getattr" and len(node.args) >= 2 and isinstance(node.args[0].value, cst.Name) \
+                    and node.args[0].value.value == "self" and isinstance(node.args[1].value, cst.SimpleString) \
+                    and isinstance(node.args[1].value.evaluated_value, str):
+                # `getattr(self, "_flag", False)`: the attribute, when the class says what it holds
+                held = env.self_attr_kind(node.args[1].value.evaluated_value)
+                if held == Kind.TENSOR:
+                    return held
             if name in VALUE_BUILTINS:
                 return Kind.VALUE
         if qualified.startswith(("math.", "operator.")):
