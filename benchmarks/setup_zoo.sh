@@ -81,6 +81,12 @@ python -m pip install --no-deps kymatio==0.3.0
 # linear_operator 0.6.1 and pyro-ppl 1.9.2 (above; 0.18 swaps pyro for jax and numpyro)
 python -m pip install --no-deps botorch==0.17.2 pyre-extensions==0.0.32 multipledispatch==1.0.0 typing-inspect==0.9.0 \
     mypy-extensions==1.1.0
+# stop 45: sbi measured first as it came (nflows, zuko, pyro-ppl, skorch, scikit-learn above): it imports
+# torch.utils.tensorboard at the top (tensorboard, protobuf, absl-py); its adapter stubs matplotlib
+python -m pip install --no-deps sbi==0.27.0 tensorboard==2.21.0 protobuf==7.36.2 absl-py==2.5.1
 # (mace-torch and pytorch-forecasting install their own top-level `tests` package into site-packages:
 # compilelint's tests import their helpers as `conftest`, never `tests.conftest`, so they are not shadowed)
+# stop 45: torchode's batched ODE solvers, measured first as it came: torchtyping imports typeguard
+# at the top (0.1.5 pins typeguard < 3); sympy comes with torch
+python -m pip install --no-deps torchode==1.0.1 torchtyping==0.1.5 typeguard==2.13.3
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
