@@ -16,6 +16,9 @@ from typing import Any
 
 # Python's own and torch's classes say nothing about the project's code.
 _SKIP_MODULES = ("builtins", "torch.")
+# what torch.compile sets on what it compiles (eval_frame, OptimizedModule)
+_TORCH_MARKERS = frozenset({"_is_torch_compile", "_compiled_call_impl", "_orig_mod", "_torchdynamo_orig_callable",
+                            "_torchdynamo_inline", "_torchdynamo_disable"})
 
 
 def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
@@ -32,7 +35,7 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
 
     # nn.Module's own bookkeeping (`_parameters`, `_forward_hooks`, ...) says nothing of the
     # project's code; the project's private attributes (`self._log`) do
-    internal = set(vars(torch.nn.Module())) - {"training"}
+    internal = (set(vars(torch.nn.Module())) - {"training"}) | _TORCH_MARKERS
     out: dict[str, dict[str, list[str]]] = {}
     keys: dict[type, list[str]] = {}
     try:
