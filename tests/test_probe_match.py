@@ -652,6 +652,22 @@ def controlled(x):
 
 def plain(x):
     return Solver(torch.sin)(x) + 1
+
+
+class Child(Solver):
+    def __init__(self):
+        super().__init__(torch.cos)  # child echo
+
+
+SOLVERS = {"child": Child}
+
+
+def chained(x):
+    solver = SOLVERS["child"]()
+    for i in range(3):
+        print("step", i)  # chained break
+        x = x + 1
+    return solver(x)
 '''
 
 
@@ -676,6 +692,23 @@ def test_a_module_built_by_eager_code_is_refused_at_its_init_as_an_echo(tmp_path
     finding = Finding(path=path, line=brk, col=9, code=code, message="static", scope=scope)
     assert not {brk, echo} & new_lines([finding])
     assert finding.evidence["status"] == "confirmed"
+
+
+def test_a_module_init_skipped_alone_is_an_echo_of_its_builders_break(tmp_path, monkeypatch):
+    """torchode's `solve_ivp` builds its step method through a dict (`METHODS[method](...)`)
+    and runs eagerly for a break further on: Dynamo then skips the class's `__init__` and
+    each base's `__init__` it runs, as frames of their own (GB0119 on the skip, no break
+    logged). The finding at the builder's break explains both skips; without it they are new."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "uninit_chained", UNINITIALIZED_SOURCE,
+        lambda mod, torch: (mod.chained, (torch.ones(3),)))
+    brk, child, base = line_of("chained break"), line_of("child echo"), line_of("solver echo")
+    skips = {b.line for b in res.breaks if b.file == path and b.kind == "frame_skip" and b.gb_id == "GB0119"}
+    assert skips == {child, base}, res.breaks
+    assert not any(b.kind == "graph_break" and b.gb_id == "GB0119" for b in res.breaks), res.breaks
+    assert {brk, child, base} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="chained")
+    assert not {brk, child, base} & new_lines([finding])
 
 
 def test_a_module_built_inside_a_traced_frame_breaks_nowhere(tmp_path, monkeypatch):

@@ -34,6 +34,7 @@ GRACEFUL_FAILURE = "Failed to handle graph break gracefully"
 CANNOT_RESUME = "Encountered graph break that we cannot resume from"
 UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, "Reconstruction failure")
 UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119: a module's __init__ compiled as a frame of its own
+UNINITIALIZED_GB = "GB0119"  # its id, which the frame skip alone carries when no break is logged
 _WRAPPER_PREFIXES = (
     "Encountered graph break when attempting to trace",
     GRACEFUL_FAILURE,

@@ -32,7 +32,8 @@ from typing import Any, Iterable
 
 from compilelint.finding import Finding, class_label, inner_line
 from compilelint.probe.attr_facts import attribute_met
-from compilelint.probe.dynamo_text import CANNOT_RESUME, LIMIT_HIT, UNINITIALIZED_MODULE, UNRESUMABLE
+from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, UNINITIALIZED_GB, UNINITIALIZED_MODULE,
+                                            UNRESUMABLE)
 from compilelint.probe.entry_args import given_met
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
@@ -262,6 +263,17 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     # that breaks runs as frames of its own, compiled again for each instance it meets until
     # the recompile limit: that skip is the explained break's, inside the function
     echoed = {(o.target, o.loc) for o in observed if o.explained and o.rec.kind == "graph_break"}
+    # a module's `__init__` skipped alone (GB0119, no break logged: a class built through a
+    # dict, each base's `__init__` in turn) while its builder runs eagerly: the builder's
+    # break explains it, and each `super().__init__` it runs in turn (outermost first)
+    built = sorted((o for o in observed if not o.explained and o.rec.kind == "frame_skip" and o.loc
+                    and o.rec.gb_id == UNINITIALIZED_GB and o.caller is not None), key=lambda o: len(o.rec.stack))
+    for o in built:
+        o.explained = (o.target, o.caller) in echoed or any(
+            run == o.target and (o.caller in stack or enclosing_def(path, line) == enclosing_def(*o.caller))
+            for (run, path, line), (_, stack) in places.items())
+        if o.explained:
+            echoed.add((o.target, o.loc))
     for o in observed:
         if o.explained or o.rec.kind != "frame_skip" or not o.loc:
             continue
