@@ -11,6 +11,7 @@ is ``condition-not-met``, not ``not-reproduced``.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any
 
@@ -33,9 +34,7 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
         return {}
     import torch
 
-    # nn.Module's own bookkeeping (`_parameters`, `_forward_hooks`, ...) says nothing of the
-    # project's code; the project's private attributes (`self._log`) do
-    internal = (set(vars(torch.nn.Module())) - {"training"}) | _TORCH_MARKERS
+    internal = _internal_names()
     out: dict[str, dict[str, list[str]]] = {}
     keys: dict[type, list[str]] = {}
     try:
@@ -76,9 +75,21 @@ def _class_keys(cls: type) -> list[str]:
     return out
 
 
+@functools.cache
+def _internal_names() -> frozenset[str]:
+    """nn.Module's own bookkeeping (`_parameters`, `_forward_hooks`, ...) and what torch.compile
+    sets: nothing of the project's code, which its private attributes (`self._log`) are."""
+    import torch
+
+    return frozenset(set(vars(torch.nn.Module())) - {"training"}) | _TORCH_MARKERS
+
+
+_PLAIN = (bool, int, float, str, tuple, list, dict, set, frozenset)  # Python values, truthy or falsy
+
+
 def _plain(value: Any, torch: Any) -> bool:
     """A value a class body binds (not a method, property or nested class)."""
-    return value is None or isinstance(value, (bool, int, float, str, tuple, list, dict, set, frozenset, torch.Tensor))
+    return value is None or isinstance(value, (*_PLAIN, torch.Tensor))
 
 
 def _fact(value: Any, torch: Any) -> str:
@@ -86,7 +97,7 @@ def _fact(value: Any, torch: Any) -> str:
         return "tensor"
     if value is None:
         return "none"
-    if isinstance(value, (bool, int, float, str, tuple, list, dict, set, frozenset)):
+    if isinstance(value, _PLAIN):
         return "truthy" if value else "falsy"
     return "truthy"  # an object, a submodule: set
 

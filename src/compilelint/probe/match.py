@@ -231,9 +231,7 @@ def _explain_echoes(observed: list[_Observed]) -> None:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
         if o.rec.reason.startswith(UNINITIALIZED_MODULE):
-            o.explained = o.caller is not None and any(
-                run == o.target and (o.caller in stack or enclosing_def(path, line) == enclosing_def(*o.caller))
-                for (run, path, line), (_, stack) in places.items())
+            o.explained = _builder_broke(o, places)
         elif o.rec.reason.startswith("Missing tp_iternext"):
             home = comprehension_home(o.loc[0], o.loc[1])
             o.explained = bool(home) and any(run == o.target and any(p == o.loc[0] and ln in home
@@ -269,9 +267,7 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     built = sorted((o for o in observed if not o.explained and o.rec.kind == "frame_skip" and o.loc
                     and o.rec.gb_id == UNINITIALIZED_GB and o.caller is not None), key=lambda o: len(o.rec.stack))
     for o in built:
-        o.explained = (o.target, o.caller) in echoed or any(
-            run == o.target and (o.caller in stack or enclosing_def(path, line) == enclosing_def(*o.caller))
-            for (run, path, line), (_, stack) in places.items())
+        o.explained = (o.target, o.caller) in echoed or _builder_broke(o, places)
         if o.explained:
             echoed.add((o.target, o.loc))
     for o in observed:
@@ -283,6 +279,14 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             spans = [span for span in function_spans(o.loc[0], o.rec.function) if o.loc[1] in span]
             o.explained = any(run == o.target and path == o.loc[0] and any(line in span for span in spans)
                               for run, (path, line) in echoed)
+
+
+def _builder_broke(o: _Observed, places: dict[tuple, tuple[set, set]]) -> bool:
+    """An explained break of the run in the function that built the module (`o.caller`'s), or
+    inside the construction (the caller on its stack)."""
+    return o.caller is not None and any(
+        run == o.target and (o.caller in stack or enclosing_def(path, line) == enclosing_def(*o.caller))
+        for (run, path, line), (_, stack) in places.items())
 
 
 VERDICTS = ("confirmed", "not-reproduced", "shadowed", "condition-not-met", "not-reached")

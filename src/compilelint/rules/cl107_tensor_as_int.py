@@ -65,19 +65,26 @@ def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst
     return found
 
 
-def size_arguments(ctx, node: cst.Call, qualified: str) -> tuple[list, str] | None:
+# the calls whose sizes are some positions only (narrow(dim, start, length): a tensor `start`
+# is traced; full's and new_full's fill value too); every positional argument of the others
+SIZES_AT = {"torch.full": slice(0, 1), "new_full": slice(0, 1), "narrow": slice(2, 3)}
+
+
+def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -> tuple[list, str] | None:
     """The arguments of a torch factory or of a tensor's `.view()` / `.reshape()` / ... that
-    are sizes (Python ints), and what to call them; None for any other call."""
+    are sizes (Python ints), and what to call them; None for any other call. With `starred`,
+    also what a call that takes sizes at every position is given as `*counts`."""
     positional = [a.value for a in node.args if a.keyword is None and not a.star]
     if qualified in SIZE_FACTORIES:
-        return (positional[:1] if qualified == "torch.full" else positional), f"a size of `{qualified}()`"
-    if isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
+        name, what = qualified, f"a size of `{qualified}()`"
+    elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
             and ctx.kind(node.func.value).tensorish:
-        method = node.func.attr.value
-        # narrow(dim, start, length): a tensor `start` is traced; new_full's fill value too
-        return {"new_full": positional[:1], "narrow": positional[2:3]}.get(method, positional), \
-            f"a size of `.{method}()`"
-    return None
+        name, what = node.func.attr.value, f"a size of `.{node.func.attr.value}()`"
+    else:
+        return None
+    if name in SIZES_AT:
+        return positional[SIZES_AT[name]], what
+    return positional + ([a.value for a in node.args if a.star == "*"] if starred else []), what
 
 
 class TensorAsInt(Rule):
@@ -385,11 +392,10 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
             size = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"),
                         positional[1] if len(positional) > 1 else None)
             self._check([size], f"an output size of `{qualified.rsplit('.', 1)[-1]}()`", sizes=True)
-        elif (sizes := size_arguments(self.ctx, node, qualified)) is not None:
+        elif (sizes := size_arguments(self.ctx, node, qualified, starred=True)) is not None:
             # `torch.zeros(*counts)`: each element of a starred tensor is a 0-d tensor given as a size
-            starred = [a.value for a in node.args if a.star == "*"] if qualified != "torch.full" and not (
-                isinstance(node.func, cst.Attribute) and node.func.attr.value in ("narrow", "new_full")) else []
-            self._check(sizes[0] + [v for v in starred if self._tensor(v)], sizes[1], sizes=True)
+            stars = {id(a.value) for a in node.args if a.star == "*"}
+            self._check([v for v in sizes[0] if id(v) not in stars or self._tensor(v)], sizes[1], sizes=True)
         for name, value in scalar_arguments(self.ctx, node, qualified):
             if self._first_tensor([value], sizes=False) is not None:
                 called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"

@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from compilelint.semantic.facts import facts_of
-from compilelint.semantic.kinds import Kind, dotted
+from compilelint.semantic.kinds import Kind, dotted, self_getattr
 from compilelint.summary import CallEdge
 
 
@@ -319,10 +319,10 @@ def _dispatch_edge(node: cst.Call) -> CallEdge | None:
     the method (or submodule) picked by name is one of those the pattern matches, which the
     project resolves (a `self` edge whose target holds `*`). Reading it is as good as
     calling it: what the lookup returns is called where the name is known no better."""
-    if not (isinstance(node.func, cst.Name) and node.func.value == "getattr" and len(node.args) >= 2
-            and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self"):
+    name = self_getattr(node)
+    if name is None:
         return None
-    pattern = _name_pattern(node.args[1].value)
+    pattern = _name_pattern(name)
     if pattern is None or len(pattern.replace("*", "")) < 3:
         return None  # (a bare variable, or too little text to pick methods by)
     return CallEdge("self", pattern)

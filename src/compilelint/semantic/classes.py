@@ -214,8 +214,8 @@ class ClassTracking:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
                         info.attr_classes[assign_target] = _either_class(info.attr_classes.get(assign_target), ref)
-                elif isinstance(value, cst.Call) and self.qualify(value.func) in method_classes():
-                    info.attr_classes[assign_target] = self.qualify(value.func)  # `self.engine = SobolEngine(d)`
+                elif isinstance(value, cst.Call) and (made := self.qualify(value.func)) in method_classes():
+                    info.attr_classes[assign_target] = made  # `self.engine = SobolEngine(d)`
                 elif isinstance(value, cst.Name) and typed.get(value.value):
                     # `self.config = config` with `config: LlamaConfig`: calls follow the class
                     _typed_attr(info, assign_target, self.qualify_ref(typed[value.value]))

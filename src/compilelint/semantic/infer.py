@@ -14,7 +14,7 @@ import libcst as cst
 
 from compilelint.semantic.kinds import (
     FULL_REDUCTIONS, NON_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
-    join, literal_kind, strongest, torch_call_kind,
+    join, literal_kind, self_getattr, strongest, torch_call_kind,
 )
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
@@ -128,12 +128,10 @@ def call_kind(node: cst.Call, env) -> Kind:
             if name in ("max", "min", "sum", "abs"):
                 kinds = [infer(a.value, env) for a in node.args]
                 return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN
-            if name == "getattr" and len(node.args) >= 2 and isinstance(node.args[0].value, cst.Name) \
-                    and node.args[0].value.value == "self" and isinstance(node.args[1].value, cst.SimpleString) \
-                    and isinstance(node.args[1].value.evaluated_value, str):
+            attr = self_getattr(node)
+            if isinstance(attr, cst.SimpleString) and isinstance(attr.evaluated_value, str):
                 # `getattr(self, "_flag", False)`: the attribute, when the class says what it holds
-                held = env.self_attr_kind(node.args[1].value.evaluated_value)
-                if held == Kind.TENSOR:
+                if (held := env.self_attr_kind(attr.evaluated_value)) == Kind.TENSOR:
                     return held
             if name in VALUE_BUILTINS:
                 return Kind.VALUE

@@ -194,28 +194,27 @@ def _annotation_names(annotation: cst.BaseExpression) -> set[str]:
     return names - ANNOTATION_WRAPPERS
 
 
-def opaque_annotation(annotation: cst.BaseExpression) -> bool:
-    """An annotation that names no tensor or value type the linter knows: `Optional[Scalar]`,
-    `Scalar` an alias made in another module (torchsde's `Union[float, Tensor]`). It says no
-    more than no annotation, so the parameter's call sites decide what it holds."""
-    names = _annotation_names(annotation)
-    return bool(names) and not names & (TENSOR_ANNOTATIONS | VALUE_ANNOTATIONS | {"torch", "Any", "object"})
-
-
 NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
 
 
-def number_or_tensor(annotation: cst.BaseExpression) -> bool:
-    """`Union[int, Tensor]`, `float | Tensor`: a parameter that holds a Python number at some
-    call sites and a tensor at others (torchmetrics' `num_obs`, a metric state at one), so
-    call sites decide, as for no annotation."""
-    names = _annotation_names(annotation)
-    return bool(names & TENSOR_ANNOTATIONS) and bool(names & NUMBER_ANNOTATIONS) \
-        and names <= TENSOR_ANNOTATIONS | NUMBER_ANNOTATIONS
-
-
 def call_sites_decide(annotation: cst.BaseExpression) -> bool:
-    return opaque_annotation(annotation) or number_or_tensor(annotation)
+    """An annotation that says no more than none, so the parameter's call sites decide what it
+    holds: one naming no tensor or value type the linter knows (`Optional[Scalar]`, `Scalar`
+    an alias made in another module: torchsde's `Union[float, Tensor]`), or a union of a
+    number and a tensor (`Union[int, Tensor]`, `float | Tensor`: torchmetrics' `num_obs`, a
+    metric state at one call site, an int at another)."""
+    names = _annotation_names(annotation)
+    opaque = bool(names) and not names & (TENSOR_ANNOTATIONS | VALUE_ANNOTATIONS | {"torch", "Any", "object"})
+    return opaque or (bool(names & TENSOR_ANNOTATIONS) and bool(names & NUMBER_ANNOTATIONS)
+                      and names <= TENSOR_ANNOTATIONS | NUMBER_ANNOTATIONS)
+
+
+def self_getattr(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The name argument of `getattr(self, name, ...)`."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "getattr" \
+            and len(node.args) >= 2 and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == "self":
+        return node.args[1].value
+    return None
 
 
 def literal_kind(node: cst.BaseExpression) -> Kind | None:
