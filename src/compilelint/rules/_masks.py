@@ -1,5 +1,7 @@
 """Syntax that says a value is a boolean tensor or no mask at all (CL121's helpers)."""
 
+import re
+
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
@@ -65,3 +67,34 @@ def sliced_names(body: cst.CSTNode) -> frozenset[str]:
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) > 1
         and any(isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(
             e.slice.value, cst.Ellipsis)) for e in node.slice))
+
+
+# torch functions and tensor methods that return a boolean tensor.
+BOOL_FUNCS = frozenset({
+    "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
+    "greater", "less", "greater_equal", "less_equal", "not_equal", "signbit",
+})
+BOOL_METHODS = BOOL_FUNCS | {"bool"}
+CREATION = frozenset({
+    "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like",
+    "tensor", "as_tensor", "rand", "randint", "bernoulli",
+})
+MASK_NAME = re.compile(r"(^|_)mask$", re.IGNORECASE)
+COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
+
+
+def numeric(node: cst.BaseExpression) -> bool:
+    """A number, a negation (`-bound`: only numbers and arrays negate), or a bound kept on
+    an object (`self.low`: a threshold; text and lists are not ordered against arrays)."""
+    return isinstance(node, (cst.Integer, cst.Float)) or (
+        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)) or (
+        isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self")
+
+
+def weakest(verdicts: list[str | None]) -> str | None:
+    """A mask when every part is one, as sure as the least sure part."""
+    if None in verdicts:
+        return None
+    return "maybe" if "maybe" in verdicts else ("likely" if "likely" in verdicts else "certain")

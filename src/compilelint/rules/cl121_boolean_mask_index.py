@@ -1,44 +1,12 @@
-import re
-
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._masks import (
-    KEEPS_DTYPE, bool_tensor_annotation, dtype_argument, equality, is_bool_dtype, sliced_names,
+    BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
+    dtype_argument, equality, is_bool_dtype, numeric, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
-
-# torch functions and tensor methods that return a boolean tensor.
-BOOL_FUNCS = frozenset({
-    "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",
-    "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
-    "greater", "less", "greater_equal", "less_equal", "not_equal", "signbit",
-})
-BOOL_METHODS = BOOL_FUNCS | {"bool"}
-CREATION = frozenset({
-    "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like",
-    "tensor", "as_tensor", "rand", "randint", "bernoulli",
-})
-MASK_NAME = re.compile(r"(^|_)mask$", re.IGNORECASE)
-COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
-ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
-
-
-def _numeric(node: cst.BaseExpression) -> bool:
-    """A number, a negation (`-bound`: only numbers and arrays negate), or a bound kept on
-    an object (`self.low`: a threshold; text and lists are not ordered against arrays)."""
-    return isinstance(node, (cst.Integer, cst.Float)) or (
-        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus)) or (
-        isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self")
-
-
-def _weakest(verdicts: list[str | None]) -> str | None:
-    """A mask when every part is one, as sure as the least sure part."""
-    if None in verdicts:
-        return None
-    return "maybe" if "maybe" in verdicts else ("likely" if "likely" in verdicts else "certain")
-
 
 class BooleanMaskIndex(Rule):
     code = "CL121"
@@ -227,6 +195,10 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
         self._returns: dict[str, list[str | None]] = {}
         self._mask_functions: dict[str, str] = {}
+        # helpers defined below their callers: scope -> name -> the bare function it was bound
+        # from, and the findings held until the module's end shows whether that returns a mask
+        self._called: dict[str, dict[str, str]] = {}
+        self._held: list[tuple[str, list]] = []
 
     def visit_Module(self, node: cst.Module) -> None:
         self._captured = captures_dynamic_output_shapes(node)
@@ -267,9 +239,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
             # `mask * (p == True)`: a product of two boolean tensors is one (of a mask and a
             # float tensor, a float tensor)
-            return _weakest([self._boolish(node.left), self._boolish(node.right)])
+            return weakest([self._boolish(node.left), self._boolish(node.right)])
         if isinstance(node, cst.IfExp):  # `pos < m if inverted else pos > m`: a mask either way
-            return _weakest([self._boolish(node.body), self._boolish(node.orelse)])
+            return weakest([self._boolish(node.body), self._boolish(node.orelse)])
         if isinstance(node, cst.Call):
             return self._bool_call(node)
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
@@ -287,6 +259,12 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if node.value in table:
                 return table[node.value]
             scope = self.ctx.function
+            if scope is not None and node.value not in scope.params and node.value not in scope.env:
+                for outer in reversed(self.ctx.scopes[:-1]):  # a closure reads its maker's mask
+                    if node.value in self._bools.get(outer.qualname, {}):
+                        return self._bools[outer.qualname][node.value]
+                    if node.value in outer.params:
+                        break
             if scope and node.value in scope.params and MASK_NAME.search(node.value) \
                     and self.ctx.kind(node) not in (Kind.VALUE, Kind.MODULE):
                 return "likely"  # a parameter called `mask`
@@ -300,7 +278,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
                 and isinstance(node.comparisons[0].operator, ORDERING):
             sides = (node.left, node.comparisons[0].comparator)
-            return frozenset(a.value for a, b in (sides, sides[::-1]) if isinstance(a, cst.Name) and _numeric(b))
+            return frozenset(a.value for a, b in (sides, sides[::-1]) if isinstance(a, cst.Name) and numeric(b))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
             return self._ordered_names(node.expression)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
@@ -322,8 +300,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             or not isinstance(node.func.value, (cst.Call, cst.Subscript)) else ""
         if qualified.startswith("torch."):
             last = qualified.rsplit(".", 1)[-1]
-            if last in BOOL_FUNCS:
-                return "certain"
+            if last in BOOL_FUNCS or (last in ("any", "all") and len(node.args) > 1):
+                return "certain"  # (`torch.any(hit, dim=1)`: a boolean tensor along the rest)
             if last in CREATION:
                 for arg in node.args:
                     if arg.keyword is not None and arg.keyword.value == "dtype" and is_bool_dtype(arg.value):
@@ -379,6 +357,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 equalities.discard(name)
         self._arrays.assign(node)
         verdict = self._boolish(node.value)
+        called = self._called.setdefault(self._scope(), {})
+        for name in names:
+            called.pop(name, None)
+            if verdict is None and isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
+                called[name] = node.value.func.value
         for target in node.targets:
             self._mark_stores(target.target)
             if isinstance(target.target, cst.Name):
@@ -429,6 +412,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             qualname = self.ctx.function.qualname
             self._bools.pop(qualname, None)
             self._ordered.pop(qualname, None)
+            self._called.pop(qualname, None)
             self._sliced.pop(id(self.ctx.function.node), None)
             returns = self._returns.pop(qualname, None)
             if returns and all(v in ("certain", "likely") for v in returns):
@@ -447,6 +431,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 continue
             verdict = self._boolish(element.slice.value)
             if verdict is None:
+                self._hold(node, element.slice.value)
                 continue
             if verdict == "maybe" and isinstance(node.value, cst.Name) \
                     and node.value.value in self._ordered_names(element.slice.value):
@@ -469,6 +454,24 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             severity = "error" if verdict == "certain" and base == Kind.TENSOR else "warning"
             self.report(node, severity=severity)
             return
+
+    def _hold(self, node: cst.Subscript, mask: cst.BaseExpression) -> None:
+        """`x[keep]` with `keep = helper(...)`, `helper` not walked yet: report now, but hold the
+        finding until the module's end says whether `helper` returns a mask."""
+        if self.ctx.assuming is not None or not isinstance(mask, cst.Name):
+            return
+        helper = self._called.get(self._scope(), {}).get(mask.value)
+        if helper is None or helper in self._mask_functions:
+            return
+        before = len(self.ctx.pending)
+        self.report(node, severity="warning")
+        self._held.append((helper, self.ctx.pending[before:]))
+        del self.ctx.pending[before:]
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        for helper, findings in self._held:
+            if helper in self._mask_functions:
+                self.ctx.pending.extend(findings)
 
     def _sliced_names(self) -> frozenset[str]:
         """The current function's names indexed along several dimensions, scanned the first
