@@ -89,4 +89,18 @@ python -m pip install --no-deps sbi==0.27.0 tensorboard==2.21.0 protobuf==7.36.2
 # stop 45: torchode's batched ODE solvers, measured first as it came: torchtyping imports typeguard
 # at the top (0.1.5 pins typeguard < 3); sympy comes with torch
 python -m pip install --no-deps torchode==1.0.1 torchtyping==0.1.5 typeguard==2.13.3
+# stop 46: pytorch-widedeep's wide & deep models, measured first as it came: its text utilities import spaCy
+# (and through spaCy's CLI weasel, typer, httpx) and gensim at the top; its adapter stubs torchvision,
+# cv2 and transformers (pandas, scikit-learn, scipy, einops, torchmetrics, tqdm, pydantic are above;
+# wrapt, click and rich come with the machine and compilelint)
+python -m pip install --no-deps pytorch-widedeep==1.7.0 spacy==3.8.18 thinc==8.3.14 blis==1.3.4 cymem==2.0.16 \
+    preshed==3.0.15 murmurhash==1.0.16 srsly==2.5.6 catalogue==2.0.10 wasabi==1.1.3 weasel==1.0.1 \
+    confection==1.3.4 cloudpathlib==0.26.0 smart-open==9.0.2 spacy-legacy==3.0.12 spacy-loggers==1.0.5 \
+    typer==0.29.1 annotated-doc==0.0.6 shellingham==1.5.4 httpx==0.28.1 httpcore==1.0.9 h11==0.16.0 \
+    anyio==4.16.0 gensim==4.4.0
+# stop 46: pykeen's knowledge-graph embedding models, measured first as it came (numpy, scipy, pandas,
+# scikit-learn, tabulate, torch_geometric above; click, tqdm, requests, pyyaml come with the machine; its
+# optuna, dataclasses-json and click-default-group are for HPO and the CLI, never imported; nothing stubbed)
+python -m pip install --no-deps pykeen==1.11.1 class-resolver==0.8.2 docdata==0.0.5 pystow==0.10.3 \
+    more-click==0.1.3 torch-ppr==0.0.8 torch-max-mem==0.1.6 more-itertools==11.2.1
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
