@@ -7,6 +7,7 @@ from compilelint.finding import MODULE_CLASS
 from compilelint.rules._callsite import keyword_value
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._known_calls import draws_scalar, held_state, why_text
+from compilelint.rules._module_classes import callee_class, library_base
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
 from compilelint.semantic.kinds import Kind
@@ -213,6 +214,8 @@ class Denoiser(torch.nn.Module):
         self._scripted: set[tuple[str | None, str]] = set()
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
         self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
+        self._rnn_reads: list[set[str]] = [set()]  # per function: `self.` RNN modules read so far
+        self._stored: set[int] = set()  # `self.x = ...` targets: not reads
 
     def visit_Module(self, node: cst.Module) -> None:
         self._jitted = numba_functions(node)
@@ -220,10 +223,12 @@ class Denoiser(torch.nn.Module):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
+        self._rnn_reads.append(set())
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
         self._numpy_rngs.pop()
+        self._rnn_reads.pop()
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth += 1
@@ -232,6 +237,7 @@ class Denoiser(torch.nn.Module):
         self._depth -= 1
 
     def visit_Assign(self, node: cst.Assign) -> None:
+        self._stored.update(id(t.target) for t in node.targets)
         if isinstance(node.value, cst.Call) and self._makes_script_module(node.value):
             scope = self.ctx.function
             for t in node.targets:
@@ -327,17 +333,40 @@ class Denoiser(torch.nn.Module):
                             help="Compile the eager module instead of its TorchScript version (keep the "
                                  "`nn.Module` and call it), or call the TorchScript module outside the region.")
             return
-        called = self._callee_class(node.func)
-        cls = self._library_base(called)
+        called = callee_class(self.ctx, self._known, node.func)
+        cls = library_base(self.ctx, self._known, called)
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
-            what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
-            self.report(node, self.message.format(what=what, why=why_text(entry)))
+            if self._first_read(node.func):
+                what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
+                self.report(node, self.message.format(what=what, why=why_text(entry)))
         elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
             index = self.ctx.edge_index(node)  # (a class of another file, a factory's: project_rules.cl119_held)
             if index is not None:
                 self.report(node, self.message.format(what="calling `{cls}`, a subclass of `{base}`,", why="{why}"),
                             needs=(f"{MODULE_CLASS}{self.ctx.function.qualname}|{index}",))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        """`self.lstm.num_layers`, `self.rnn.flatten_parameters()`, `isinstance(self.rnn, nn.LSTM)`:
+        Dynamo refuses an RNN module when the frame first reads it, so the first read of
+        the function (not the call after it) is where the graph breaks."""
+        scope = self.ctx.function
+        if not (isinstance(node.value, cst.Name) and node.value.value == "self" and scope is not None
+                and scope.class_name) or id(node) in self._stored or node.attr.value in self._rnn_reads[-1]:
+            return
+        cls = library_base(self.ctx, self._known, callee_class(self.ctx, self._known, node))
+        entry = self._known.get(cls)
+        if entry is not None and entry.form == "instance" and self._first_read(node):
+            what = f"reading `self.{node.attr.value}`, an `nn.{cls.rsplit('.', 1)[-1]}`,"
+            self.report(node, self.message.format(what=what, why=why_text(entry)))
+
+    def _first_read(self, func: cst.BaseExpression) -> bool:
+        """Not `self.x` read before in this function (that read was reported)."""
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+            return True
+        first = func.attr.value not in self._rnn_reads[-1]
+        self._rnn_reads[-1].add(func.attr.value)
+        return first
 
     def _generator(self, node: cst.Call, qualified: str | None) -> bool:
         """A draw handed a `torch.Generator` (`torch.randn(shape, generator=g)`,
@@ -427,7 +456,7 @@ class Denoiser(torch.nn.Module):
         """`self.engine.draw(n)`: a method the table names as `Class.method`, on an object built
         from that class here (a look-alike method of another class is its own)."""
         func = node.func
-        cls = self._callee_class(func.value)
+        cls = callee_class(self.ctx, self._known, func.value)
         entry = self._known.get(f"{cls}.{func.attr.value}") if cls else None
         if entry is None or entry.form != "method":
             return False
@@ -447,19 +476,6 @@ class Denoiser(torch.nn.Module):
                          "`torch.compile`), and keep the handles to remove them later.")
         return True
 
-    def _library_base(self, cls: str | None) -> str | None:
-        """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`):
-        the known class, whatever the subclass adds (Dynamo refuses every RNNBase: at the
-        call, and again at a `super().forward(...)` in the subclass's own forward, which then
-        runs as a frame of its own)."""
-        table, seen = self.ctx.class_table, set()
-        cls = self.ctx.local_class(cls) or cls
-        while cls and self._known.get(cls) is None and cls in table and cls not in seen:
-            seen.add(cls)
-            bases = [b for b in table[cls].bases if self._known.get(b) is not None or b in table]
-            cls = bases[0] if bases else None
-        return cls
-
     def _makes_script_module(self, call: cst.Call) -> bool:
         qualified = self.ctx.qualify(call.func)
         if qualified in SCRIPT_MODULE_MAKERS:
@@ -473,28 +489,3 @@ class Denoiser(torch.nn.Module):
         scope = self.ctx.function
         return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
             and scope is not None and (scope.class_name, func.attr.value) in self._scripted
-
-    def _callee_class(self, func: cst.BaseExpression) -> str | None:
-        """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`, and
-        `super().forward(x)` in a project subclass of the known class."""
-        scope = self.ctx.function
-        if isinstance(func, cst.Attribute) and func.attr.value in ("forward", "__call__") \
-                and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) \
-                and func.value.func.value == "super" and scope is not None and scope.class_name:
-            info = self.ctx.class_table.get(scope.class_name)
-            known = [b for b in (info.bases if info else ()) if self._known.get(b) is not None]
-            return known[0] if known else None
-        if isinstance(func, cst.Call):
-            return self.ctx.qualify(func.func)
-        if isinstance(func, cst.Name):
-            local = scope.var_class.get(func.value) if scope is not None else None
-            return local or self.ctx.module_var_class.get(func.value)
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
-                and scope is not None and scope.class_name:
-            info = self.ctx.class_table.get(scope.class_name)
-            ref = info.attr_classes.get(func.attr.value) if info else None
-            if ref and "|" in ref:  # one class per branch of __init__: the known one, where it is built
-                return next((c for c in ref.split("|") if self._known.get(self._library_base(c)) is not None), None)
-            return ref
-        return None
-

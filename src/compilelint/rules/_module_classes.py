@@ -1,0 +1,58 @@
+"""What class a called or read module is (CL119's helpers): `nn.LSTM(...)(x)`, `rnn(x)`,
+`self.rnn(x)`, through the file's own subclasses of a class the knowledge table names."""
+
+import libcst as cst
+
+
+def library_base(ctx, known, cls: str | None) -> str | None:
+    """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`): the known
+    class, whatever the subclass adds (Dynamo refuses every RNNBase: at the call, and again at
+    a `super().forward(...)` in the subclass's own forward, which then runs as a frame of its
+    own)."""
+    table, seen = ctx.class_table, set()
+    cls = ctx.local_class(cls) or cls
+    while cls and known.get(cls) is None and cls in table and cls not in seen:
+        seen.add(cls)
+        bases = [b for b in table[cls].bases if known.get(b) is not None or b in table]
+        cls = bases[0] if bases else None
+    return cls
+
+
+def self_attribute_class(ctx, known, owner: str, attr: str) -> str | None:
+    """The class `self.<attr>` holds in class `owner`, set in its `__init__` or in a base
+    class of this file's (`class Tagger(Encoder)` reads the `self.lstm` Encoder built)."""
+    table, seen, todo = ctx.class_table, set(), [owner]
+    while todo:
+        cls = todo.pop(0)
+        info = table.get(cls)
+        if info is None or cls in seen:
+            continue
+        seen.add(cls)
+        ref = info.attr_classes.get(attr)
+        if ref:
+            if "|" in ref:  # one class per branch of __init__: the known one, where it is built
+                return next((c for c in ref.split("|") if known.get(library_base(ctx, known, c)) is not None), None)
+            return ref
+        todo.extend(ctx.local_class(base) or base for base in info.bases)
+    return None
+
+
+def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:
+    """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`, and
+    `super().forward(x)` in a project subclass of the known class."""
+    scope = ctx.function
+    if isinstance(func, cst.Attribute) and func.attr.value in ("forward", "__call__") \
+            and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) \
+            and func.value.func.value == "super" and scope is not None and scope.class_name:
+        info = ctx.class_table.get(scope.class_name)
+        bases = [b for b in (info.bases if info else ()) if known.get(b) is not None]
+        return bases[0] if bases else None
+    if isinstance(func, cst.Call):
+        return ctx.qualify(func.func)
+    if isinstance(func, cst.Name):
+        local = scope.var_class.get(func.value) if scope is not None else None
+        return local or ctx.module_var_class.get(func.value)
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+            and scope is not None and scope.class_name:
+        return self_attribute_class(ctx, known, scope.class_name, func.attr.value)
+    return None
