@@ -24,6 +24,7 @@ import warnings
 HEADER = """import collections, contextlib, copy, functools, hashlib, itertools, json, math, operator, os, pickle, random
 import re, sys, threading, time, uuid, warnings, weakref
 import numpy as np
+import pandas as pd
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -80,6 +81,8 @@ class Ignored(nn.Module):
 IGNORED = Ignored()
 SEQ = nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 4))
 SOBOL = torch.quasirandom.SobolEngine(2, scramble=True, seed=0)
+SPARSE = torch.eye(4).to_sparse_coo()  # an adjacency kept sparse (a module's buffer)
+SPARSE_CSR = torch.eye(4).to_sparse_csr()
 """
 
 # name -> statements (`; `-separated) that compute `y` from the input `x` (a float tensor of 4)
@@ -280,6 +283,23 @@ CASES = {
     "hash_tensor": "y = x * (hash(x) % 2)",
     "is_pinned": "y = x * 2 if x.is_pinned() else x",
     "trunc_normal": "y = nn.init.trunc_normal_(x.clone())",
+    # products with a sparse operand (knowledge.py's row: the frame first reads SPARSE there)
+    "spmm": "y = torch.spmm(SPARSE, x.view(4, 1)).view(4)",
+    "smm": "y = torch.smm(SPARSE, x.view(4, 1)).to_dense().view(4)",
+    "hspmm": "y = torch.hspmm(SPARSE, x.view(4, 1)).to_dense().view(4)",
+    "sspaddmm": "y = torch.sspaddmm(SPARSE, SPARSE, x.view(4, 1).expand(4, 4)).to_dense().sum(0)",
+    "sparse_mm": "y = torch.sparse.mm(SPARSE, x.view(4, 1)).view(4)",
+    "sparse_addmm": "y = torch.sparse.addmm(x.view(4, 1), SPARSE, x.view(4, 1)).view(4)",
+    "sparse_sum": "y = x * torch.sparse.sum(SPARSE)",
+    "sparse_softmax": "y = x * torch.sparse.softmax(SPARSE, 1).to_dense().sum()",
+    "sparse_log_softmax": "y = x * torch.sparse.log_softmax(SPARSE, 1).to_dense().sum()",
+    "sparse_sampled_addmm": "y = torch.sparse.sampled_addmm(SPARSE_CSR, x.view(4, 1).expand(4, 4), x.view(1, 4).expand(4, 4)).to_dense().sum(0)",
+    "dense_mm_lookalike": "y = torch.mm(torch.eye(4), x.view(4, 1)).view(4)",
+    # pandas (knowledge.py's `pandas.*` row): on Dynamo's third-party skip list
+    "pandas_dataframe": "df = pd.DataFrame({'a': [1, 2]}); y = x * 2",
+    "pandas_series": "s = pd.Series([1.0, 2.0]); y = x * 2",
+    "pandas_isna": "y = x * 2 if not pd.isna(1.0) else x",
+    "pandas_concat": "df = pd.concat([pd.DataFrame({'a': [1]}), pd.DataFrame({'a': [2]})]); y = x * 2",
 }
 
 

@@ -3,6 +3,10 @@
 
 import libcst as cst
 
+# what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
+# of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
+SCRIPT_MODULE_MAKERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit.load", "torch.jit.freeze"})
+
 
 def library_base(ctx, known, cls: str | None) -> str | None:
     """A class of this file that subclasses a known one (`class Encoder(nn.LSTM)`): the known
@@ -56,3 +60,11 @@ def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:
             and scope is not None and scope.class_name:
         return self_attribute_class(ctx, known, scope.class_name, func.attr.value)
     return None
+
+
+def makes_script_module(ctx, call: cst.Call) -> bool:
+    qualified = ctx.qualify(call.func)
+    if qualified in SCRIPT_MODULE_MAKERS:
+        return True
+    return qualified == "torch.jit.script" and bool(call.args) \
+        and isinstance(call.args[0].value, (cst.Call, cst.Attribute))

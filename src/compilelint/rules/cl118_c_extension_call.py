@@ -1,7 +1,7 @@
 import libcst as cst
 
 from compilelint import knowledge
-from compilelint.config import torch_version
+from compilelint.config import selected, torch_version
 from compilelint.rules.base import Rule
 
 STDLIB = ("`{name}()` in a compiled region: a C function of the standard library, which Dynamo cannot "
@@ -65,6 +65,7 @@ class M(torch.nn.Module):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._known = knowledge.table(self.code, torch_version(walker.settings))  # zlib.crc32, hashlib.md5, ...
+        self._untraceable: dict | None = None  # CL119's table, when CL119 runs (made at the first call)
 
     def _extension(self, qualified: str | None) -> str | None:
         if not qualified:
@@ -89,5 +90,12 @@ class M(torch.nn.Module):
                 info = self.ctx.class_table.get(scope.class_name)
                 if info:
                     module = self._extension(info.attr_classes.get(owner.attr.value))
-        if module is not None:
+        if module is not None and self._untraceable_table().get(qualified) is None:
             self.report(node, self.message.format(module=module))
+
+    def _untraceable_table(self):
+        """CL119 says why a call it knows breaks (`pandas.*`: Dynamo's skip list), when it runs."""
+        if self._untraceable is None:
+            self._untraceable = knowledge.table("CL119", torch_version(self.ctx.settings)) \
+                if selected(self.ctx.settings, "CL119") else {}
+        return self._untraceable

@@ -7,7 +7,7 @@ from compilelint.finding import MODULE_CLASS
 from compilelint.rules._callsite import keyword_value
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._known_calls import draws_scalar, held_state, why_text
-from compilelint.rules._module_classes import callee_class, library_base
+from compilelint.rules._module_classes import callee_class, library_base, makes_script_module
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
 from compilelint.semantic.kinds import Kind
@@ -19,10 +19,7 @@ NUMPY_RNG_MAKERS = frozenset({"numpy.random.default_rng", *(f"numpy.random.{c}" 
 UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progress bar around the loop that calls "
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
-# what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
-# of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
-SCRIPT_MODULE = "torch.jit.ScriptModule"
-SCRIPT_MODULE_MAKERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit.load", "torch.jit.freeze"})
+SCRIPT_MODULE = "torch.jit.ScriptModule"  # Dynamo refuses to call into one (module_classes.makes_script_module)
 RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
                          "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
@@ -214,7 +211,9 @@ class Denoiser(torch.nn.Module):
         self._scripted: set[tuple[str | None, str]] = set()
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
         self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
-        self._rnn_reads: list[set[str]] = [set()]  # per function: `self.` RNN modules read so far
+        # per function: `self.` RNN module -> the blocks (`_blocks`) each read so far was in
+        self._rnn_reads: list[dict[str, list[tuple[int, ...]]]] = [{}]
+        self._blocks: list[int] = []  # ids of the blocks (bodies) around the node walked
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -223,7 +222,7 @@ class Denoiser(torch.nn.Module):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
-        self._rnn_reads.append(set())
+        self._rnn_reads.append({})
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
@@ -232,13 +231,21 @@ class Denoiser(torch.nn.Module):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth += 1
+        self._blocks.append(id(node))
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth -= 1
+        self._blocks.pop()
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._blocks.append(id(node))
+
+    def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
+        self._blocks.pop()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._stored.update(id(t.target) for t in node.targets)
-        if isinstance(node.value, cst.Call) and self._makes_script_module(node.value):
+        if isinstance(node.value, cst.Call) and makes_script_module(self.ctx, node.value):
             scope = self.ctx.function
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
@@ -352,7 +359,7 @@ class Denoiser(torch.nn.Module):
         the function (not the call after it) is where the graph breaks."""
         scope = self.ctx.function
         if not (isinstance(node.value, cst.Name) and node.value.value == "self" and scope is not None
-                and scope.class_name) or id(node) in self._stored or node.attr.value in self._rnn_reads[-1]:
+                and scope.class_name) or id(node) in self._stored:
             return
         cls = library_base(self.ctx, self._known, callee_class(self.ctx, self._known, node))
         entry = self._known.get(cls)
@@ -361,12 +368,15 @@ class Denoiser(torch.nn.Module):
             self.report(node, self.message.format(what=what, why=why_text(entry)))
 
     def _first_read(self, func: cst.BaseExpression) -> bool:
-        """Not `self.x` read before in this function (that read was reported)."""
+        """`self.x` not read before on every path here: no earlier read in this block or one
+        around it (a read in the `if` branch does not cover the `elif` one)."""
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
             return True
-        first = func.attr.value not in self._rnn_reads[-1]
-        self._rnn_reads[-1].add(func.attr.value)
-        return first
+        here, reads = tuple(self._blocks), self._rnn_reads[-1].setdefault(func.attr.value, [])
+        if any(here[:len(seen)] == seen for seen in reads):
+            return False
+        reads.append(here)
+        return True
 
     def _generator(self, node: cst.Call, qualified: str | None) -> bool:
         """A draw handed a `torch.Generator` (`torch.randn(shape, generator=g)`,
@@ -475,13 +485,6 @@ class Denoiser(torch.nn.Module):
                     help="Register hooks once, outside the compiled region (in `__init__`, or before "
                          "`torch.compile`), and keep the handles to remove them later.")
         return True
-
-    def _makes_script_module(self, call: cst.Call) -> bool:
-        qualified = self.ctx.qualify(call.func)
-        if qualified in SCRIPT_MODULE_MAKERS:
-            return True
-        return qualified == "torch.jit.script" and bool(call.args) \
-            and isinstance(call.args[0].value, (cst.Call, cst.Attribute))
 
     def _calls_script_module(self, func: cst.BaseExpression) -> bool:
         if isinstance(func, cst.Name):

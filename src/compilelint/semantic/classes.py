@@ -100,7 +100,8 @@ class ClassTracking:
         bases = []
         for arg in node.bases:
             if arg.keyword is None:
-                bases.append(self.qualify(arg.value) or dotted(arg.value) or "?")
+                base = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value  # `Base[T]`: Base
+                bases.append(self.qualify(base) or dotted(base) or "?")
         info = ClassInfo(qualname, bases)
         info.methods = {stmt.name.value for stmt in node.body.body if isinstance(stmt, cst.FunctionDef)}
         for deco in node.decorators:
