@@ -271,12 +271,26 @@ def batches(x):  # expect
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
+        if self._extremum_of_pairs(node):
+            self.report(node, f"`{func.value}()` over a generator of tuples in a compiled region: Dynamo cannot trace "
+                              f"`{func.value}` of a generator yielding tuples (GB0059) nor hand the generator back "
+                              "(GB8335), so the whole function runs eagerly",
+                        help=f"Build the list first (`{func.value}([(cost, i) for ...])`) or a tuple "
+                             f"(`{func.value}(tuple(...))`): Dynamo folds those.")
+            return
         if isinstance(func, cst.Attribute) and func.attr.value == "enter_context" and self._is_stack(func.value) \
                 and self._refused_through_stack(node):
             self.report(node, f"`{func.value.value}.enter_context(...)` in a compiled region: Dynamo cannot enter a "
                               "context through contextlib.ExitStack, breaks the graph and runs the whole function eagerly",
                         help="Use `with` statements Dynamo supports directly (`with torch.no_grad():`), or choose "
                             "the context with a conditional expression: `with torch.no_grad() if f else nullcontext():`.")
+
+    def _extremum_of_pairs(self, node: cst.Call) -> bool:
+        """`min((cost(p), p) for p in orders)`: the argmin-with-index idiom. A generator of
+        numbers (`max(len(s) for s in seqs)`) and a list or tuple of pairs are traced."""
+        return isinstance(node.func, cst.Name) and node.func.value in ("min", "max") \
+            and self.ctx.qualify(node.func) in (None, f"builtins.{node.func.value}") and len(node.args) == 1 \
+            and isinstance(node.args[0].value, cst.GeneratorExp) and isinstance(node.args[0].value.elt, cst.Tuple)
 
     def _refused_through_stack(self, node: cst.Call) -> bool:
         entered = node.args[0].value if node.args else None
