@@ -315,7 +315,7 @@ ENTRIES: tuple[Entry, ...] = (
           "region, and keep it as tensors", ("kn_networkx_01",), CONFIRMED,
           traced=("clean_kn_networkx_01",), why="Dynamo skips networkx (its third-party skip list) and breaks the graph"),
     Entry(("pandas.*",), "skipped", "CL119", "GB0008", "pandas is on Dynamo's third-party skip list (`DataFrame.__init__`)",
-          "build tables from the compiled code's outputs, outside the region", ("kn_pandas_01",), "2.13.0, 2.14.1",
+          "build tables from the compiled code's outputs, outside the region", ("kn_pandas_01",), CONFIRMED,
           traced=("clean_kn_pandas_01",), why="Dynamo skips pandas (its third-party skip list) and breaks the graph"),
     Entry(("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.tqdm.tqdm",
            "tqdm.autonotebook.tqdm", "tqdm.trange", "tqdm.auto.trange"), "untraceable", "CL119", "GB0007",
@@ -448,7 +448,7 @@ ENTRIES: tuple[Entry, ...] = (
           "untraceable", "CL119", "GB0015",
           "Attempted to wrap sparse Tensor (the sparse operand these take, read first here)",
           "multiply by the dense adjacency (`adj @ x`), or run the sparse product outside the region",
-          ("kn_sparse_operand_01",), "2.13.0, 2.14.1", traced=("clean_kn_sparse_operand_01",),
+          ("kn_sparse_operand_01",), CONFIRMED, traced=("clean_kn_sparse_operand_01",),
           why="Dynamo cannot wrap the sparse tensor it multiplies and breaks the graph where the frame first reads it"),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
