@@ -20,6 +20,7 @@ UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progr
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
 SCRIPT_MODULE = "torch.jit.ScriptModule"  # Dynamo refuses to call into one (module_classes.makes_script_module)
+WRAP_REFUSED = "GB0014"  # an RNN module: refused where the frame first reads it, not only called
 RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
                          "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
@@ -344,7 +345,7 @@ class Denoiser(torch.nn.Module):
         cls = library_base(self.ctx, self._known, called)
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
-            if self._first_read(node.func):
+            if entry.gb_id != WRAP_REFUSED or self._first_read(node.func):
                 what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
                 self.report(node, self.message.format(what=what, why=why_text(entry)))
         elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
@@ -363,7 +364,7 @@ class Denoiser(torch.nn.Module):
             return
         cls = library_base(self.ctx, self._known, callee_class(self.ctx, self._known, node))
         entry = self._known.get(cls)
-        if entry is not None and entry.form == "instance" and self._first_read(node):
+        if entry is not None and entry.form == "instance" and entry.gb_id == WRAP_REFUSED and self._first_read(node):
             what = f"reading `self.{node.attr.value}`, an `nn.{cls.rsplit('.', 1)[-1]}`,"
             self.report(node, self.message.format(what=what, why=why_text(entry)))
 
