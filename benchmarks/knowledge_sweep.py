@@ -24,7 +24,10 @@ import warnings
 HEADER = """import collections, contextlib, copy, functools, hashlib, itertools, json, math, operator, os, pickle, random
 import re, sys, threading, time, uuid, warnings, weakref
 import numpy as np
-import pandas as pd
+try:
+    import pandas as pd  # the pandas cases (a benchmark machine has it; CI may not)
+except ImportError:
+    pd = None
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
