@@ -213,8 +213,8 @@ class Denoiser(torch.nn.Module):
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
         self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
         # per function: `self.` RNN module -> the blocks (`_blocks`) each read so far was in
-        self._rnn_reads: list[dict[str, list[tuple[int, ...]]]] = [{}]
-        self._blocks: list[int] = []  # ids of the blocks (bodies) around the node walked
+        self._rnn_reads: list[dict[str, list[tuple[cst.CSTNode, ...]]]] = [{}]
+        self._blocks: list[cst.CSTNode] = []  # the blocks (bodies) around the node walked
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -232,14 +232,14 @@ class Denoiser(torch.nn.Module):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth += 1
-        self._blocks.append(id(node))
+        self._blocks.append(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth -= 1
         self._blocks.pop()
 
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self._blocks.append(id(node))
+        self._blocks.append(node)
 
     def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
         self._blocks.pop()
@@ -374,7 +374,7 @@ class Denoiser(torch.nn.Module):
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
             return True
         here, reads = tuple(self._blocks), self._rnn_reads[-1].setdefault(func.attr.value, [])
-        if any(here[:len(seen)] == seen for seen in reads):
+        if any(len(seen) <= len(here) and all(a is b for a, b in zip(seen, here)) for seen in reads):
             return False
         reads.append(here)
         return True
