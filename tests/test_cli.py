@@ -282,6 +282,24 @@ def test_select_ignore_extend_select_flags(bad_project):
     assert codes(document) == {"CL102"}
 
 
+def test_a_call_cl119_knows_is_cl118s_only_when_cl119_is_ignored(tmp_path):
+    """pandas is a C extension (CL118) that CL119's knowledge names (Dynamo's skip list): one
+    finding for the call, CL119's, unless CL119 is ignored."""
+    make_project(tmp_path, {"m.py": """
+        import pandas as pd
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                table = pd.DataFrame({"a": [1]})
+                return x * len(table)
+        """})
+    document, _ = check_json("m.py", cwd=tmp_path, expect_rc=1)
+    assert hits(document) == {("m.py", 6, "CL119")}
+    document, _ = check_json("--ignore", "CL119", "m.py", cwd=tmp_path)
+    assert hits(document) == {("m.py", 6, "CL118")}
+
+
 def test_cl000_cannot_be_ignored(tmp_path):
     make_project(tmp_path, {"broken.py": "def f(:\n"})
     document, _ = check_json("--ignore", "CL0", cwd=tmp_path, expect_rc=1)

@@ -25,20 +25,10 @@ def library_base(ctx, known, cls: str | None) -> str | None:
 def self_attribute_class(ctx, known, owner: str, attr: str) -> str | None:
     """The class `self.<attr>` holds in class `owner`, set in its `__init__` or in a base
     class of this file's (`class Tagger(Encoder)` reads the `self.lstm` Encoder built)."""
-    table, seen, todo = ctx.class_table, set(), [owner]
-    while todo:
-        cls = todo.pop(0)
-        info = table.get(cls)
-        if info is None or cls in seen:
-            continue
-        seen.add(cls)
-        ref = info.attr_classes.get(attr)
-        if ref:
-            if "|" in ref:  # one class per branch of __init__: the known one, where it is built
-                return next((c for c in ref.split("|") if known.get(library_base(ctx, known, c)) is not None), None)
-            return ref
-        todo.extend(ctx.local_class(base) or base for base in info.bases)
-    return None
+    ref = next((info.attr_classes[attr] for info in ctx.local_lineage(owner) if info.attr_classes.get(attr)), None)
+    if ref and "|" in ref:  # one class per branch of __init__: the known one, where it is built
+        return next((c for c in ref.split("|") if known.get(library_base(ctx, known, c)) is not None), None)
+    return ref
 
 
 def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:

@@ -65,7 +65,9 @@ class M(torch.nn.Module):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._known = knowledge.table(self.code, torch_version(walker.settings))  # zlib.crc32, hashlib.md5, ...
-        self._untraceable: dict | None = None  # CL119's table, when CL119 runs (made at the first call)
+        # CL119 says why a call it knows breaks (`pandas.*`: Dynamo's skip list), when it runs
+        self._untraceable = knowledge.table("CL119", torch_version(walker.settings)) \
+            if selected(walker.settings, "CL119") else {}
 
     def _extension(self, qualified: str | None) -> str | None:
         if not qualified:
@@ -90,12 +92,5 @@ class M(torch.nn.Module):
                 info = self.ctx.class_table.get(scope.class_name)
                 if info:
                     module = self._extension(info.attr_classes.get(owner.attr.value))
-        if module is not None and self._untraceable_table().get(qualified) is None:
+        if module is not None and self._untraceable.get(qualified) is None:
             self.report(node, self.message.format(module=module))
-
-    def _untraceable_table(self):
-        """CL119 says why a call it knows breaks (`pandas.*`: Dynamo's skip list), when it runs."""
-        if self._untraceable is None:
-            self._untraceable = knowledge.table("CL119", torch_version(self.ctx.settings)) \
-                if selected(self.ctx.settings, "CL119") else {}
-        return self._untraceable

@@ -40,8 +40,7 @@ class ClassInfo:
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
-    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]`: a project class to follow
-    for method calls (not a tensor or value type)."""
+    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]`: a project class to follow (no tensor or value type)."""
     if isinstance(annotation, cst.SimpleString):
         text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
         name = text.strip() if text.strip().replace(".", "").replace("_", "").isalnum() else None
@@ -371,7 +370,7 @@ class ClassTracking:
             return Kind.UNKNOWN
         if attr in ("training",):
             return Kind.VALUE
-        kind = self._class_attr_kind(self.class_table.get(scope.class_name), attr)
+        kind = self._class_attr_kind(scope.class_name, attr)
         if kind == Kind.UNKNOWN and self._foreign_base(scope.class_name):
             # set, maybe, by a project base class in another file: only the project can tell
             if self.assuming is None:
@@ -409,7 +408,7 @@ class ClassTracking:
             return Kind.UNKNOWN
         local = self.local_class(ref)
         if local:
-            return self._class_attr_kind(self.class_table.get(local), attr)
+            return self._class_attr_kind(local, attr)
         if "." not in ref:  # a string annotation: `model: "Whisper"`, imported for type checking
             ref = self.qualify(cst.Name(ref)) or ref
         if "." not in ref or ref.startswith(("torch.", "builtins.", "typing.")):
@@ -420,15 +419,16 @@ class ClassTracking:
         self.assuming.add(f"o|{ref}|{attr}")
         return Kind.LIKELY
 
-    def _class_attr_kind(self, info: ClassInfo | None, attr: str) -> Kind:
-        seen = set()
+    def local_lineage(self, name: str | None):
+        """The file's class `name`, its first base of this file, and so on (as attribute lookup goes)."""
+        info, seen = self.class_table.get(name) if name else None, set()
         while info is not None and info.qualname not in seen:
             seen.add(info.qualname)
-            if attr in info.attr_kinds:
-                return info.attr_kinds[attr]
-            # set by a base class of this file (the first one found, as attribute lookup goes)
+            yield info
             info = next((self.class_table[local] for local in map(self.local_class, info.bases) if local), None)
-        return Kind.UNKNOWN
+
+    def _class_attr_kind(self, name: str | None, attr: str) -> Kind:
+        return next((info.attr_kinds[attr] for info in self.local_lineage(name) if attr in info.attr_kinds), Kind.UNKNOWN)
 
     def enter_Module(self, node: cst.Module) -> None:
         self.module_functions = {s.name.value: s for s in node.body if isinstance(s, cst.FunctionDef)}
