@@ -242,7 +242,10 @@ class CallSites:
         if alt.endswith(DEFAULTED):
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
-            passes = self._alternative(info, call, alt.removesuffix(LEFT_NONE) + "!=None", caller)
+            name = alt.removesuffix(LEFT_NONE)
+            passes = self._alternative(info, call, name + "!=None", caller)
+            if passes == "maybe" and _named_value(call, info, name):
+                passes = "yes"
             return {"yes": "no", "no": "yes"}.get(passes, "maybe")
         required = alt.startswith("=")  # (no default: a call site that leaves it out is unseen)
         alt = alt.removeprefix("=")
@@ -311,6 +314,14 @@ def _forwarded_param(call, info, name: str) -> tuple[str, str] | None:
             return param, default
     return None
 
+
+
+def _named_value(call, info, name: str) -> bool:
+    """The site names a None-defaulted argument with a value of its own (`dim_size=num_graphs`,
+    not `None`, not its own parameter passed on): a caller writes that to give one, so the
+    callee's `if dim_size is None:` branch (`int(index.max()) + 1`) is not the site's."""
+    spec = passed(call, info, name)
+    return spec not in (None, "none", "optional") and _forwarded_param(call, info, name) is None
 
 
 def _strongest(verdicts) -> str:

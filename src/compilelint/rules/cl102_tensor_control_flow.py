@@ -2,6 +2,7 @@ import libcst as cst
 
 from compilelint.semantic.guards import not_tensors
 from compilelint.semantic.kinds import Kind
+from compilelint.semantic.loops import test_operands
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules._callsite import target_version
 from compilelint.rules.base import Rule
@@ -110,6 +111,10 @@ class M(torch.nn.Module):
         n = x.size(0)
         while n > 1:
             n //= 2
+        step = 1.0
+        while step > 1e-3:  # Python numbers on every pass
+            x = x + step
+            step = step / 2
         return x
 """,
         """
@@ -166,6 +171,17 @@ def f(x: torch.Tensor, y):
 """,
         """
 import torch
+@torch.compile
+def solve(a, x):
+    diff, i = float("inf"), 0
+    while i < 50 and diff > 1e-6:  # expect
+        x_next = 0.5 * (x + a / x)
+        diff = (x_next - x).abs().max()  # a tensor from the second test on
+        x, i = x_next, i + 1
+    return x
+""",
+        """
+import torch
 class M(torch.nn.Module):
     def forward(self, x):
         done = torch.isnan(x).any()
@@ -215,6 +231,8 @@ class Sampler(torch.nn.Module):
         # `and`/`or` expressions whose value is tested for truth (an `if`'s test, `not x`):
         # elsewhere (`skip = self.training and rand < p`) the last operand is only returned
         self._tested: set[int] = set()
+        # per `while` of the function being walked: its test's operands judged on the first pass
+        self._first_pass: dict[int, set[int]] = {}
 
     def _guard(self, node: cst.CSTNode, names: frozenset[str]) -> None:
         if names:
@@ -241,6 +259,23 @@ class Sampler(torch.nn.Module):
 
     def visit_While(self, node: cst.While) -> None:
         self._check(node.test, "`while`")
+        # the first pass tests the values bound before the loop; the next passes test the body's
+        if self.ctx.assuming is None:  # (not the walker's re-run that takes open values for tensors)
+            self._first_pass[id(node)] = {id(op) for op in test_operands(node.test) if self.ctx.kind(op).tensorish}
+
+    def leave_While(self, node: cst.While) -> None:
+        # (read, not popped: the walker may run this handler twice, see Walker._run_assuming)
+        judged = self._first_pass.get(id(node))
+        if judged is None:
+            return
+        for op in test_operands(node.test):
+            if id(op) in judged:
+                continue
+            with self.ctx.narrowed(self._guards.get(id(op), frozenset())):
+                kind = self.ctx.kind(op)
+            if kind == Kind.TENSOR:  # `diff = inf` before the loop, `diff = (x - x_new).norm()` in it
+                self.report(op, "`while` on a value the loop's body makes a tensor: from the second pass on, "
+                                "Dynamo cannot know which way to go and breaks the graph")
 
     def visit_Assert(self, node: cst.Assert) -> None:
         # Dynamo turns `assert t.all()` and `assert t.all(), "text"` into `torch._assert`; a
@@ -323,6 +358,9 @@ class Sampler(torch.nn.Module):
                             help="Use the tensor operation (`torch.sqrt(t)`, `t.log()`, `t ** 2`, "
                                  "`torch.isnan(t)`), which stays in the graph, or move the conversion out of the region.")
                 return
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._first_pass.clear()  # (no node ids kept past a function: the language server compares rule state)
 
     def leave_Call(self, node: cst.Call) -> None:
         # `all(t0 < t1 for t0, t1 in zip(ts[:-1], ts[1:]))`: Dynamo's `all` tests each element

@@ -9,6 +9,7 @@ import libcst as cst
 
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, self_getattr
+from compilelint.semantic.local_flags import may_be_none
 from compilelint.summary import CallEdge
 
 
@@ -277,6 +278,9 @@ class CallGraph:
         binds once to a size (`num_graphs = data["ptr"].numel() - 1`, then
         `dim_size=num_graphs`): no None."""
         spec = self.kind_spec(value)
+        if spec in (Kind.VALUE.value, Kind.UNKNOWN.value) and (
+                may_be_none(value) or (isinstance(value, cst.Name) and self.scopes and self.optional_local(value.value))):
+            return "optional"  # (`dim_size=sizes.get("graphs")`: the callee's `is None` branch may run)
         if spec in (Kind.VALUE.value, Kind.UNKNOWN.value) and isinstance(value, cst.Name) and self.scopes:
             bound = self.local_flag(value.value)
             return (_size(bound) if bound is not None else None) or spec

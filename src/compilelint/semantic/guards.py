@@ -11,7 +11,7 @@ from compilelint.finding import ON_ERROR
 from compilelint.semantic.compile_values import compile_constant, empty_names, membership_in_empty
 from compilelint.semantic.facts import LABEL_NAMES, facts_of
 from compilelint.semantic.kinds import dotted
-from compilelint.semantic.local_flags import local_flags
+from compilelint.semantic.local_flags import local_flags, optional_locals
 
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
@@ -309,6 +309,17 @@ class GuardTracking:
         if flags is None:
             flags = self._flags[id(scope.node)] = local_flags(scope.node)
         return flags.get(name)
+
+    def optional_local(self, name: str) -> bool:
+        """Whether the current function binds local `name`, somewhere, to what may be None."""
+        scope = self.scopes[-1]
+        if not isinstance(scope.node, cst.FunctionDef):
+            return False
+        key = ("optional", id(scope.node))
+        names = self._flags.get(key)
+        if names is None:
+            names = self._flags[key] = optional_locals(scope.node)
+        return name in names
 
     def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """`given:` labels: what the caller must pass for the branch to run (semantic.facts).

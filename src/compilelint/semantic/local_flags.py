@@ -42,3 +42,32 @@ def local_flags(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
         elif isinstance(node, cst.AsName):
             bind(node.name, None)
     return {name: value for name, value in values.items() if value is not None}
+
+
+def may_be_none(value: cst.BaseExpression) -> bool:
+    """An expression that may evaluate to None: `None`, `a if c else None`, `d.get("k")`,
+    `getattr(o, "a", None)` (what a call site may pass for a `None`-defaulted argument)."""
+    if isinstance(value, cst.Name):
+        return value.value == "None"
+    if isinstance(value, cst.IfExp):
+        return may_be_none(value.body) or may_be_none(value.orelse)
+    if isinstance(value, cst.BooleanOperation):
+        return may_be_none(value.right)
+    if isinstance(value, cst.Call) and not any(arg.star for arg in value.args):
+        func, args = value.func, value.args
+        if isinstance(func, cst.Attribute) and func.attr.value == "get":
+            return len(args) < 2 or may_be_none(args[1].value)
+        if isinstance(func, cst.Name) and func.value == "getattr" and len(args) == 3:
+            return may_be_none(args[2].value)
+    return False
+
+
+def optional_locals(fn: cst.FunctionDef) -> frozenset[str]:
+    """The names the function binds, somewhere, to a value that may be None (nested
+    functions and classes left out)."""
+    names = set()
+    for node in iter_nodes(fn.body, prune=nested_scope):
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None and may_be_none(node.value):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            names.update(t.value for t in targets if isinstance(t, cst.Name))
+    return frozenset(names)

@@ -33,6 +33,16 @@ class LoopTracking:
     exit_While = exit_For
 
 
+def test_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of `and` / `or` / `not` a test is made of: each is a jump of its own, so a
+    break on one in a `while` header resumes after it (the loop's frame is not skipped)."""
+    if isinstance(test, cst.BooleanOperation):
+        return test_operands(test.left) + test_operands(test.right)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return test_operands(test.expression)
+    return [test]
+
+
 def loop_positions(text: str, tree: cst.Module, loops: list[cst.CSTNode]) -> tuple[tuple[int, int], ...]:
     """Every for/while loop's (line, 1-based column), in libcst's walk order, when no
     position pass runs anyway: Python's own parser finds them ~20x faster than one; loops

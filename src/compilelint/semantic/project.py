@@ -64,7 +64,7 @@ class KindSolver:
         """A kind spec of `module`'s summary: a kind name, or the best of its leaves (each
         read by `resolve`, by default `leaf_kind`)."""
         if isinstance(spec, str):
-            return "value" if spec == "set" else spec  # (a size: calls._size)
+            return {"set": "value", "optional": "unknown"}.get(spec, spec)  # (a size, a maybe-None: calls._value_spec)
         best = "unknown"
         for leaf in spec:
             kind = resolve(leaf) if resolve else self.leaf_kind(module, leaf)
