@@ -147,11 +147,11 @@ def parse_labels(path: Path, release: tuple[int, int] | None = None) -> dict[int
         for tok in tokenize.tokenize(fh.readline):
             if tok.type != tokenize.COMMENT:
                 continue
-            m = EXPECT_RE.search(tok.string)
-            against = tuple(sys.version_info[:2]) if m and m.group(2) == "python" else release
-            if m and label_holds(m.group(3), (int(m.group(4) or 0), int(m.group(5) or 0)), against):
-                codes = [c.strip() for c in m.group(1).split(",")]
-                labels.setdefault(tok.start[0], []).extend(codes)
+            for m in EXPECT_RE.finditer(tok.string):  # (`# expect: CL102  # expect: CL150 [torch < 2.13]`)
+                against = tuple(sys.version_info[:2]) if m.group(2) == "python" else release
+                if label_holds(m.group(3), (int(m.group(4) or 0), int(m.group(5) or 0)), against):
+                    codes = [c.strip() for c in m.group(1).split(",")]
+                    labels.setdefault(tok.start[0], []).extend(codes)
     return labels
 
 

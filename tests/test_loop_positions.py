@@ -4,6 +4,8 @@ must agree with the Walker's loops, in its walk order."""
 
 import libcst as cst
 
+from helpers import lint_snippet
+
 from compilelint.analysis import analyze, loop_positions, loop_positions_libcst, walk_tree
 from compilelint.config import Settings
 from compilelint.engine import rules_for
@@ -66,3 +68,24 @@ def test_loops_positioned_with_the_findings_agree():
     tree = cst.parse_module(text)
     loops = walk_tree(tree, "m.py", "m", [], Settings()).loop_nodes
     assert analysis.summary.loops == loop_positions(text, tree, loops) == ((7, 9), (8, 13))
+
+
+WHILE_HEADER = """
+import torch
+@torch.compile
+def solve(a, x):
+    diff, i = float("inf"), 0
+    while i < 50 and diff > 1e-6:
+        x_next = 0.5 * (x + a / x)
+        diff = (x_next - x).abs().max()
+        x, i = x_next, i + 1
+    return x
+"""
+
+
+def test_a_break_on_a_while_header_is_a_loop_break_only_before_2_13(tmp_path):
+    # measured: 2.11 skips the frame (GB7000), 2.13.0 and 2.14.1 resume after the test's jump
+    old = {(f.line, f.code) for f in lint_snippet(tmp_path, WHILE_HEADER, target_torch="2.11")}
+    new = {(f.line, f.code) for f in lint_snippet(tmp_path, WHILE_HEADER, target_torch="2.13")}
+    assert old == {(5, "CL102"), (5, "CL150")}
+    assert new == {(5, "CL102")}

@@ -14,7 +14,7 @@ import libcst as cst
 
 from compilelint import traverse
 from compilelint.finding import ON_ERROR, Edit, FileAnalysis, Finding, common_when, inner_cause, loop_break, when_text
-from compilelint.semantic.loops import loop_positions, loop_positions_libcst, test_operands
+from compilelint.semantic.loops import WHILE_TEST_RESUMES, loop_positions, loop_positions_libcst, test_operands
 from compilelint.semantic.walker import Walker
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+\d+(?:[\s,]+[A-Za-z]+\d+)*))?", re.IGNORECASE)
@@ -103,7 +103,8 @@ def assemble(walker: Walker, text: str, locate, loops_alone) -> FileAnalysis:
                 edits=tuple(_edit(edit, positions) for edit in pending.edits),
             ))
             # a `while` whose own test is the break: Dynamo resumes at the jump, no frame skip
-            own_test = isinstance(loop, cst.While) and any(pending.node is op for op in (loop.test, *test_operands(loop.test)))
+            own_test = isinstance(loop, cst.While) and walker.target_release() >= WHILE_TEST_RESUMES \
+                and any(pending.node is op for op in (loop.test, *test_operands(loop.test)))
             if loop is not None and walker.loop_rule is not None and ON_ERROR not in pending.when and not own_test:
                 lpos = positions[loop]
                 key = (lpos.start.line, lpos.start.column, pending.needs)

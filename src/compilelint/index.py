@@ -413,10 +413,11 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         return found if found and found in self.functions else None
 
     def _constructor(self, class_key: str) -> str | None:
-        """What `Cls(...)` runs of the project's code: Dynamo inlines a plain class's
-        `__init__` (zuko's transforms built in a forward). Not a module's (built in
-        `__init__`, not in forward) nor an exception's (raised: the frame ends anyway)."""
-        if self.is_module_class(class_key) or self._exception_class(class_key):
+        """What `Cls(...)` runs of the project's code: Dynamo inlines the class's `__init__`
+        (zuko's transforms built in a forward; a module too, an imaging library's physics
+        operator built per call: a break in its `__init__` breaks the forward). Not an
+        exception's (raised: the frame ends anyway)."""
+        if self._exception_class(class_key):
             return None
         found = self.method(class_key, "__init__")
         if found is None and any(d.split("(")[0].endswith("dataclass") for owner in self._lineage(class_key)
@@ -467,12 +468,14 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             return self.method(target, method)
         return None
 
-    def _reach(self, seen: set[str], skip, outside: set[str] = frozenset()) -> set[str]:
-        """`seen` and every enabled function it calls, not through `outside`."""
+    def _reach(self, seen: set[str], skip, outside: set[str] = frozenset(), keep=None) -> set[str]:
+        """`seen` and every enabled function it calls, not through `outside` (nor, with `keep`,
+        through a callee it refuses)."""
         queue = deque(seen)
         while queue:
             for callee in self._callees(queue.popleft(), skip):
-                if callee not in seen and callee not in outside and not self.functions[callee].disabled:
+                if callee not in seen and callee not in outside and not self.functions[callee].disabled \
+                        and (keep is None or keep(callee)):
                     seen.add(callee)
                     queue.append(callee)
         return seen

@@ -259,4 +259,12 @@ class RootFinding:
         package's API (`api`: `package_api()`): whether anyone compiles it is the user's
         choice, so what breaks there is a condition, not a fact."""
         seeds = {key for key in api if key not in region and not self.functions[key].disabled}
-        return self._reach(seeds, skip, region) if seeds else set()
+        # a module an API function builds is the user's model being made (`build_sam()`), not
+        # code they compile: its constructor is left out (one the region builds is in it)
+        return self._reach(seeds, skip, region, keep=lambda key: not self._module_constructor(key)) if seeds else set()
+
+    def _module_constructor(self, key: str) -> bool:
+        if not key.endswith((".__init__", ".__post_init__")):
+            return False
+        owner = self.owner(key)
+        return owner is not None and self.is_module_class(owner)

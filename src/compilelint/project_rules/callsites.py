@@ -320,8 +320,8 @@ def _named_value(call, info, name: str) -> bool:
     """The site names a None-defaulted argument with a value of its own (`dim_size=num_graphs`,
     not `None`, not its own parameter passed on): a caller writes that to give one, so the
     callee's `if dim_size is None:` branch (`int(index.max()) + 1`) is not the site's."""
-    spec = passed(call, info, name)
-    return spec not in (None, "none", "optional") and _forwarded_param(call, info, name) is None
+    spec = passed(call, info, name)  # (a tuple: what another function decides, a parameter passed on, may be None)
+    return isinstance(spec, str) and spec not in ("none", "optional") and _forwarded_param(call, info, name) is None
 
 
 def _strongest(verdicts) -> str:

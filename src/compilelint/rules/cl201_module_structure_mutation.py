@@ -12,6 +12,7 @@ class ModuleStructureMutation(Rule):
     message = "`{what}` in a compiled region changes the module's structure, which Dynamo guards on: expect recompiles or a graph break"
     severity = "warning"
     gb_id = None
+    own_state = True
     help = "Create buffers, parameters and submodules in `__init__`; in forward, update existing buffers in place (`self.buf.copy_(...)`)."
 
     VALID = [
@@ -27,6 +28,17 @@ class M(nn.Module):
         self.steps.add_(1)  # in-place update of an existing buffer
         self.cache = x.detach()  # a tensor attribute: a tracked side effect
         return self.proj(x)
+""",
+        """
+import torch
+from torch import nn
+class Blur(nn.Module):
+    def __init__(self, kernel):
+        super().__init__()
+        self.register_buffer("kernel", kernel / kernel.sum())  # a new module's own buffer
+class M(nn.Module):
+    def forward(self, x, kernel):
+        return x * Blur(kernel).kernel.sum()  # built per call: its __init__ runs compiled
 """,
     ]
     INVALID = [

@@ -33,6 +33,7 @@ class PythonStateMutation(Rule):
     gb_id = None
     ONCE = ("`self.{attr}` is a Python value set in a compiled region: Dynamo guards on it, so the next "
             "call recompiles")
+    own_state = True
     help = "Keep counters as tensors (a buffer updated in place: `self.calls.add_(1)`), or update them outside the compiled region."
 
     VALID = [

@@ -43,7 +43,7 @@ class FunctionScope:
     items: list = field(default_factory=list)  # each `return`'s element specs (None: not a tuple display)
     ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays (semantic.ndarrays)
     # id(if body) -> (name, its kind before): `if isinstance(x, Tensor):` makes x a tensor there
-    narrowed: dict[int, tuple[str, Kind]] = field(default_factory=dict)
+    narrowed: dict[int, tuple[str, Kind] | frozenset[str]] = field(default_factory=dict)
     # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps
     # the declared kind, as a type checker holds every assignment to it
     declared: dict[str, Kind] = field(default_factory=dict)
@@ -380,34 +380,6 @@ class Bindings:
         qualname = self.scopes[-1].qualname
         return {e.value.value: f"i|{qualname}|{edge}#{n}" for n, e in enumerate(target.elements)}
 
-    # ---- `if isinstance(x, torch.Tensor):` narrows x to a tensor in the body ----------------
-
-    def enter_If(self, node: cst.If) -> None:
-        name = self._tensor_check(node.test) if self.scopes else None
-        if name is not None:
-            self.scopes[-1].narrowed[id(node.body)] = (name, self.name_kind(name))
-
-    def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        narrowed = self.scopes[-1].narrowed.get(id(node)) if self.scopes else None
-        if narrowed is not None:
-            self.scopes[-1].env[narrowed[0]] = Kind.TENSOR
-
-    def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        narrowed = self.scopes[-1].narrowed.pop(id(node), None) if self.scopes else None
-        if narrowed is not None and self.scopes[-1].env.get(narrowed[0]) == Kind.TENSOR:
-            self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
-
-    def _tensor_check(self, test: cst.BaseExpression) -> str | None:
-        """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`; one class only
-        (`(Tensor, np.ndarray)` could be an array)."""
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            return self._tensor_check(test.left) or self._tensor_check(test.right)
-        if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
-                and isinstance(test.args[0].value, cst.Name) \
-                and self.qualify(test.args[1].value) in TENSOR_CLASSES:
-            return test.args[0].value.value
-        return None
-
     def _set_open(self, name: str, value: cst.BaseExpression | None, element: bool = False) -> None:
         """Record what `name` depends on when only the project can tell (`value` None: nothing)."""
         scope = self.scopes[-1]
@@ -490,8 +462,6 @@ class Bindings:
         return self.scopes[-1].ndarrays if self.scopes else frozenset()
 
 
-TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
-                            "torch.nn.parameter.Buffer"})
 
 
 def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> bool:

@@ -69,16 +69,18 @@ def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTI
     return None
 
 
-def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
+def not_tensors(test: cst.BaseExpression, truth: bool,
+                flag: Callable[[str], cst.BaseExpression | None] | None = None) -> frozenset[str]:
     """Names `test` proves are not tensors when it evaluates to `truth`: `isinstance(t, float)`
-    when true, `isinstance(t, Tensor)` / `torch.is_tensor(t)` when false, through `not` /
-    `and` / `or`."""
+    when true, `isinstance(t, Tensor)` / `isinstance(t, (np.ndarray, Tensor))` /
+    `torch.is_tensor(t)` when false, through `not` / `and` / `or`; `flag` reads a local the
+    function binds once (`vector = (np.ndarray, torch.Tensor)`, then `isinstance(t, vector)`)."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return not_tensors(test.expression, not truth)
+        return not_tensors(test.expression, not truth, flag)
     if isinstance(test, cst.BooleanOperation):
         # `a and b` true: both true; `a or b` false: both false
         if isinstance(test.operator, cst.And) is truth:
-            return not_tensors(test.left, truth) | not_tensors(test.right, truth)
+            return not_tensors(test.left, truth, flag) | not_tensors(test.right, truth, flag)
         return frozenset()
     if isinstance(test, cst.Call) and dotted(test.func) == "torch.is_tensor" and len(test.args) == 1 \
             and isinstance(test.args[0].value, cst.Name):
@@ -87,10 +89,12 @@ def not_tensors(test: cst.BaseExpression, truth: bool) -> frozenset[str]:
             and isinstance(test.args[0].value, cst.Name)):
         return frozenset()
     spec = test.args[1].value
+    if isinstance(spec, cst.Name) and flag is not None and isinstance(bound := flag(spec.value), cst.Tuple):
+        spec = bound
     names = [(dotted(e.value) or "") for e in spec.elements] if isinstance(spec, cst.Tuple) else [dotted(spec) or ""]
     lasts = {n.split(".")[-1] for n in names}
     plain = all(last in PLAIN_TYPES for last in lasts)
-    tensor = all(last in TENSOR_TYPES for last in lasts)
+    tensor = any(last in TENSOR_TYPES for last in lasts)  # (false: none of them, so no tensor)
     if (truth and plain) or (not truth and tensor):
         return frozenset({test.args[0].value.value})
     return frozenset()

@@ -155,7 +155,7 @@ def call_kind(node: cst.Call, env) -> Kind:
                 if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be
                     assuming.intersection_update(before)
                 return Kind.VALUE
-            if receiver == Kind.LIKELY and _full_reduction(node, env):
+            if receiver == Kind.LIKELY and (_full_reduction(node, env) or method in STRICT_TENSOR_METHODS):
                 return Kind.TENSOR
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:
@@ -164,13 +164,21 @@ def call_kind(node: cst.Call, env) -> Kind:
             # x.sum() with x unknown: among what compiled code calls, only tensors have these.
             name = dotted(func.value)
             if name is None or not env.is_import(name.split(".")[0]):
-                return Kind.TENSOR if _full_reduction(node, env) else Kind.LIKELY
+                return Kind.TENSOR if _full_reduction(node, env) or method in STRICT_TENSOR_METHODS else Kind.LIKELY
         return env.open_call(node)
     if isinstance(func, cst.Name):
         kind = env.name_kind(func.value)
         if kind == Kind.MODULE:
             return Kind.LIKELY
     return env.open_call(node)
+
+
+# methods no int, list, tuple, NumPy array or module has: whatever answers one is a tensor
+STRICT_TENSOR_METHODS = frozenset({
+    "unsqueeze", "masked_fill", "long", "int", "bool", "detach", "contiguous", "permute", "expand_as",
+    "type_as", "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "unbind",
+    "logical_not", "logical_and", "logical_or", "bmm", "topk",
+})
 
 
 def _full_reduction(node: cst.Call, env) -> bool:

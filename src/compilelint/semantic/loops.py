@@ -33,9 +33,14 @@ class LoopTracking:
     exit_While = exit_For
 
 
+# A break on a `while` header's test: Dynamo resumes after the jump from 2.13 on (measured on
+# 2.13.0 and 2.14.1); 2.11 skips the whole frame (GB7000), so there the loop is a CL150.
+WHILE_TEST_RESUMES = (2, 13)
+
+
 def test_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The operands of `and` / `or` / `not` a test is made of: each is a jump of its own, so a
-    break on one in a `while` header resumes after it (the loop's frame is not skipped)."""
+    break on one in a `while` header is a break on the header (see WHILE_TEST_RESUMES)."""
     if isinstance(test, cst.BooleanOperation):
         return test_operands(test.left) + test_operands(test.right)
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):

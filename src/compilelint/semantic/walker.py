@@ -25,11 +25,12 @@ from compilelint.semantic.imports import ImportTracking
 from compilelint.semantic.iteration import IterationBindings
 from compilelint.semantic.kinds import Kind
 from compilelint.semantic.loops import LoopTracking
+from compilelint.semantic.narrowing import Narrowing
 from compilelint.semantic.number_reads import NumberReads
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, DefaultedParams, FactoryTracking,
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, Narrowing, DefaultedParams, FactoryTracking,
          EntryTracking, BranchMerging, IterationBindings, CompileTracking, CallGraph, NumberReads)
 
 

@@ -1,0 +1,52 @@
+"""Narrowing by type tests: `if isinstance(x, torch.Tensor):` makes `x` a tensor in the body;
+`if isinstance(p, (int, float)):` makes `p` no tensor there, and so does the `else:` of
+`if isinstance(p, (np.ndarray, Tensor)):` (also through a local tuple of types, `vector`)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.guards import not_tensors
+from compilelint.semantic.kinds import Kind, dotted
+
+TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                            "torch.nn.parameter.Buffer"})
+
+
+class Narrowing:
+    """Walker part."""
+
+    def enter_If(self, node: cst.If) -> None:
+        name = self._tensor_check(node.test) if self.scopes else None
+        if name is not None:
+            self.scopes[-1].narrowed[id(node.body)] = (name, self.name_kind(name))
+        elif self.scopes:  # `if isinstance(p, (int, float)):`, the `else:` of `isinstance(p, (np.ndarray, Tensor))`
+            for block, truth in ((node.body, True), (getattr(node.orelse, "body", None), False)):
+                if isinstance(block, cst.IndentedBlock) and (plain := not_tensors(node.test, truth, self.local_flag)):
+                    self.scopes[-1].narrowed[id(block)] = plain  # (no tensor there)
+
+    def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        narrowed = self.scopes[-1].narrowed.get(id(node)) if self.scopes else None
+        if isinstance(narrowed, frozenset):
+            self.scopes[-1].narrowed[id(node)] = self.not_tensors  # (restored on exit)
+            self.not_tensors = self.not_tensors | narrowed
+        elif narrowed is not None:
+            self.scopes[-1].env[narrowed[0]] = Kind.TENSOR
+
+    def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        narrowed = self.scopes[-1].narrowed.pop(id(node), None) if self.scopes else None
+        if isinstance(narrowed, frozenset):
+            self.not_tensors = narrowed
+        elif narrowed is not None and self.scopes[-1].env.get(narrowed[0]) == Kind.TENSOR:
+            self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
+
+    def _tensor_check(self, test: cst.BaseExpression) -> str | None:
+        """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`; one class only
+        (`(Tensor, np.ndarray)` could be an array)."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            return self._tensor_check(test.left) or self._tensor_check(test.right)
+        if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
+                and isinstance(test.args[0].value, cst.Name) \
+                and self.qualify(test.args[1].value) in TENSOR_CLASSES:
+            return test.args[0].value.value
+        return None
