@@ -37,6 +37,8 @@ class RuleInfo(NamedTuple):
     # the module of its project-wide phase (compilelint.project_rules.*), run by the engine
     # once per check over every file's summary; "" when its findings come from files alone
     project_phase: str = ""
+    # on the compiled object's own state (`self.x = ...`): not in a module's constructor
+    own_state: bool = False
     origin: str = "rule"
 
     @property

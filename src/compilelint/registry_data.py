@@ -327,6 +327,7 @@ RULES = {
         'summary': '`register_buffer`/`register_parameter`/`add_module` in a region',
         'message': "`{what}` in a compiled region changes the module's structure, which Dynamo guards on: expect recompiles or a graph break",
         'help': 'Create buffers, parameters and submodules in `__init__`; in forward, update existing buffers in place (`self.buf.copy_(...)`).',
+        'own_state': True,
     },
     'CL202': {
         'name': 'python-state-mutation',
@@ -334,6 +335,7 @@ RULES = {
         'summary': 'Python-scalar attribute changed in a region (`self.calls += 1`)',
         'message': '`self.{attr}` is a Python value changed on every call: Dynamo specialises on it, so each call recompiles until the recompile limit, then runs eagerly',
         'help': 'Keep counters as tensors (a buffer updated in place: `self.calls.add_(1)`), or update them outside the compiled region.',
+        'own_state': True,
     },
     'CL203': {
         'name': 'mutation-after-compile',

@@ -76,8 +76,8 @@ class Rule:
     # ... and what it reports that way holds only if the project finds a certain tensor
     # (every compiled call site passes one), not a likely one (a forward input may be an int)
     needs_certain_tensor: ClassVar[bool] = False
-    # It reports on the compiled object's own state (`self.x = ...`): not in a constructor,
-    # whose object is new (a module built in the compiled region runs its `__init__` there)
+    # It reports on the compiled object's own state (`self.x = ...`): not in the `__init__` of
+    # a module built in the compiled region, whose object is new (engine.select_findings)
     own_state: ClassVar[bool] = False
     VALID: ClassVar[list[str]] = []
     INVALID: ClassVar[list[str]] = []
@@ -102,8 +102,5 @@ class Rule:
     def report(self, node: cst.CSTNode, message: str | None = None, *, help: str | None = None,
                severity: str | None = None, edits: tuple[NodeEdit, ...] = (), when: tuple[str, ...] = (),
                needs: tuple[str, ...] = ()) -> None:
-        if self.own_state and self.ctx.scopes and \
-                self.ctx.function.qualname.rsplit(".", 1)[-1] in ("__init__", "__post_init__"):
-            return
         self.ctx.report(self, node, message or self.message, help=help or self.help or None,
                         severity=severity or self.severity, edits=tuple(edits), when=when, needs=needs)

@@ -40,7 +40,8 @@ WHILE_TEST_RESUMES = (2, 13)
 
 def test_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The operands of `and` / `or` / `not` a test is made of: each is a jump of its own, so a
-    break on one in a `while` header is a break on the header (see WHILE_TEST_RESUMES)."""
+    break on one in a `while` header is a break on the header (see WHILE_TEST_RESUMES;
+    measured on 2.13: `while i < n and diff > tol`, `while not torch.all(err < tol)`)."""
     if isinstance(test, cst.BooleanOperation):
         return test_operands(test.left) + test_operands(test.right)
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
