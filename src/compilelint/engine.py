@@ -188,8 +188,8 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                     finding = _with_when(finding, finding.when + (API,), severity="note")
                 elif key not in region:
                     continue
-                if rule is not None and rule.own_state and _module_constructor(index, analysis.module, finding.scope):
-                    continue
+                if rule is not None and rule.own_state and index.module_constructor(key or ""):
+                    continue  # (a module built in the region: its object is new, not the compiled one's state)
             in_region.append((analysis, finding))
     in_region, deferred = _decide_open(in_region, project, settings)
     project.sites.settled.clear()  # (a server's project outlives the findings of one check)
@@ -207,13 +207,6 @@ def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
             out.append(finding)
     out.sort(key=Finding.sort_key)
     return out
-
-
-def _module_constructor(index, module: str, scope: str | None) -> bool:
-    """`scope` is the `__init__` of a module class: run in the region only when the region
-    builds one (index._constructor), on a new object, not the compiled module's state."""
-    owner, _, name = (scope or "").rpartition(".")
-    return name in ("__init__", "__post_init__") and bool(owner) and index.is_module_class(f"{module}:{owner}")
 
 
 def _on_fallback(finding: Finding) -> Finding:

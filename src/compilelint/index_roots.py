@@ -261,9 +261,10 @@ class RootFinding:
         seeds = {key for key in api if key not in region and not self.functions[key].disabled}
         # a module an API function builds is the user's model being made (`build_sam()`), not
         # code they compile: its constructor is left out (one the region builds is in it)
-        return self._reach(seeds, skip, region, keep=lambda key: not self._module_constructor(key)) if seeds else set()
+        return self._reach(seeds, skip, region, keep=lambda key: not self.module_constructor(key)) if seeds else set()
 
-    def _module_constructor(self, key: str) -> bool:
+    def module_constructor(self, key: str) -> bool:
+        """Function `key` is the `__init__` (or `__post_init__`) of a module class."""
         if not key.endswith((".__init__", ".__post_init__")):
             return False
         owner = self.owner(key)

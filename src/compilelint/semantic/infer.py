@@ -13,8 +13,8 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import (
-    FULL_REDUCTIONS, NON_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, dotted,
-    join, literal_kind, self_getattr, strongest, torch_call_kind,
+    FULL_REDUCTIONS, NON_TENSOR_METHODS, STRICT_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS,
+    VALUE_BUILTINS, VALUE_METHODS, Kind, dotted, join, literal_kind, self_getattr, strongest, torch_call_kind,
 )
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
@@ -171,14 +171,6 @@ def call_kind(node: cst.Call, env) -> Kind:
         if kind == Kind.MODULE:
             return Kind.LIKELY
     return env.open_call(node)
-
-
-# methods no int, list, tuple, NumPy array or module has: whatever answers one is a tensor
-STRICT_TENSOR_METHODS = frozenset({
-    "unsqueeze", "masked_fill", "long", "int", "bool", "detach", "contiguous", "permute", "expand_as",
-    "type_as", "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "unbind",
-    "logical_not", "logical_and", "logical_or", "bmm", "topk",
-})
 
 
 def _full_reduction(node: cst.Call, env) -> bool:

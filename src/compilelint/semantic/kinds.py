@@ -66,6 +66,12 @@ TENSOR_ONLY_METHODS = frozenset({
     "logical_and", "logical_or", "logical_not", "isclose", "allclose", "where", "chunk",
     "unbind", "roll", "flip", "tril", "triu", "diag", "square", "neg",
 })
+# Of those, the methods no int, list, tuple, NumPy array or module has: whatever answers one is a tensor
+STRICT_TENSOR_METHODS = frozenset({
+    "unsqueeze", "masked_fill", "long", "int", "bool", "detach", "contiguous", "permute", "expand_as",
+    "type_as", "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "unbind",
+    "logical_not", "logical_and", "logical_or", "bmm", "topk",
+})
 # torch.* callables that return Python values (or non-tensors) rather than tensors.
 TORCH_VALUE_FUNCS = frozenset({
     "is_tensor", "is_storage", "is_complex", "is_floating_point", "is_nonzero",
