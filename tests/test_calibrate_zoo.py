@@ -181,3 +181,25 @@ def test_an_adapter_that_lists_more_models_is_listed_again(tinyzoo):
     assert doc["models"]["runs_ok"] == {"eval": 2, "train": 2}
     assert "block_too" in json.loads(plan.read_text())
     assert "capturing 1 model(s) (3 cached)" in second.stderr  # block_too only
+
+
+def test_before_build_runs_before_every_make():
+    """An adapter's `before_build()` (stand-in modules a model's imports need) runs before each
+    `make`, in whatever process builds it: the builds see what it set up."""
+    import types
+
+    import torch
+
+    ad = _adapter_module()
+    stubbed = []
+
+    def make(mode):
+        assert stubbed, "make ran before before_build"
+        return torch.nn.Linear(2, 2), (torch.randn(1, 2),), {}
+
+    adapter = types.SimpleNamespace(PACKAGE="tinylib", MODELS={"a": make, "b": make},
+                                    before_build=lambda: stubbed.append(len(stubbed)))
+    suite = ad.ZooSuite(adapter)
+    suite.build("a", "eval", None)
+    suite.build("b", "train", None)
+    assert stubbed == [0, 1]

@@ -15,8 +15,10 @@ An adapter is one file, ``benchmarks/zoo/<library>.py``, that says three things:
 ``make`` builds one model from a config with random weights (no download) and its
 inputs; in ``"train"`` it may return a module whose forward computes a loss.
 A module is put in the mode's state (``.train()`` / ``.eval()``) and the probe turns
-gradients on for ``"train"``. Optional: ``SETTINGS`` (default ``("eval", "train")``) and ``warm_up()``
-(imports to do once per zygote; default: import torch and ``PACKAGE``).
+gradients on for ``"train"``. Optional: ``SETTINGS`` (default ``("eval", "train")``), ``warm_up()``
+(imports to do once per zygote; default: import torch and ``PACKAGE``) and ``before_build()``
+(what every ``make`` needs first, such as stand-in modules: run before each one, since the
+process building a model may not have run ``warm_up``).
 
 ``ZooSuite`` turns such a file into the suite ``calibrate.py`` runs (``NAME``,
 ``version()``, ``package_dir()``, ``models()``, ``build()``). Imports nothing heavy
@@ -175,6 +177,9 @@ class ZooSuite:
         if setting not in self.SETTINGS:
             raise ValueError(f"{self.NAME} has no {setting!r} setting (it has {', '.join(self.SETTINGS)})")
         make: Callable = self.adapter.MODELS[model]
+        before = getattr(self.adapter, "before_build", None)
+        if before is not None:
+            before()
         torch.manual_seed(0)
         built = make(setting)
         if not (isinstance(built, tuple) and len(built) == 3):

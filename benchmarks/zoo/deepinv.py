@@ -111,13 +111,7 @@ def warm_up():
     import deepinv  # noqa: F401
 
 
-def _stubbed(make):
-    @functools.wraps(make)
-    def wrapper(mode):
-        _stub()
-        return make(mode)
-
-    return wrapper
+before_build = _stub  # (ZooSuite runs it before each make: warm_up may not have run)
 
 
 # --- data ------------------------------------------------------------------------------------
@@ -696,4 +690,3 @@ MODELS.update({
     "ULA_ScorePrior_Median_BlurFFT": _solver(_ula),
     "DeepImagePrior_ConvDecoder_Inpainting": _solver(_dip),
 })
-MODELS = {name: _stubbed(make) for name, make in MODELS.items()}
