@@ -179,6 +179,16 @@ def solve(a, x):
         diff = (x_next - x).abs().max()  # a tensor from the second test on
         x, i = x_next, i + 1
     return x
+@torch.compile
+def relax(x, a):
+    err = 1.0
+    while err > 1e-4:  # expect
+        def step(v):  # a function defined in the body does not end the loop's bookkeeping
+            return 0.5 * (v + a / v)
+        x_next = step(x)
+        err = (x_next - x).abs().max()
+        x = x_next
+    return x
 """,
         """
 import torch
@@ -360,7 +370,8 @@ class Sampler(torch.nn.Module):
                 return
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._first_pass.clear()  # (no node ids kept past a function: the language server compares rule state)
+        if len(self.ctx.scopes) <= 1:  # (leaving a function, not one nested in a `while`'s body)
+            self._first_pass.clear()  # no node ids kept past it: the language server compares rule state
 
     def leave_Call(self, node: cst.Call) -> None:
         # `all(t0 < t1 for t0, t1 in zip(ts[:-1], ts[1:]))`: Dynamo's `all` tests each element

@@ -319,10 +319,9 @@ class GuardTracking:
         scope = self.scopes[-1]
         if not isinstance(scope.node, cst.FunctionDef):
             return False
-        key = ("optional", id(scope.node))
-        names = self._flags.get(key)
+        names = self._optional.get(id(scope.node))
         if names is None:
-            names = self._flags[key] = optional_locals(scope.node)
+            names = self._optional[id(scope.node)] = optional_locals(scope.node)
         return name in names
 
     def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:

@@ -105,6 +105,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self._constants: dict[str, bool | None] = {}
         self._empties: dict[int, frozenset[str]] = {}
         self._flags: dict[int, dict] = {}  # id(function) -> semantic.local_flags, when first asked
+        self._optional: dict[int, frozenset[str]] = {}  # id(function) -> semantic.local_flags.optional_locals
         self.escaped = 0
         # Decorators, defaults and annotations run where the function is defined, not in it.
         self.header_nodes: set[int] = set()
