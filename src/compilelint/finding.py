@@ -102,7 +102,10 @@ ENTERS = "e|"
 # a CL119 candidate's `needs`: "m|<function qualname>|<edge index>", kept when the module that
 # call runs is a project class with an RNN module among its bases (project_rules.cl119_held decides)
 MODULE_CLASS = "m|"
-PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS)  # the candidates the engine hands to the project phases
+# a CL152 candidate's `needs`: "d|<function qualname>|<edge index>", kept when the constructor
+# that call runs has an object default the call leaves out (project_rules.cl152_defaults decides)
+OBJECT_DEFAULT = "d|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

@@ -321,6 +321,16 @@ RULES = {
         'gb_id': 'GB0092',
         'project_phase': 'compilelint.project_rules.cl151_built',
     },
+    'CL152': {
+        'name': 'object-default-argument',
+        'severity': 'error',
+        'summary': 'builds an object whose `__init__` leaves a parameter to a default that is an object instance',
+        'message': '`{callee}` defaults `{param}` to an object instance, and {how}: Dynamo cannot wrap such a default when it traces a constructor and breaks the graph (GB0116)',
+        'help': 'Default the parameter to None and build the object in the body (`if noise_model is None: noise_model = ZeroNoise()`), or pass it at the call.',
+        'gb_id': 'GB0116',
+        'breaks_graph': True,
+        'project_phase': 'compilelint.project_rules.cl152_defaults',
+    },
     'CL201': {
         'name': 'module-structure-mutation',
         'severity': 'warning',

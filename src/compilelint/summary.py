@@ -104,13 +104,16 @@ class FunctionSummary:
     entry: bool = False  # a method or function user code may call with tensors (semantic.entries)
     closures: str = ""  # "a|b": nested functions a `return` hands out (`return inner`), qualnames
     cached: bool = False  # a `@functools.cached_property` getter
+    # parameters whose default builds an object (`noise_model=ZeroNoise()`): a constructor call
+    # that leaves one out breaks the graph (semantic.object_defaults, CL152)
+    objects: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
-                      self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached),
-                     _FUNCTION)
+                      self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached,
+                      self.objects), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -122,7 +125,7 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False)
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, ())
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

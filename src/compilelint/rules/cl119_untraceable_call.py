@@ -5,6 +5,7 @@ from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.finding import MODULE_CLASS
 from compilelint.rules._callsite import keyword_value
+from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._known_calls import draws_scalar, held_state, why_text
 from compilelint.rules._module_classes import callee_class, library_base, makes_script_module
@@ -21,8 +22,6 @@ UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progr
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
 SCRIPT_MODULE = "torch.jit.ScriptModule"  # Dynamo refuses to call into one (module_classes.makes_script_module)
 WRAP_REFUSED = "GB0014"  # an RNN module: refused where the frame first reads it, not only called
-RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
-                         "geometric_", "cauchy_", "log_normal_", "multinomial"})  # take `generator=`
 
 
 class UntraceableCall(Rule):
@@ -199,6 +198,17 @@ class Denoiser(torch.nn.Module):
     def forward(self, x):
         return x - noise(x.shape, generator=GENERATOR)
 """,
+        """
+import torch
+import torch.nn as nn
+class Noise(nn.Module):
+    def __init__(self, rng: torch.Generator = None):
+        super().__init__()
+        self.rng = rng
+    def forward(self, x, seed: int = 0):
+        self.rng.manual_seed(seed)  # expect
+        return x + torch.randn(x.shape)
+""",
     ]
 
     def __init__(self, walker) -> None:
@@ -216,19 +226,28 @@ class Denoiser(torch.nn.Module):
         self._rnn_reads: list[dict[str, list[tuple[cst.CSTNode, ...]]]] = [{}]
         self._blocks: list[cst.CSTNode] = []  # the blocks (bodies) around the node walked
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
+        self._generators = GeneratorScopes()  # what holds a torch.Generator
 
     def visit_Module(self, node: cst.Module) -> None:
         self._jitted = numba_functions(node)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._generators.enter(node, self.ctx.qualify)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
         self._rnn_reads.append({})
+        self._generators.enter(node, self.ctx.qualify)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
         self._numpy_rngs.pop()
         self._rnn_reads.pop()
+        self._generators.leave()
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._generators.leave()
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth += 1
@@ -315,7 +334,8 @@ class Denoiser(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
-        if self._generator(node, qualified) or self._numpy_rng_method(node) or self._object_array(node, qualified):
+        if draw_given_generator(self, node, qualified) or generator_method(self, node, self._generators) \
+                or self._numpy_rng_method(node) or self._object_array(node, qualified):
             return
         if isinstance(node.func, cst.Name) and node.func.value in self._jitted \
                 and not self.ctx.locally_bound(node.func.value):
@@ -379,34 +399,6 @@ class Denoiser(torch.nn.Module):
         reads.append(here)
         return True
 
-    def _generator(self, node: cst.Call, qualified: str | None) -> bool:
-        """A draw handed a `torch.Generator` (`torch.randn(shape, generator=g)`,
-        `x.normal_(generator=g)`): Dynamo cannot make the generator a graph input (GB0055). A
-        parameter (or `self.x`) defaulting to None breaks only when the caller passes one (a
-        `given:` label); anything else is left alone."""
-        value = keyword_value(node, "generator")
-        func = node.func
-        draw = (qualified or "").startswith("torch.") or (
-            qualified is None and isinstance(func, cst.Attribute) and func.attr.value in RNG_METHODS)
-        if value is None or not draw:
-            return False
-        if not isinstance(value, (cst.Name, cst.Attribute)):
-            return False  # `torch.Generator()` built here: reported where it is built (GB0363)
-        if isinstance(value, cst.Name) and self.ctx.function is not None \
-                and self._built_generator(self.ctx.local_flag(value.value)):
-            when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
-        else:
-            # (a parameter without a default, `given:=g`, says nothing of what it holds)
-            when = tuple(label for label in self.ctx.caller_conditions(value) if not label.startswith("given:="))
-            if not when:
-                return False  # not known to hold a generator
-        self.report(node, self.message.format(
-            what="A draw given a `torch.Generator`",
-            why="Dynamo cannot pass a generator object into the graph and breaks the graph (GB0055)"),
-            help="Draw with torch's global RNG inside the region (seed it outside), or draw the noise "
-                 "outside and pass it in.", when=when)
-        return True
-
     def _numpy_rng_method(self, node: cst.Call) -> bool:
         """`rng.normal(...)` / `seeds.generate_state(4)` on a name the function (or the module)
         binds to a NumPy random object: its methods are skipped or unsupported (GB0008, GB0156)."""
@@ -437,13 +429,6 @@ class Denoiser(torch.nn.Module):
             why="torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)"),
             help="Keep the tensors in a Python list (or stack them into one tensor) inside the region.")
         return True
-
-    def _built_generator(self, value: cst.BaseExpression | None) -> bool:
-        """`torch.Generator(device)`, also seeded in the same expression (`.manual_seed(seed)`)."""
-        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-                and value.func.attr.value == "manual_seed":
-            value = value.func.value
-        return isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "torch.Generator"
 
     def _tensor_method(self, node: cst.Call) -> bool:
         """`x.to_sparse()`: a tensor method the table knows, on what may be a tensor (not a

@@ -10,6 +10,13 @@ FACTORIES = frozenset({
     "randn_like", "randint_like", "as_tensor", "normal",
 })
 
+# tensor methods whose result is always a new tensor (not `.float()`, `.contiguous()`, `.to()`,
+# which may hand back the tensor itself)
+NEW_TENSOR_METHODS = frozenset({
+    "unsqueeze", "squeeze", "masked_fill", "permute", "expand", "expand_as", "view", "reshape", "clone",
+    "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "logical_not",
+    "logical_and", "logical_or", "bmm", "matmul", "transpose", "gather", "index_select", "sum", "mean",
+})
 
 class RequiresGradToggle(Rule):
     code = "CL132"
@@ -110,10 +117,17 @@ class Tagger(nn.Module):
 
     def _fresh(self, value: cst.BaseExpression) -> bool:
         """A tensor made in this frame that needs no grad: `x.detach()`, or a torch factory
-        call not asked for `requires_grad=True`."""
+        call not asked for `requires_grad=True`; or a new tensor computed from others
+        (arithmetic, `x.masked_fill(m, 0)`): one that needs grad is no leaf, and eager would
+        refuse to turn it off, so the call is a no-op wherever the code runs."""
+        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
+            return True
         if not isinstance(value, cst.Call):
             return False
         if isinstance(value.func, cst.Attribute) and value.func.attr.value == "detach" and not value.args:
+            return True
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value in NEW_TENSOR_METHODS \
+                and not (isinstance(value.func.value, cst.Name) and value.func.value.value == "self"):
             return True
         qualified = self.ctx.qualify(value.func) or ""
         return qualified.startswith("torch.") and qualified.count(".") == 1 \

@@ -15,6 +15,7 @@ from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
                                        call_sites_decide, dotted, literal_kind, scalar_annotation, strongest)
+from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
@@ -235,7 +236,8 @@ class Bindings:
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,
                                compiled=compiled, disabled=disabled, accessor=accessor and method,
                                inference=inference and method, cached=cached and method)
-        if scope.open:  # what the project needs to map call-site arguments onto parameters
+        info.objects = object_defaults(node, self.qualify) if name == "__init__" else ()
+        if scope.open or info.objects:  # what the project needs to map call-site arguments onto parameters
             info.params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
             info.bound = 1 if (method and not static and info.params) else 0
             info.defaults = defaults

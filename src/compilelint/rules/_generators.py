@@ -1,0 +1,127 @@
+"""The `torch.Generator` objects a function holds, for CL119: a generator's own methods
+(`rng.get_state()`, `rng.set_state(s)`, `g.manual_seed(seed)`) are stateful RNG operations
+Dynamo does not put in a graph (GB7650). A name holds one when the function builds it
+(`torch.Generator(device)`, seeded or not) or a parameter is annotated with it; `self.rng`
+when a method of the class sets it from either (an imaging library's noise model keeps the
+`rng=` it was given and saves its state in `__init__` and `to()`).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from compilelint.rules._callsite import keyword_value
+from compilelint.semantic.kinds import not_optional
+
+GENERATOR = "torch.Generator"
+GENERATOR_METHODS = frozenset({"get_state", "set_state", "manual_seed", "seed", "initial_seed",
+                               "graphsafe_get_state", "graphsafe_set_state", "clone_state"})
+RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernoulli", "exponential_",
+                         "geometric_", "cauchy_", "log_normal_", "multinomial"})  # tensor methods that take `generator=`
+
+
+class GeneratorScopes:
+    """What holds a generator, class by class and function by function, as the walk enters
+    and leaves them (`enter` a ClassDef or FunctionDef, `leave` it)."""
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[bool, frozenset[str]]] = []  # (a class?, its attributes or parameters)
+
+    def enter(self, node: cst.ClassDef | cst.FunctionDef, qualify) -> None:
+        if isinstance(node, cst.ClassDef):
+            self._stack.append((True, class_generators(node, qualify)))
+        else:
+            self._stack.append((False, generator_params(node, qualify)))
+
+    def leave(self) -> None:
+        self._stack.pop()
+
+    def holds(self, owner: cst.BaseExpression, local_flag, qualify) -> bool:
+        """Whether `owner` holds a generator: a parameter annotated with one, a local the
+        function builds one into, `self.x` its class sets to one."""
+        if isinstance(owner, cst.Name):
+            params = self._stack[-1][1] if self._stack and not self._stack[-1][0] else frozenset()
+            return owner.value in params or built_generator(local_flag(owner.value), qualify)
+        if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
+            return False
+        owner_class = next((names for is_class, names in reversed(self._stack) if is_class), frozenset())
+        return owner.attr.value in owner_class
+
+
+def generator_method(rule, node: cst.Call, scopes: GeneratorScopes) -> bool:
+    """`rng.get_state()`, `self.rng.manual_seed(s)` on a `torch.Generator`: reported (GB7650)."""
+    func = node.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in GENERATOR_METHODS or rule.ctx.function is None \
+            or not scopes.holds(func.value, rule.ctx.local_flag, rule.ctx.qualify):
+        return False
+    rule.report(node, rule.message.format(what=f"`torch.Generator.{func.attr.value}()`", why=(
+        "Dynamo does not trace a generator's state and breaks the graph (GB7650)")),
+        help="Seed, save or restore the generator outside the compiled call.")
+    return True
+
+
+def draw_given_generator(rule, node: cst.Call, qualified: str | None) -> bool:
+    """A draw handed a `torch.Generator` (`torch.randn(shape, generator=g)`,
+    `x.normal_(generator=g)`): Dynamo cannot make the generator a graph input (GB0055). A
+    parameter (or `self.x`) defaulting to None breaks only when the caller passes one (a
+    `given:` label); anything else is left alone."""
+    ctx = rule.ctx
+    value = keyword_value(node, "generator")
+    func = node.func
+    draw = (qualified or "").startswith("torch.") or (
+        qualified is None and isinstance(func, cst.Attribute) and func.attr.value in RNG_METHODS)
+    if value is None or not draw:
+        return False
+    if not isinstance(value, (cst.Name, cst.Attribute)):
+        return False  # `torch.Generator()` built here: reported where it is built (GB0363)
+    if isinstance(value, cst.Name) and ctx.function is not None \
+            and built_generator(ctx.local_flag(value.value), ctx.qualify):
+        when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
+    else:
+        # (a parameter without a default, `given:=g`, says nothing of what it holds)
+        when = tuple(label for label in ctx.caller_conditions(value) if not label.startswith("given:="))
+        if not when:
+            return False  # not known to hold a generator
+    rule.report(node, rule.message.format(
+        what="A draw given a `torch.Generator`",
+        why="Dynamo cannot pass a generator object into the graph and breaks the graph (GB0055)"),
+        help="Draw with torch's global RNG inside the region (seed it outside), or draw the noise "
+             "outside and pass it in.", when=when)
+    return True
+
+
+def built_generator(value: cst.BaseExpression | None, qualify) -> bool:
+    """`torch.Generator(device)`, also seeded in the same expression (`.manual_seed(seed)`)."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value == "manual_seed":
+        value = value.func.value
+    return isinstance(value, cst.Call) and qualify(value.func) == GENERATOR
+
+
+def generator_params(fn: cst.FunctionDef, qualify) -> frozenset[str]:
+    """The parameters annotated `torch.Generator` (also `Optional[...]`, `... | None`)."""
+    params = [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]
+    return frozenset(p.name.value for p in params if p.annotation is not None and _names_generator(
+        not_optional(p.annotation.annotation), qualify))
+
+
+def class_generators(node: cst.ClassDef, qualify) -> frozenset[str]:
+    """The `self.x` a method of the class sets to a generator (built, or a parameter
+    annotated with the class)."""
+    attrs = set()
+    for fn in node.body.body:
+        if not isinstance(fn, cst.FunctionDef):
+            continue
+        params = generator_params(fn, qualify)
+        for assign in m.findall(fn, m.Assign(targets=[m.AssignTarget(target=m.Attribute(value=m.Name("self")))])):
+            value = assign.value
+            if (isinstance(value, cst.Name) and value.value in params) or built_generator(value, qualify):
+                attrs.add(assign.targets[0].target.attr.value)
+    return frozenset(attrs)
+
+
+def _names_generator(annotation: cst.BaseExpression, qualify) -> bool:
+    if isinstance(annotation, cst.SimpleString):
+        return annotation.evaluated_value in ("torch.Generator", "Generator")
+    return isinstance(annotation, (cst.Name, cst.Attribute)) and qualify(annotation) == GENERATOR
