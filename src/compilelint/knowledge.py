@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from compilelint.knowledge_numpy import (NUMPY_LINALG_UNSUPPORTED, NUMPY_LISTED_WITH, NUMPY_RANDOM_OTHER,  # noqa: F401
+                                        NUMPY_RNG_CLASSES, NUMPY_UNSUPPORTED)
+
 CATEGORIES = {
     "dynamic-output-size": "the op's output size depends on its input's values",
     "c-function": "a C function Dynamo cannot look into",
@@ -68,21 +71,6 @@ class Entry:
         return f">= {low}" if self.torch_max is None else f">= {low}, < " + "%d.%d" % self.torch_max
 
 
-# NumPy's other distributions: none is in torch._numpy.random's __all__ (which draws only
-# seed/random_sample/sample/random/rand/randn/normal/choice/randint/shuffle/uniform)
-NUMPY_RANDOM_OTHER = (
-    "geometric", "negative_binomial", "logistic", "lognormal", "chisquare", "dirichlet", "f", "gumbel",
-    "hypergeometric", "logseries", "multivariate_normal", "noncentral_chisquare", "noncentral_f", "pareto",
-    "power", "rayleigh", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t", "triangular",
-    "vonmises", "wald", "weibull", "zipf", "random_integers", "bytes", "multivariate_hypergeometric",
-)
-
-
-# NumPy's random state classes: none can be built while tracing, and their methods are skipped
-NUMPY_RNG_CLASSES = ("SeedSequence", "RandomState", "Generator", "BitGenerator", "PCG64", "PCG64DXSM", "MT19937",
-                     "Philox", "SFC64")
-
-
 def _names(prefix: str, *fns: str) -> tuple[str, ...]:
     return tuple(f"{prefix}.{fn}" for fn in fns)
 
@@ -94,36 +82,6 @@ TORCHVISION_NMS = "2.14.1 (torchvision 0.29.1)"
 # The releases the labelled corpus (accuracy.py) confirmed the other rows' cases on
 # (benchmarks/RESULTS.md §16: 2.11.0 and 2.14.1 are CUDA wheels run on CPU).
 CONFIRMED = "2.11.0, 2.13.0, 2.14.1"
-# NumPy functions torch._numpy does not implement (numpy 2.4, torch 2.13.0 and 2.14.1: the same
-# lists; tests/test_knowledge_numpy.py keeps them equal to what the installed torch lacks).
-# Dynamo refuses every call of one in a compiled region, also on Python constants (GB0294).
-NUMPY_LISTED_WITH = "2.4"  # the NumPy release the lists were made against
-NUMPY_UNSUPPORTED = (
-    "acos", "acosh", "apply_along_axis", "apply_over_axes", "argpartition", "array2string",
-    "array_repr", "array_str", "asanyarray", "asarray_chkfinite", "asfortranarray", "asin", "asinh",
-    "asmatrix", "astype", "atan", "atan2", "atanh", "base_repr", "binary_repr", "bitwise_count",
-    "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift", "block", "bmat", "busday_count",
-    "busday_offset", "compress", "concat", "cumulative_prod", "cumulative_sum",
-    "datetime_as_string", "datetime_data", "delete", "digitize", "ediff1d", "einsum_path",
-    "extract", "format_float_positional", "format_float_scientific", "frexp", "frombuffer",
-    "fromfunction", "fromiter", "frompyfunc", "fromregex", "fromstring", "get_include",
-    "get_printoptions", "getbufsize", "geterr", "geterrcall", "histogram_bin_edges", "info",
-    "insert", "interp", "intersect1d", "is_busday", "isdtype", "isfortran", "isin", "isnat",
-    "iterable", "ix_", "lexsort", "mask_indices", "matrix_transpose", "matvec", "may_share_memory",
-    "mintypecode", "nanargmax", "nanargmin", "nancumprod", "nancumsum", "nanmax", "nanmean",
-    "nanmedian", "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
-    "nested_iters", "packbits", "partition", "permute_dims", "piecewise", "place", "poly",
-    "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub", "polyval", "pow",
-    "printoptions", "promote_types", "putmask", "ravel_multi_index", "require", "roots", "select",
-    "set_printoptions", "setbufsize", "setdiff1d", "seterr", "seterrcall", "setxor1d",
-    "shares_memory", "show_config", "show_runtime", "sort_complex", "spacing", "trapezoid",
-    "trim_zeros", "typename", "union1d", "unique_all", "unique_counts", "unique_inverse",
-    "unique_values", "unpackbits", "unravel_index", "unstack", "unwrap", "vecdot", "vecmat"
-)
-NUMPY_LINALG_UNSUPPORTED = (
-    "cross", "diagonal", "matmul", "matrix_norm", "matrix_transpose", "outer", "svdvals",
-    "tensordot", "trace", "vecdot", "vector_norm"
-)
 ENTRIES: tuple[Entry, ...] = (
     # ---- data-dependent output sizes (CL120) ----------------------------------------------
     Entry(("torch.nonzero", "torch.Tensor.nonzero"), "dynamic-output-size", "CL120", "GB0036",
@@ -450,6 +408,11 @@ ENTRIES: tuple[Entry, ...] = (
           "multiply by the dense adjacency (`adj @ x`), or run the sparse product outside the region",
           ("kn_sparse_operand_01",), CONFIRMED, traced=("clean_kn_sparse_operand_01",),
           why="Dynamo cannot wrap the sparse tensor it multiplies and breaks the graph where the frame first reads it"),
+    Entry(_names("torch.optim", "Adam", "AdamW", "SGD", "LBFGS", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam",
+                 "RAdam", "ASGD", "Rprop", "SparseAdam", "Adafactor"), "untraceable", "CL119", "GB0008",
+          "`Optimizer.__init__` is skipped (SGD GB0467, LBFGS GB0088); the frame runs eagerly (GB8335)",
+          "build the optimiser outside the region (test-time optimisation: run its loop eagerly)",
+          ("kn_optimizer_ctor_01",), "2.13.0, 2.14.1", traced=("clean_kn_optimizer_ctor_01",)),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
           "of anything, even a dict of floats; 2.13 traces it and breaks only on a tensor (CL114's other finding)",
