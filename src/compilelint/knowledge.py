@@ -412,7 +412,7 @@ ENTRIES: tuple[Entry, ...] = (
                  "RAdam", "ASGD", "Rprop", "SparseAdam", "Adafactor"), "untraceable", "CL119", "GB0008",
           "`Optimizer.__init__` is skipped (SGD GB0467, LBFGS GB0088); the frame runs eagerly (GB8335)",
           "build the optimiser outside the region (test-time optimisation: run its loop eagerly)",
-          ("kn_optimizer_ctor_01",), "2.13.0, 2.14.1", traced=("clean_kn_optimizer_ctor_01",)),
+          ("kn_optimizer_ctor_01",), CONFIRMED, traced=("clean_kn_optimizer_ctor_01",)),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
           "of anything, even a dict of floats; 2.13 traces it and breaks only on a tensor (CL114's other finding)",
