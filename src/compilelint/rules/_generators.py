@@ -22,17 +22,15 @@ RNG_METHODS = frozenset({"normal_", "uniform_", "random_", "bernoulli_", "bernou
 
 
 class GeneratorScopes:
-    """What holds a generator, class by class and function by function, as the walk enters
-    and leaves them (`enter` a ClassDef or FunctionDef, `leave` it)."""
+    """The classes and functions the walk is in (`enter` a ClassDef or FunctionDef, `leave`
+    it); what holds a generator there is worked out only when a generator method's name is
+    called, which few classes do (scanning every class body costs a tenth of a check)."""
 
     def __init__(self) -> None:
-        self._stack: list[tuple[bool, frozenset[str]]] = []  # (a class?, its attributes or parameters)
+        self._stack: list[cst.ClassDef | cst.FunctionDef] = []
 
-    def enter(self, node: cst.ClassDef | cst.FunctionDef, qualify) -> None:
-        if isinstance(node, cst.ClassDef):
-            self._stack.append((True, class_generators(node, qualify)))
-        else:
-            self._stack.append((False, generator_params(node, qualify)))
+    def enter(self, node: cst.ClassDef | cst.FunctionDef) -> None:
+        self._stack.append(node)
 
     def leave(self) -> None:
         self._stack.pop()
@@ -41,12 +39,13 @@ class GeneratorScopes:
         """Whether `owner` holds a generator: a parameter annotated with one, a local the
         function builds one into, `self.x` its class sets to one."""
         if isinstance(owner, cst.Name):
-            params = self._stack[-1][1] if self._stack and not self._stack[-1][0] else frozenset()
-            return owner.value in params or built_generator(local_flag(owner.value), qualify)
+            fn = self._stack[-1] if self._stack and isinstance(self._stack[-1], cst.FunctionDef) else None
+            return (fn is not None and owner.value in generator_params(fn, qualify)) \
+                or built_generator(local_flag(owner.value), qualify)
         if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
             return False
-        owner_class = next((names for is_class, names in reversed(self._stack) if is_class), frozenset())
-        return owner.attr.value in owner_class
+        cls = next((node for node in reversed(self._stack) if isinstance(node, cst.ClassDef)), None)
+        return cls is not None and owner.attr.value in class_generators(cls, qualify)
 
 
 def generator_method(rule, node: cst.Call, scopes: GeneratorScopes) -> bool:

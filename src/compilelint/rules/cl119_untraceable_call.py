@@ -232,13 +232,13 @@ class Noise(nn.Module):
         self._jitted = numba_functions(node)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._generators.enter(node, self.ctx.qualify)
+        self._generators.enter(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
         self._rnn_reads.append({})
-        self._generators.enter(node, self.ctx.qualify)
+        self._generators.enter(node)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
