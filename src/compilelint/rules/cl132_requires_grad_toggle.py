@@ -18,6 +18,7 @@ NEW_TENSOR_METHODS = frozenset({
     "logical_and", "logical_or", "bmm", "matmul", "transpose", "gather", "index_select", "sum", "mean",
 })
 
+
 class RequiresGradToggle(Rule):
     code = "CL132"
     name = "requires-grad-toggle"

@@ -45,4 +45,3 @@ def builds_object(value: cst.BaseExpression, qualify) -> bool:
     if name.startswith(("builtins.", "typing.", "collections.", "enum.", "dataclasses.", "numpy.")):
         return False
     return last[:1].isupper() and not last.isupper()  # (`DEFAULTS()`-like all-caps: a constant's call)
-
