@@ -4,10 +4,9 @@ that build it; before torch 2.13 a call that passes the object breaks too (Dynam
 every default of a traced constructor there: corpus `clean_xf_object_default_01`'s
 `[torch < 2.13]` label, confirmed on 2.11.0)."""
 
-import textwrap
-
 from compilelint import config as config_mod
 from compilelint.engine import check
+from helpers import write_package
 
 BASE = '''
 import torch.nn as nn
@@ -46,12 +45,7 @@ class Deblur(nn.Module):
 
 
 def _project(tmp_path, user=USER):
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "physics.py").write_text(textwrap.dedent(BASE))
-    (pkg / "model.py").write_text(textwrap.dedent(user))
-    return pkg
+    return write_package(tmp_path, "pkg", {"physics.py": BASE, "model.py": user})
 
 
 def _hits(tmp_path, pkg, target_torch):

@@ -21,13 +21,13 @@ EVERY_DEFAULT_BEFORE = (2, 13)  # older releases wrap each default, whether the 
 
 def run(context) -> list:
     index = context.index
+    every = context.torch < EVERY_DEFAULT_BEFORE
     out = []
     for analysis, finding, key, call in context.candidates(OBJECT_DEFAULT):
         for callee in index.callees(key, call):
             info = index.functions.get(callee)
-            if not callee.endswith(".__init__") or info is None or not info.objects or info.params is None:
-                continue
-            every = context.torch < EVERY_DEFAULT_BEFORE
+            if not callee.endswith(".__init__") or info is None or not info.objects:
+                continue  # (a summary with `objects` keeps its `params`: semantic.bindings)
             left = info.objects[0] if every else next(
                 (name for name in info.objects if _left_out(context, key, call, info, name, DEPTH)), None)
             if left is None:

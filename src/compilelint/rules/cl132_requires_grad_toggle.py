@@ -1,21 +1,13 @@
 import libcst as cst
 
 from compilelint.semantic.guards import conditions
-from compilelint.semantic.kinds import Kind
+from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind
 from compilelint.rules.base import Rule
 
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
     "randn_like", "randint_like", "as_tensor", "normal",
-})
-
-# tensor methods whose result is always a new tensor (not `.float()`, `.contiguous()`, `.to()`,
-# which may hand back the tensor itself)
-NEW_TENSOR_METHODS = frozenset({
-    "unsqueeze", "squeeze", "masked_fill", "permute", "expand", "expand_as", "view", "reshape", "clone",
-    "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "logical_not",
-    "logical_and", "logical_or", "bmm", "matmul", "transpose", "gather", "index_select", "sum", "mean",
 })
 
 

@@ -139,9 +139,8 @@ class CallGraph:
         """The edge index of a call that runs a project class's `__init__`: `Cls(...)` or
         `super().__init__(...)` (CL152; which `__init__` it is, the project decides)."""
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "__init__" and isinstance(func.value, cst.Call) \
-                and isinstance(func.value.func, cst.Name) and func.value.func.value == "super" and self.scopes:
-            index = self.edge_index(node)
+        if isinstance(func, cst.Attribute) and func.attr.value == "__init__" and self.scopes:
+            index = self.edge_index(node)  # (`_edge` makes `super().__init__(...)` a "super" edge)
             kind = None if index is None else self.functions[self.scopes[-1].qualname].calls[index].kind
             return index if kind == "super" else None
         return self.class_call(node)

@@ -72,6 +72,13 @@ STRICT_TENSOR_METHODS = frozenset({
     "type_as", "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "unbind",
     "logical_not", "logical_and", "logical_or", "bmm", "topk",
 })
+# Tensor methods whose result is always a new tensor (not `.float()`, `.contiguous()`, `.to()`,
+# which may hand back the tensor itself): CL132's computed tensors
+NEW_TENSOR_METHODS = frozenset({
+    "unsqueeze", "squeeze", "masked_fill", "permute", "expand", "expand_as", "view", "reshape", "clone",
+    "new_zeros", "new_ones", "new_empty", "new_full", "new_tensor", "masked_select", "logical_not",
+    "logical_and", "logical_or", "bmm", "matmul", "transpose", "gather", "index_select", "sum", "mean",
+})
 # torch.* callables that return Python values (or non-tensors) rather than tensors.
 TORCH_VALUE_FUNCS = frozenset({
     "is_tensor", "is_storage", "is_complex", "is_floating_point", "is_nonzero",
