@@ -43,9 +43,12 @@ def noqa_map(text: str) -> tuple[dict[int, list[str] | None], bool]:
     return lines, file_noqa
 
 
-def walk_tree(tree: cst.Module, path: str, module: str, rule_classes: list[type], settings) -> Walker:
-    """One walk of `tree` by a Walker running `rule_classes`: the Walker, with what it found."""
+def walk_tree(tree: cst.Module, path: str, module: str, rule_classes: list[type], settings,
+              text: str | None = None) -> Walker:
+    """One walk of `tree` by a Walker running `rule_classes`: the Walker, with what it found.
+    `text`: the source, for rules that skip files a word of it rules out."""
     walker = Walker(path, module, rule_classes, settings)
+    walker.text = text
     # libcst's order, without rebuilding the tree; layout nodes only when something acts on them
     handled = {*walker._visit, *walker._leave, *Walker.handled_types()}
     with traverse.fast_visits():  # and the rules' own subtree scans (node.visit(Finder()))
@@ -69,7 +72,7 @@ def _edit(edit, positions) -> Edit:
 def analyze(path: str, text: str, module: str, rule_classes: list[type], settings) -> FileAnalysis:
     """Parse and walk one file. Raises libcst.ParserSyntaxError for the engine to report."""
     tree = cst.parse_module(text)
-    walker = walk_tree(tree, path, module, rule_classes, settings)
+    walker = walk_tree(tree, path, module, rule_classes, settings, text)
     return assemble(walker, text, lambda nodes: traverse.positions(tree, nodes),
                     lambda loops: loop_positions(text, tree, loops))
 

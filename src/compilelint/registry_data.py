@@ -331,6 +331,15 @@ RULES = {
         'breaks_graph': True,
         'project_phase': 'compilelint.project_rules.cl152_defaults',
     },
+    'CL153': {
+        'name': 'sparse-tensor-use',
+        'severity': 'error',
+        'summary': "a frame's first use of a sparse tensor it holds (a parameter, an attribute, a local)",
+        'message': '`{holder}` is a sparse tensor and this {what}: Dynamo cannot wrap a sparse tensor, breaks the graph and runs the rest of the function eagerly (GB0015)',
+        'help': 'Keep sparse tensors out of the compiled region: multiply by the dense matrix (`adj.to_dense()` kept as a buffer), or compile the dense parts and run the sparse products between them eagerly.',
+        'gb_id': 'GB0015',
+        'breaks_graph': True,
+    },
     'CL201': {
         'name': 'module-structure-mutation',
         'severity': 'warning',

@@ -136,6 +136,7 @@ class FileModel:
         tree = parsed.tree
         walker = Walker(self.path, self.module, self.rule_classes, self.settings)
         walker.scans = self.scans
+        walker.text = text
         handled = {*walker._visit, *walker._leave, *Walker.handled_types()}
         skip = traverse.skippable(handled)
         live = {id(stmt) for stmt in tree.body}

@@ -27,7 +27,7 @@ import libcst as cst
 
 # Walker attributes that are configuration, not state.
 FIXED = frozenset({"path", "module", "settings", "rules", "loop_rule", "_visit", "_leave", "_enter", "_exit",
-                   "metadata", "scans"})
+                   "metadata", "scans", "text", "sparse_model"})
 # Walker attributes each statement appends to and nothing reads across statements.
 OUTPUTS = ("pending", "crashes", "functions", "compile_targets", "loop_nodes")
 _ATOMS = (str, int, float, bool, type(None), bytes, complex, enum.Enum, type, types.FunctionType,

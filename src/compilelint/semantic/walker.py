@@ -75,6 +75,9 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.path = path
         self.module = module
         self.settings = settings
+        self.text: str | None = None  # the source, where the caller has it (None: unknown)
+        self.sparse_model = None  # rules._sparse: the file's sparse values, at the module
+        self.sparse_key: tuple = ()  # what that model decides (state, where the model is not)
         self.imports: dict[str, str] = {}
         self.exports: list[str] = []  # a top-level package's unconditional re-exports
         self.module_env: dict = {}

@@ -1,0 +1,111 @@
+"""Which values of a file are sparse tensors, and where each function first uses one, for
+CL153. Dynamo cannot wrap a sparse tensor (GB0015): a frame that holds one (a parameter,
+an attribute, a local) breaks, and runs eagerly, at the first statement that makes Dynamo
+look at it — a method call on it, an operator, a call that hands it to code that uses it,
+a `return` of it — and the rest of the frame is not traced. Binding it to a name
+(`g = self.graph`) or handing it to a function that only returns it does not.
+
+Worked out per file, once, when the file may hold one (its text names `sparse`,
+`_values`, `_indices`, `coalesce` or `crow_indices`): what is sparse is found by a
+fixed point over the file's functions — sparse builders, `self.X` set from one, functions
+returning one, parameters used as one (`x._values()`, `torch.sparse.mm(x, w)`) or given
+one by a call in the file.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import libcst as cst
+
+from compilelint.rules._sparse_flow import LOOKS_ONLY, MARKERS, FileSparse, Flow, self_attr, statements_of
+from compilelint.semantic.kinds import dotted
+
+
+def file_model(ctx, module: cst.Module) -> FileSparse | None:
+    """The file's model, worked out once per walk, at the module (None when the file's text
+    rules it out). Its digest is walker state: an edit that changes what it finds anywhere
+    makes the incremental walk redo the whole file (incremental.state)."""
+    if ctx.sparse_model is None:
+        text = ctx.text
+        ctx.sparse_model = False if text is not None and not any(m in text for m in MARKERS) \
+            else analyse(module, _qualifier(module))
+        ctx.sparse_key = ctx.sparse_model.digest() if ctx.sparse_model else ()
+    return ctx.sparse_model or None
+
+
+def _qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]:
+    """Qualified names from the module's top-level imports (the walk has not read them yet)."""
+    names: dict[str, str] = {}
+    for stmt in module.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted(alias.name) or ""
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        names[alias.asname.name.value] = full
+                    else:
+                        names[full.split(".")[0]] = full.split(".")[0]
+            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
+                    and not isinstance(small.names, cst.ImportStar):
+                base = dotted(small.module) or ""
+                for alias in small.names:
+                    name = dotted(alias.name) or ""
+                    local = alias.asname.name.value if alias.asname is not None and isinstance(
+                        alias.asname.name, cst.Name) else name
+                    names[local] = f"{base}.{name}"
+
+    def qualify(expr: cst.BaseExpression) -> str | None:
+        name = dotted(expr)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        if head in names:
+            return names[head] + ("." + rest if rest else "")
+        return f"builtins.{head}" if head in LOOKS_ONLY and not rest else None
+
+    return qualify
+
+
+def shadowed_product(ctx, node: cst.Call) -> bool:
+    """A sparse product after the frame's first sparse use: the frame runs eagerly from there."""
+    return bool(ctx.sparse_model) and id(node) in ctx.sparse_model.shadowed
+
+
+def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | None]) -> FileSparse:
+    model = FileSparse()
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            model.functions[stmt.name.value] = stmt
+            model.owner[stmt.name.value] = ""
+        elif isinstance(stmt, cst.ClassDef):
+            for item in stmt.body.body:
+                if isinstance(item, cst.FunctionDef):
+                    model.functions[f"{stmt.name.value}.{item.name.value}"] = item
+                    model.owner[f"{stmt.name.value}.{item.name.value}"] = stmt.name.value
+    classes = {q.split(".")[0] for q, o in model.owner.items() if o}
+    for qualname, fn in model.functions.items():
+        cls = model.owner[qualname]
+        if cls:
+            for stmt in statements_of(fn.body):
+                if isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call):
+                    built = dotted(stmt.value.func)
+                    for t in stmt.targets:
+                        if built in classes and self_attr(t.target):
+                            model.members.setdefault(cls, {})[t.target.attr.value] = built
+    for _ in range(4):  # a fixed point: each round may find more that is sparse
+        before = (_size(model.attrs), _size(model.params), len(model.returns))
+        for qualname in model.functions:
+            Flow(model, qualname, qualify, report=False).run()
+        if (_size(model.attrs), _size(model.params), len(model.returns)) == before:
+            break
+    for qualname in model.functions:
+        for param in model.params.get(qualname, {}):
+            model.consumes[(qualname, param)] = Flow(model, qualname, qualify, report=False, only=param).run()
+    for qualname in model.functions:
+        Flow(model, qualname, qualify, report=True).run()
+    return model
+
+
+def _size(table: dict) -> int:
+    return sum(len(v) for v in table.values())

@@ -1,0 +1,400 @@
+"""The walk behind rules._sparse: one function's statements in order — what is sparse
+where, its first uses of a sparse value, whether it looks at a parameter it is given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from compilelint.semantic.guards import conditions
+from compilelint.semantic.kinds import dotted
+
+MARKERS = ("sparse", "_values", "_indices", "coalesce", "crow_indices")
+BUILDERS = frozenset({
+    "torch.sparse_coo_tensor", "torch.sparse_csr_tensor", "torch.sparse_csc_tensor", "torch.sparse_bsr_tensor",
+    "torch.sparse_bsc_tensor", "torch.sparse_compressed_tensor", "torch.sparse.FloatTensor",
+    "torch.sparse.DoubleTensor", "torch.sparse.LongTensor", "torch.sparse.IntTensor", "torch.sparse.HalfTensor",
+    "torch.sparse.BoolTensor", "torch.sparse.ByteTensor", "torch.cuda.sparse.FloatTensor",
+})
+TO_SPARSE = frozenset({"to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr", "to_sparse_bsc"})
+KEEPS_SPARSE = frozenset({"to", "cuda", "cpu", "coalesce", "float", "double", "half", "detach", "clone", "t", "type"})
+SPARSE_ONLY = frozenset({"_values", "_indices", "coalesce", "crow_indices", "col_indices", "ccol_indices",
+                         "row_indices", "_nnz", "is_coalesced", "sparse_dim", "dense_dim"})
+# torch's sparse products and reductions: the argument that must be sparse (CL119 reports the call)
+OPERAND = {"torch.sparse.mm": 0, "torch.spmm": 0, "torch.smm": 0, "torch.hspmm": 0, "torch.sparse.sum": 0,
+           "torch.sparse.softmax": 0, "torch.sparse.log_softmax": 0, "torch.sparse.addmm": 1, "torch.sspaddmm": 1}
+LOOKS_ONLY = frozenset({"isinstance", "type", "id", "hasattr", "callable", "issubclass"})
+
+Labels = tuple  # `when` labels under which a value is sparse, () for always
+
+
+@dataclass
+class Use:
+    """A function's first use of a sparse value on some path: the node to report, what it is."""
+
+    node: cst.CSTNode
+    qualname: str
+    what: str
+    holder: str
+    when: Labels = ()
+
+
+@dataclass
+class FileSparse:
+    functions: dict[str, cst.FunctionDef] = field(default_factory=dict)  # "f", "Cls.m"
+    owner: dict[str, str] = field(default_factory=dict)  # qualname -> class name ("" for module level)
+    members: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> attr -> class built into it
+    attrs: dict[str, dict[str, Labels]] = field(default_factory=dict)  # class -> sparse attr -> labels
+    params: dict[str, dict[str, Labels]] = field(default_factory=dict)  # qualname -> sparse param -> labels
+    returns: set[str] = field(default_factory=set)  # functions returning a sparse tensor
+    consumes: dict[tuple[str, str], Labels | None] = field(default_factory=dict)  # (qualname, param)
+    uses: dict[int, Use] = field(default_factory=dict)  # id(node) -> first use to report
+
+    def digest(self) -> tuple:
+        """What the model decides, without the nodes: equal digests report the same."""
+        return (tuple(sorted((c, tuple(sorted(a.items()))) for c, a in self.attrs.items())),
+                tuple(sorted((q, tuple(sorted(p.items()))) for q, p in self.params.items())),
+                tuple(sorted(self.returns)), tuple(sorted(self.consumes.items(), key=repr)),
+                tuple(sorted((u.qualname, u.what, u.holder, u.when) for u in self.uses.values())),
+                len(self.shadowed))
+    shadowed: set[int] = field(default_factory=set)  # id() of sparse products after a first use
+
+
+def self_attr(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
+def statements_of(suite: cst.BaseSuite):
+    """Every small statement of a body, nested blocks included (not nested defs)."""
+    stack = [suite]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(node, cst.SimpleStatementLine):
+            yield from node.body
+            continue
+        if isinstance(node, cst.SimpleStatementSuite):
+            yield from node.body
+            continue
+        for name in ("body", "orelse", "handlers", "finalbody"):
+            child = getattr(node, name, None)
+            if isinstance(child, (list, tuple)):
+                stack.extend(reversed(child))
+            elif isinstance(child, cst.CSTNode):
+                stack.append(child)
+
+
+def _terminates(suite: cst.BaseSuite) -> bool:
+    body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    if isinstance(last, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
+    return False
+
+
+class Flow:
+    """One walk of one function's statements in order: what is sparse where, and (report)
+    the first uses, or (only=param) whether and when the function uses `param`."""
+
+    def __init__(self, model: FileSparse, qualname: str, qualify, *, report: bool, only: str | None = None):
+        self.model, self.qualname, self.qualify = model, qualname, qualify
+        self.fn = model.functions[qualname]
+        self.cls = model.owner[qualname]
+        self.report, self.only = report, only
+        self.guards: list[Labels] = []  # conditions of the `if`s around the statement
+        self.returned: Labels = ()  # `if C: return x` before a use: the use needs `not C`
+        self.consumed: Labels | None = None
+
+    def run(self) -> Labels | None:
+        params = self.model.params.get(self.qualname, {})
+        env = {p: labels for p, labels in params.items() if self.only in (None, p)}
+        self._block(self.fn.body, env, False)
+        return self.consumed
+
+    # ---- what is sparse ------------------------------------------------------------------
+
+    def sparse(self, expr: cst.BaseExpression, env: dict) -> Labels | None:
+        if isinstance(expr, cst.Name):
+            return env.get(expr.value)
+        if self_attr(expr) and self.cls:
+            return self.model.attrs.get(self.cls, {}).get(expr.attr.value)
+        if not isinstance(expr, cst.Call):
+            return None
+        func = expr.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in TO_SPARSE:
+                return ()
+            if func.attr.value in KEEPS_SPARSE:
+                return self.sparse(func.value, env)
+        if (self.qualify(func) or "") in BUILDERS:
+            return ()
+        callee = self.callee(func)
+        return () if callee in self.model.returns and not callee.endswith(".__init__") else None
+
+    def callee(self, func: cst.BaseExpression) -> str | None:
+        """The file's function a call runs: `f(...)`, `self.m(...)`, `self.sub(...)` (its forward)."""
+        if isinstance(func, cst.Name) and self.model.owner.get(func.value) == "":
+            return func.value
+        if self_attr(func) and self.cls:
+            name = func.attr.value
+            if f"{self.cls}.{name}" in self.model.functions:
+                return f"{self.cls}.{name}"
+            built = self.model.members.get(self.cls, {}).get(name)
+            if built and f"{built}.forward" in self.model.functions:
+                return f"{built}.forward"
+        return None
+
+    # ---- the walk ------------------------------------------------------------------------
+
+    def _block(self, suite, env: dict, used: bool) -> bool:
+        body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+        for stmt in body:
+            used = self._statement(stmt, env, used)
+        return used
+
+    def _statement(self, stmt, env: dict, used: bool) -> bool:
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                used = self._small(small, env, used)
+            return used
+        if isinstance(stmt, cst.If):
+            used = self._expr(stmt.test, env, used)
+            labels = conditions(stmt.test)
+            if_env, else_env = dict(env), dict(env)
+            returns_it = self._returns_holder(stmt.body, env)
+            self.guards.append(labels)
+            body_used = self._block(stmt.body, if_env, used)
+            self.guards.pop()
+            else_used = used
+            if stmt.orelse is not None:
+                self.guards.append(conditions(stmt.test, negated=True))
+                orelse = stmt.orelse
+                else_used = self._statement(orelse, else_env, used) if isinstance(orelse, cst.If) \
+                    else self._block(orelse.body, else_env, used)
+                self.guards.pop()
+            ends = _terminates(stmt.body)
+            if ends and returns_it and not used:
+                self.returned += conditions(stmt.test, negated=True)
+            for e in (if_env, else_env):
+                for name, labels in e.items():
+                    env.setdefault(name, labels)
+            if ends:
+                return else_used
+            return used or (body_used and else_used)
+        if isinstance(stmt, (cst.For, cst.While)):
+            head = stmt.test if isinstance(stmt, cst.While) else stmt.iter
+            if not (isinstance(stmt, cst.For) and (isinstance(head, cst.Name) or self_attr(head))):
+                used = self._expr(head, env, used)
+            return self._block(stmt.body, env, used)
+        if isinstance(stmt, cst.With):
+            for item in stmt.items:
+                used = self._expr(item.item, env, used)
+            return self._block(stmt.body, env, used)
+        if isinstance(stmt, cst.Try):
+            return self._block(stmt.body, env, used)
+        return used
+
+    def _returns_holder(self, suite, env: dict) -> bool:
+        body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine):
+            return False
+        small = body[0].body[0]
+        return isinstance(small, cst.Return) and small.value is not None and self.sparse(small.value, env) is not None \
+            and not isinstance(small.value, cst.Call)
+
+    def _small(self, small, env: dict, used: bool) -> bool:
+        if isinstance(small, cst.Return):
+            if small.value is None:
+                return used
+            labels = self.sparse(small.value, env)
+            if labels is not None and not self.report and self.only is None:
+                self.model.returns.add(self.qualname)
+            if labels is not None and not isinstance(small.value, cst.Call):
+                if self.only is None:
+                    return self._use(small, "returns it", labels, used, holder=small.value)
+                return used  # returned as it is: the caller decides
+            return self._expr(small.value, env, used)
+        if isinstance(small, cst.Assign):
+            used = self._expr(small.value, env, used, aliasing=True)
+            for target in small.targets:
+                self._bind(target.target, small.value, env)
+            return used
+        if isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+            if small.value is not None:
+                used = self._expr(small.value, env, used, aliasing=isinstance(small, cst.AnnAssign))
+            if isinstance(small, cst.AnnAssign) and small.value is not None:
+                self._bind(small.target, small.value, env)
+            return used
+        if isinstance(small, cst.Expr):
+            return self._expr(small.value, env, used)
+        return used
+
+    def _bind(self, target, value, env: dict) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+                and len(target.elements) == len(value.elements):
+            for t, v in zip(target.elements, value.elements):
+                self._bind(t.value, v.value, env)
+            return
+        labels = self.sparse(value, env)
+        if isinstance(target, cst.Name):
+            if labels is None:
+                env.pop(target.value, None)
+            else:
+                env[target.value] = labels
+        elif self_attr(target) and labels is not None and self.cls and not self.report and self.only is None:
+            table = self.model.attrs.setdefault(self.cls, {})
+            table.setdefault(target.attr.value, self._when(labels))
+
+    def _when(self, labels: Labels) -> Labels:
+        out = tuple(labels)
+        for guard in self.guards:
+            out += tuple(g for g in guard if g not in out)
+        return out
+
+    def _expr(self, expr, env: dict, used: bool, aliasing: bool = False) -> bool:
+        """Looks for uses in an expression, outermost first (libcst's order)."""
+        if aliasing and (self.sparse(expr, env) is not None and not isinstance(expr, cst.Call)
+                         or isinstance(expr, (cst.Tuple, cst.List)) and all(
+                             self.sparse(e.value, env) is not None or not _has_holder(e.value) for e in expr.elements)):
+            return used  # `g = self.graph`, `u, v = self.u, self.v`: bound, not looked at
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Lambda, cst.FunctionDef)):
+                continue
+            if used and self.report and isinstance(node, cst.Call) and (self.qualify(node.func) or "") in OPERAND:
+                self.model.shadowed.add(id(node))  # the frame broke before: it runs eagerly here
+            found = self._use_at(node, env)
+            if found is not None:
+                what, labels, report, holder = found
+                used = self._use(node, what, labels, used, report=report, holder=holder)
+                if self.only is not None and self.consumed is not None:
+                    return used
+                continue
+            children = [c for name in ("func", "args", "value", "left", "right", "elements", "test", "body",
+                                       "orelse", "expression", "slice", "comparisons", "comparator", "elt", "key")
+                        for c in _as_list(getattr(node, name, None))]
+            stack.extend(reversed(children))
+        return used
+
+    def _use_at(self, node, env: dict):
+        """(what, labels, report, the sparse expression) when `node` makes Dynamo look at one."""
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Attribute):
+                labels = self.sparse(func.value, env)
+                if labels is not None and not isinstance(func.value, cst.Call):
+                    self._evidence(func.value, labels)
+                    return f"calls `.{func.attr.value}()` on it", labels, True, func.value
+                if func.attr.value in SPARSE_ONLY and isinstance(func.value, cst.Name):
+                    self._evidence(func.value, ())
+            qualified = self.qualify(func) or ""
+            position = OPERAND.get(qualified)
+            if position is not None and len(node.args) > position and isinstance(node.args[position].value, cst.Name):
+                self._evidence(node.args[position].value, ())
+            for index, arg in enumerate(node.args):
+                labels = self.sparse(arg.value, env)
+                if labels is None or isinstance(arg.value, cst.Call):
+                    continue
+                if position is not None:
+                    return "multiplies it", labels, False, arg.value  # CL119 reports the sparse product
+                if (qualified.startswith("builtins.") or isinstance(func, cst.Name) and func.value not in self.model.owner) \
+                        and (dotted(func) or "").split(".")[-1] in LOOKS_ONLY:
+                    return None
+                callee = self.callee(func)
+                if callee is not None:
+                    param = _param_for(self.model.functions[callee], arg, index, callee)
+                    if param is not None:
+                        self._give(callee, param, labels)
+                        consumed = self.model.consumes.get((callee, param), ())
+                        if consumed is None:
+                            continue  # the callee only returns it
+                        return f"passes it to `{dotted(func)}`", labels + consumed, True, arg.value
+                return f"passes it to `{dotted(func) or 'a call'}`", labels, True, arg.value
+            return None
+        if isinstance(node, cst.BinaryOperation):
+            for side in (node.left, node.right):
+                labels = self.sparse(side, env)
+                if labels is not None and not isinstance(side, cst.Call):
+                    return "computes with it", labels, True, side
+        if isinstance(node, cst.Attribute) and not self_attr(node):
+            labels = self.sparse(node.value, env)
+            if labels is not None and not isinstance(node.value, cst.Call):
+                return f"reads `.{node.attr.value}`", labels, True, node.value
+        if isinstance(node, cst.Subscript):
+            labels = self.sparse(node.value, env)
+            if labels is not None and not isinstance(node.value, cst.Call):
+                return "indexes it", labels, True, node.value
+        return None
+
+    def _evidence(self, name: cst.BaseExpression, labels: Labels) -> None:
+        """`x._values()`, `torch.sparse.mm(x, w)` on a parameter: the parameter is sparse."""
+        if self.report or self.only is not None or not isinstance(name, cst.Name):
+            return
+        if name.value in _param_names(self.fn):
+            self.model.params.setdefault(self.qualname, {}).setdefault(name.value, self._when(labels))
+
+    def _give(self, callee: str, param: str, labels: Labels) -> None:
+        """A call in the file passes a sparse value for `param`."""
+        if self.report or self.only is not None:
+            return
+        same = self.model.owner.get(callee) == self.cls
+        self.model.params.setdefault(callee, {}).setdefault(param, self._when(labels) if same else ())
+
+    def _use(self, node, what: str, labels: Labels, used: bool, report: bool = True, holder=None) -> bool:
+        if used:
+            return True
+        if self.only is not None:
+            self.consumed = self.returned
+            return True
+        if self.report and report:
+            self.model.uses[id(node)] = Use(node, self.qualname, what, dotted(holder) or "it", tuple(labels) + self.returned)
+        return True
+
+
+def _has_holder(expr) -> bool:
+    return isinstance(expr, cst.Name) or self_attr(expr)
+
+
+def _as_list(value) -> list:
+    if value is None or isinstance(value, (str, bool)):
+        return []
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            if isinstance(v, (cst.Arg, cst.Element, cst.StarredElement)):
+                out.append(v.value)
+            elif isinstance(v, cst.ComparisonTarget):
+                out.append(v.comparator)
+            elif isinstance(v, cst.SubscriptElement):
+                out.append(v.slice)
+            elif isinstance(v, cst.CSTNode):
+                out.append(v)
+        return out
+    if isinstance(value, cst.Index):
+        return [value.value]
+    if isinstance(value, cst.CSTNode) and isinstance(value, cst.BaseExpression):
+        return [value]
+    return []
+
+
+def _param_names(fn: cst.FunctionDef) -> list[str]:
+    p = fn.params
+    return [x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)]
+
+
+def _param_for(fn: cst.FunctionDef, arg: cst.Arg, index: int, qualname: str) -> str | None:
+    names = _param_names(fn)
+    if "." in qualname and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    if arg.keyword is not None:
+        return arg.keyword.value if arg.keyword.value in names else None
+    if arg.star:
+        return None
+    return names[index] if index < len(names) else None
