@@ -34,6 +34,7 @@ class RuleInfo(NamedTuple):
     autofix: str = ""  # what `check --fix` does about it; "" when nothing
     region_only: bool = True  # only code that runs under torch.compile counts
     breaks_graph: bool = False  # a finding inside a loop also means CL150
+    breaks_callers: bool = True  # ... and a function's finding makes its callers break too
     # the module of its project-wide phase (compilelint.project_rules.*), run by the engine
     # once per check over every file's summary; "" when its findings come from files alone
     project_phase: str = ""

@@ -339,6 +339,7 @@ RULES = {
         'help': 'Keep sparse tensors out of the compiled region: multiply by the dense matrix (`adj.to_dense()` kept as a buffer), or compile the dense parts and run the sparse products between them eagerly.',
         'gb_id': 'GB0015',
         'breaks_graph': True,
+        'breaks_callers': False,
     },
     'CL201': {
         'name': 'module-structure-mutation',

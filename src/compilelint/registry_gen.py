@@ -26,7 +26,7 @@ END = "<!-- /registry -->"
 GB_PAGE = "https://meta-pytorch.org/compile-graph-break-site/gb/{}.html"
 
 _FIELDS = ("name", "severity", "summary", "message", "help", "gb_id", "torch_min", "torch_max",
-           "region_only", "breaks_graph", "autofix", "project_phase", "own_state")
+           "region_only", "breaks_graph", "breaks_callers", "autofix", "project_phase", "own_state")
 
 
 def rows_from_classes() -> dict[str, dict]:

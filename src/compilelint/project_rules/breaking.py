@@ -28,7 +28,7 @@ def breaking_reach(context) -> tuple[dict, dict[str, frozenset]]:
 
 def _reach(context) -> tuple[dict, dict[str, frozenset]]:
     index, sites = context.index, context.sites
-    breaking_codes = {code for code, rule in context.rules.items() if rule.breaks_graph}
+    breaking_codes = {code for code, rule in context.rules.items() if rule.breaks_graph and rule.breaks_callers}
     breaks = {}
     reach: dict[str, frozenset] = {}
     for analysis, finding in context.in_region:

@@ -67,9 +67,13 @@ def _qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]
     return qualify
 
 
-def shadowed_product(ctx, node: cst.Call) -> bool:
-    """A sparse product after the frame's first sparse use: the frame runs eagerly from there."""
-    return bool(ctx.sparse_model) and id(node) in ctx.sparse_model.shadowed
+def product_when(ctx, node: cst.Call) -> tuple | None:
+    """For CL119's sparse product: None after the frame's first sparse use (the frame runs
+    eagerly from there), else the labels it needs (the other mode than an earlier use's)."""
+    model = ctx.sparse_model
+    if not model:
+        return ()
+    return None if id(node) in model.shadowed else model.product_when.get(id(node), ())
 
 
 def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | None]) -> FileSparse:

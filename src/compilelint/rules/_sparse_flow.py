@@ -50,6 +50,8 @@ class FileSparse:
     returns: set[str] = field(default_factory=set)  # functions returning a sparse tensor
     consumes: dict[tuple[str, str], Labels | None] = field(default_factory=dict)  # (qualname, param)
     uses: dict[int, Use] = field(default_factory=dict)  # id(node) -> first use to report
+    shadowed: set[int] = field(default_factory=set)  # id() of sparse products after a first use
+    product_when: dict[int, Labels] = field(default_factory=dict)  # after one that holds in one mode
 
     def digest(self) -> tuple:
         """What the model decides, without the nodes: equal digests report the same."""
@@ -57,8 +59,7 @@ class FileSparse:
                 tuple(sorted((q, tuple(sorted(p.items()))) for q, p in self.params.items())),
                 tuple(sorted(self.returns)), tuple(sorted(self.consumes.items(), key=repr)),
                 tuple(sorted((u.qualname, u.what, u.holder, u.when) for u in self.uses.values())),
-                len(self.shadowed))
-    shadowed: set[int] = field(default_factory=set)  # id() of sparse products after a first use
+                len(self.shadowed), tuple(sorted(self.product_when.values())))
 
 
 def self_attr(node: cst.BaseExpression) -> bool:
@@ -152,13 +153,13 @@ class Flow:
 
     # ---- the walk ------------------------------------------------------------------------
 
-    def _block(self, suite, env: dict, used: bool) -> bool:
+    def _block(self, suite, env: dict, used):
         body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
         for stmt in body:
             used = self._statement(stmt, env, used)
         return used
 
-    def _statement(self, stmt, env: dict, used: bool) -> bool:
+    def _statement(self, stmt, env: dict, used):
         if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in stmt.body:
                 used = self._small(small, env, used)
@@ -208,7 +209,7 @@ class Flow:
         return isinstance(small, cst.Return) and small.value is not None and self.sparse(small.value, env) is not None \
             and not isinstance(small.value, cst.Call)
 
-    def _small(self, small, env: dict, used: bool) -> bool:
+    def _small(self, small, env: dict, used):
         if isinstance(small, cst.Return):
             if small.value is None:
                 return used
@@ -257,7 +258,7 @@ class Flow:
             out += tuple(g for g in guard if g not in out)
         return out
 
-    def _expr(self, expr, env: dict, used: bool, aliasing: bool = False) -> bool:
+    def _expr(self, expr, env: dict, used, aliasing: bool = False):
         """Looks for uses in an expression, outermost first (libcst's order)."""
         if aliasing and (self.sparse(expr, env) is not None and not isinstance(expr, cst.Call)
                          or isinstance(expr, (cst.Tuple, cst.List)) and all(
@@ -269,12 +270,18 @@ class Flow:
             if isinstance(node, (cst.Lambda, cst.FunctionDef)):
                 continue
             if used and self.report and isinstance(node, cst.Call) and (self.qualify(node.func) or "") in OPERAND:
-                self.model.shadowed.add(id(node))  # the frame broke before: it runs eagerly here
+                other = negate(used) if used is not True else None
+                if used == UNKNOWN:
+                    pass  # whether the call before looked at it is another file's: CL119 still reports
+                elif other is None:
+                    self.model.shadowed.add(id(node))  # the frame broke before: it runs eagerly here
+                else:
+                    self.model.product_when[id(node)] = other  # it did only in the other mode
             found = self._use_at(node, env)
             if found is not None:
-                what, labels, report, holder = found
-                used = self._use(node, what, labels, used, report=report, holder=holder)
-                if self.only is not None and self.consumed is not None:
+                what, labels, report, holder, cond = found
+                used = self._use(node, what, labels, used, report=report, holder=holder, cond=cond)
+                if used is True and self.only is not None:
                     return used
                 continue
             children = [c for name in ("func", "args", "value", "left", "right", "elements", "test", "body",
@@ -284,14 +291,15 @@ class Flow:
         return used
 
     def _use_at(self, node, env: dict):
-        """(what, labels, report, the sparse expression) when `node` makes Dynamo look at one."""
+        """(what, labels, report, the sparse expression, the labels the use itself needs) when
+        `node` makes Dynamo look at a sparse value."""
         if isinstance(node, cst.Call):
             func = node.func
             if isinstance(func, cst.Attribute):
                 labels = self.sparse(func.value, env)
                 if labels is not None and not isinstance(func.value, cst.Call):
                     self._evidence(func.value, labels)
-                    return f"calls `.{func.attr.value}()` on it", labels, True, func.value
+                    return f"calls `.{func.attr.value}()` on it", labels, True, func.value, ()
                 if func.attr.value in SPARSE_ONLY and isinstance(func.value, cst.Name):
                     self._evidence(func.value, ())
             qualified = self.qualify(func) or ""
@@ -303,7 +311,7 @@ class Flow:
                 if labels is None or isinstance(arg.value, cst.Call):
                     continue
                 if position is not None:
-                    return "multiplies it", labels, False, arg.value  # CL119 reports the sparse product
+                    return "multiplies it", labels, False, arg.value, ()  # CL119 reports the sparse product
                 if (qualified.startswith("builtins.") or isinstance(func, cst.Name) and func.value not in self.model.owner) \
                         and (dotted(func) or "").split(".")[-1] in LOOKS_ONLY:
                     return None
@@ -315,22 +323,22 @@ class Flow:
                         consumed = self.model.consumes.get((callee, param), ())
                         if consumed is None:
                             continue  # the callee only returns it
-                        return f"passes it to `{dotted(func)}`", labels + consumed, True, arg.value
-                return f"passes it to `{dotted(func) or 'a call'}`", labels, True, arg.value
+                        return f"passes it to `{dotted(func)}`", labels + consumed, True, arg.value, consumed
+                return f"passes it to `{dotted(func) or 'a call'}`", labels, True, arg.value, UNKNOWN
             return None
         if isinstance(node, cst.BinaryOperation):
             for side in (node.left, node.right):
                 labels = self.sparse(side, env)
                 if labels is not None and not isinstance(side, cst.Call):
-                    return "computes with it", labels, True, side
+                    return "computes with it", labels, True, side, ()
         if isinstance(node, cst.Attribute) and not self_attr(node):
             labels = self.sparse(node.value, env)
             if labels is not None and not isinstance(node.value, cst.Call):
-                return f"reads `.{node.attr.value}`", labels, True, node.value
+                return f"reads `.{node.attr.value}`", labels, True, node.value, ()
         if isinstance(node, cst.Subscript):
             labels = self.sparse(node.value, env)
             if labels is not None and not isinstance(node.value, cst.Call):
-                return "indexes it", labels, True, node.value
+                return "indexes it", labels, True, node.value, ()
         return None
 
     def _evidence(self, name: cst.BaseExpression, labels: Labels) -> None:
@@ -347,15 +355,40 @@ class Flow:
         same = self.model.owner.get(callee) == self.cls
         self.model.params.setdefault(callee, {}).setdefault(param, self._when(labels) if same else ())
 
-    def _use(self, node, what: str, labels: Labels, used: bool, report: bool = True, holder=None) -> bool:
+    def _use(self, node, what: str, labels: Labels, used, report: bool = True, holder=None, cond: Labels = ()):
+        """`used`: False, True, or the labels under which the frame already broke (a call
+        whose callee looks at the value only in training): a later use then counts in the
+        other mode only, where that has one label to negate."""
+        if used is True:
+            return True
+        extra: Labels = ()
         if used:
-            return True
-        if self.only is not None:
-            self.consumed = self.returned
-            return True
-        if self.report and report:
-            self.model.uses[id(node)] = Use(node, self.qualname, what, dotted(holder) or "it", tuple(labels) + self.returned)
-        return True
+            extra = negate(used)
+            if extra is None:
+                return True
+        if self.only is not None:  # a later use in the other mode: looked at in both
+            self.consumed = self.returned + tuple(c for c in cond if c not in UNKNOWN) if self.consumed is None else ()
+        elif self.report and report:
+            self.model.uses[id(node)] = Use(node, self.qualname, what, dotted(holder) or "it",
+                                            tuple(c for c in labels if c not in UNKNOWN) + self.returned + extra)
+        return True if used or not cond else tuple(cond)
+
+
+NEGATED = {"training": "eval", "eval": "training"}
+UNKNOWN = ("?",)  # a use by a callee of another file: reported, and no later use is
+
+
+def negate(labels: Labels) -> Labels | None:
+    """The one label that holds where `labels` does not, if there is one."""
+    if len(labels) != 1:
+        return None
+    label = labels[0]
+    if label in NEGATED:
+        return (NEGATED[label],)
+    for a, b in (("set:", "unset:"), ("unset:", "set:")):
+        if label.startswith(a):
+            return (b + label[len(a):],)
+    return None
 
 
 def _has_holder(expr) -> bool:

@@ -67,6 +67,9 @@ class Rule:
     torch_max: ClassVar[tuple[int, int] | None] = None  # first release it no longer applies to
     region_only: ClassVar[bool] = True  # only code that runs under torch.compile counts
     breaks_graph: ClassVar[bool] = False  # a finding inside a loop also means CL150
+    # ... and a function's finding makes its callers break too (CL150/CL151 across functions);
+    # not when what breaks is what the caller passes (CL153: the caller's own call is flagged)
+    breaks_callers: ClassVar[bool] = True
     # The module of its project-wide phase (a `compilelint.project_rules` module with
     # `run(context)`), for findings that need every file's summary; the engine runs it.
     project_phase: ClassVar[str] = ""

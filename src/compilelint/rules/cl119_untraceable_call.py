@@ -9,7 +9,7 @@ from compilelint.rules._generators import GeneratorScopes, draw_given_generator,
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._known_calls import draws_scalar, held_state, why_text
 from compilelint.rules._module_classes import callee_class, library_base, makes_script_module
-from compilelint.rules._sparse import file_model, shadowed_product
+from compilelint.rules._sparse import file_model, product_when
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
 from compilelint.semantic.kinds import Kind
@@ -347,11 +347,12 @@ class Noise(nn.Module):
             return
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "call":
-            if entry.gb_id == "GB0015" and shadowed_product(self.ctx, node):
+            when = product_when(self.ctx, node) if entry.gb_id == "GB0015" else ()
+            if when is None:
                 return  # the frame broke at an earlier use of the sparse tensor (CL153)
             if entry.size_at is None or draws_scalar(node, entry.size_at):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=why_text(entry)),
-                            help=None if entry.category == "rng" else UNTRACEABLE_HELP)
+                            help=None if entry.category == "rng" else UNTRACEABLE_HELP, when=when)
             return
         if qualified is None and isinstance(node.func, cst.Attribute) and (
                 self._tensor_method(node) or self._module_method(node)):
