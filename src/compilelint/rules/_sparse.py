@@ -5,8 +5,8 @@ look at it — a method call on it, an operator, a call that hands it to code th
 a `return` of it — and the rest of the frame is not traced. Binding it to a name
 (`g = self.graph`) or handing it to a function that only returns it does not.
 
-Worked out per file, once, when the file may hold one (its text names `sparse`,
-`_values`, `_indices`, `coalesce` or `crow_indices`): what is sparse is found by a
+Worked out per file, once, when the file may hold one (its text names `torch.sparse`, a
+sparse builder or conversion, `._values(`, `.coalesce(`…): what is sparse is found by a
 fixed point over the file's functions — sparse builders, `self.X` set from one, functions
 returning one, parameters used as one (`x._values()`, `torch.sparse.mm(x, w)`) or given
 one by a call in the file.
@@ -83,6 +83,7 @@ def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | No
             model.functions[stmt.name.value] = stmt
             model.owner[stmt.name.value] = ""
         elif isinstance(stmt, cst.ClassDef):
+            model.bases[stmt.name.value] = [(dotted(b.value) or "").split(".")[-1] for b in stmt.bases]
             for item in stmt.body.body:
                 if isinstance(item, cst.FunctionDef):
                     model.functions[f"{stmt.name.value}.{item.name.value}"] = item

@@ -10,7 +10,9 @@ import libcst as cst
 from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import dotted
 
-MARKERS = ("sparse", "_values", "_indices", "coalesce", "crow_indices")
+# a file whose text names none of these builds, converts or unpacks no sparse tensor
+MARKERS = ("torch.sparse", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed",
+           "to_sparse", "._values(", "._indices(", ".coalesce(", "crow_indices", "spmm", "smm(")
 BUILDERS = frozenset({
     "torch.sparse_coo_tensor", "torch.sparse_csr_tensor", "torch.sparse_csc_tensor", "torch.sparse_bsr_tensor",
     "torch.sparse_bsc_tensor", "torch.sparse_compressed_tensor", "torch.sparse.FloatTensor",
@@ -45,6 +47,7 @@ class FileSparse:
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)  # "f", "Cls.m"
     owner: dict[str, str] = field(default_factory=dict)  # qualname -> class name ("" for module level)
     members: dict[str, dict[str, str]] = field(default_factory=dict)  # class -> attr -> class built into it
+    bases: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases defined in the file
     attrs: dict[str, dict[str, Labels]] = field(default_factory=dict)  # class -> sparse attr -> labels
     params: dict[str, dict[str, Labels]] = field(default_factory=dict)  # qualname -> sparse param -> labels
     returns: set[str] = field(default_factory=set)  # functions returning a sparse tensor
@@ -124,7 +127,8 @@ class Flow:
         if isinstance(expr, cst.Name):
             return env.get(expr.value)
         if self_attr(expr) and self.cls:
-            return self.model.attrs.get(self.cls, {}).get(expr.attr.value)
+            return next((table[expr.attr.value] for c in self.lineage()
+                         if expr.attr.value in (table := self.model.attrs.get(c, {}))), None)
         if not isinstance(expr, cst.Call):
             return None
         func = expr.func
@@ -144,12 +148,23 @@ class Flow:
             return func.value
         if self_attr(func) and self.cls:
             name = func.attr.value
-            if f"{self.cls}.{name}" in self.model.functions:
-                return f"{self.cls}.{name}"
-            built = self.model.members.get(self.cls, {}).get(name)
+            for cls in self.lineage():
+                if f"{cls}.{name}" in self.model.functions:
+                    return f"{cls}.{name}"
+            built = next((m[name] for c in self.lineage() if name in (m := self.model.members.get(c, {}))), None)
             if built and f"{built}.forward" in self.model.functions:
                 return f"{built}.forward"
         return None
+
+    def lineage(self) -> list[str]:
+        """The class and its bases of the file, nearest first."""
+        out, queue = [], [self.cls]
+        while queue and len(out) < 16:
+            cls = queue.pop(0)
+            if cls not in out:
+                out.append(cls)
+                queue.extend(self.model.bases.get(cls, ()))
+        return out
 
     # ---- the walk ------------------------------------------------------------------------
 
@@ -233,7 +248,12 @@ class Flow:
                 self._bind(small.target, small.value, env)
             return used
         if isinstance(small, cst.Expr):
-            return self._expr(small.value, env, used)
+            call = small.value
+            if isinstance(call, cst.Call) and self_attr(call.func) and call.func.attr.value == "register_buffer" \
+                    and len(call.args) >= 2 and isinstance(call.args[0].value, cst.SimpleString):
+                self._bind(cst.Attribute(cst.Name("self"), cst.Name(call.args[0].value.raw_value)), call.args[1].value, env)
+                return used  # `self.register_buffer("adj", sparse)`: an attribute like any other
+            return self._expr(call, env, used)
         return used
 
     def _bind(self, target, value, env: dict) -> None:
@@ -359,8 +379,8 @@ class Flow:
         """`used`: False, True, or the labels under which the frame already broke (a call
         whose callee looks at the value only in training): a later use then counts in the
         other mode only, where that has one label to negate."""
-        if used is True:
-            return True
+        if used is True or used == UNKNOWN:
+            return used
         extra: Labels = ()
         if used:
             extra = negate(used)
