@@ -118,6 +118,28 @@ def test_optional_parts_set_to_none_at_construction(tmp_path):
     assert ("m.py", 9, "CL110") in _check(tmp_path, {"m.py": source.format(extra=foreign)})
 
 
+def test_an_attribute_the_constructor_may_leave_none_stays_a_condition(tmp_path):
+    source = """
+        import torch
+        class Block(torch.nn.Module):
+            def __init__(self, recorder=None, verbose=False):
+                super().__init__()
+                self.recorder = recorder
+                self.verbose = verbose
+            def forward(self, x):
+                if self.recorder is not None:
+                    print(x)
+                if self.verbose:
+                    print(x.shape)
+                return x
+    """
+    found = _check(tmp_path, {"m.py": source})
+    # set from the constructor's argument or left None: the object decides (a probe run judges it)
+    assert found[("m.py", 10, "CL110")].when == ("given:self.recorder",)
+    # said once: `set:self.verbose` (truthy) already says it is not None
+    assert found[("m.py", 12, "CL110")].when == ("set:self.verbose",)
+
+
 def test_attributes_built_in_the_constructor_and_training_only_paths(tmp_path):
     found = _check(tmp_path, {"m.py": """
         import torch

@@ -169,3 +169,21 @@ def test_private_attributes_of_the_project_are_facts_and_module_bookkeeping_is_n
     model = LogWeighted()
     neg_value.__wrapped__ = model
     assert attribute_facts(neg_value) == attribute_facts(model)
+
+
+def dithered_finding(tmp_path: Path, targets: list[str]) -> dict:
+    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL119",)) if f["scope"] == "Dithered.forward"]
+    # `self.rng = rng` with `rng=None`: set or not by whoever builds the object, so the label
+    # stays on the finding for the run to judge
+    assert found["when"] == ["given:self.rng"], found
+    return found
+
+
+def test_an_attribute_left_none_by_its_constructor_leaves_the_finding_unjudged(tmp_path):
+    found = dithered_finding(tmp_path, ["dithered_global"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+
+
+def test_an_object_built_with_the_attribute_confirms_it(tmp_path):
+    found = dithered_finding(tmp_path, ["dithered_global", "dithered_seeded"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]

@@ -126,8 +126,13 @@ class CallSites:
                 if verdict == "no":
                     return None
                 if verdict == "yes" or (verdict == "maybe" and (
-                        _only_attributes(label) or _any_required(label) or label.endswith((LEFT_NONE, DEFAULTED)))):
-                    continue  # (an attribute set somewhere, a parameter every call passes: too common to report)
+                        _any_required(label) or label.endswith((LEFT_NONE, DEFAULTED)))):
+                    continue  # (a parameter every call passes: too common to report)
+                # an attribute set somewhere but also left None (`self.rng = rng`, `rng=None`): kept,
+                # the object decides (a probe run judges it on the instances it built); said once
+                if verdict == "maybe" and _only_attributes(label) and all(
+                        "set:" + alt in when for alt in label[len(GIVEN):].split("|")):
+                    continue  # (`set:self.x` from the same test: truthy, so not None)
             out.append(label)
         return tuple(out)
 
