@@ -1,8 +1,8 @@
 """Which values of a file are sparse tensors, and where each function first uses one, for
 CL153. Dynamo cannot wrap a sparse tensor (GB0015): a frame that holds one (a parameter,
 an attribute, a local) breaks, and runs eagerly, at the first statement that makes Dynamo
-look at it — a method call on it, an operator, a call that hands it to code that uses it,
-a `return` of it — and the rest of the frame is not traced. Binding it to a name
+look at it — a method call on it, an operator, a type test, a call that hands it to code
+that uses it, a `return` of it — and the rest of the frame is not traced. Binding it to a name
 (`g = self.graph`) or handing it to a function that only returns it does not.
 
 Worked out per file, once, when the file may hold one (its text names `torch.sparse`, a

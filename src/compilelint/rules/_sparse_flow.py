@@ -26,7 +26,11 @@ SPARSE_ONLY = frozenset({"_values", "_indices", "coalesce", "crow_indices", "col
 # torch's sparse products and reductions: the argument that must be sparse (CL119 reports the call)
 OPERAND = {"torch.sparse.mm": 0, "torch.spmm": 0, "torch.smm": 0, "torch.hspmm": 0, "torch.sparse.sum": 0,
            "torch.sparse.softmax": 0, "torch.sparse.log_softmax": 0, "torch.sparse.addmm": 1, "torch.sspaddmm": 1}
-LOOKS_ONLY = frozenset({"isinstance", "type", "id", "hasattr", "callable", "issubclass"})
+# builtins that do not look at the tensor (measured: `isinstance(adj, list)` and `hasattr(adj,
+# "x")` do, GB0015 at the test, so a type test on a sparse parameter is its first use)
+LOOKS_ONLY = frozenset({"id"})
+BUILTINS = frozenset({"isinstance", "hasattr", "getattr", "type", "len", "callable", "issubclass", "id", "print",
+                      "repr", "str", "float", "int", "bool", "list", "tuple", "iter", "next", "sum", "max", "min"})
 
 Labels = tuple  # `when` labels under which a value is sparse, () for always
 
@@ -332,9 +336,10 @@ class Flow:
                     continue
                 if position is not None:
                     return "multiplies it", labels, False, arg.value, ()  # CL119 reports the sparse product
-                if (qualified.startswith("builtins.") or isinstance(func, cst.Name) and func.value not in self.model.owner) \
-                        and (dotted(func) or "").split(".")[-1] in LOOKS_ONLY:
-                    return None
+                name = dotted(func) or ""
+                if qualified.startswith(("builtins.", "torch.")) or name in BUILTINS:
+                    # a builtin or torch itself: it looks at the tensor (not `id()`)
+                    return (None if name in LOOKS_ONLY else (f"passes it to `{name}`", labels, True, arg.value, ()))
                 callee = self.callee(func)
                 if callee is not None:
                     param = _param_for(self.model.functions[callee], arg, index, callee)

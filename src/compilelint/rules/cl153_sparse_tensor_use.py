@@ -36,9 +36,7 @@ class Wrapper(nn.Module):
         self.layer = Layer()
     def passthrough(self, x):
         return x  # hands it back untouched: Dynamo does not look at it here
-    def forward(self, x, feats):
-        if isinstance(feats, list):  # a type test does not look at the tensor either
-            feats = feats[0]
+    def forward(self, x):
         kept = self.passthrough(x)
         return self.layer(kept)
 """,
@@ -64,7 +62,11 @@ class Graph(nn.Module):
     def forward(self, x):
         adj = self.adj
         dropped = self.drop(adj)  # expect
-        return dropped, x * self.degree()
+        return dropped, x * self.degree() + self.count(self.adj)  # eval: the dropout only returns adj  # expect
+    def count(self, x):
+        if isinstance(x, list):  # expect
+            return len(x)
+        return torch.sparse.mm(x, torch.ones(4, 1)).sum()
     def degree(self):
         return self.adj.to_dense().sum(-1)  # expect
 """,
