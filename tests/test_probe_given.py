@@ -187,3 +187,20 @@ def test_an_attribute_left_none_by_its_constructor_leaves_the_finding_unjudged(t
 def test_an_object_built_with_the_attribute_confirms_it(tmp_path):
     found = dithered_finding(tmp_path, ["dithered_global", "dithered_seeded"])
     assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def auc_finding(tmp_path: Path, targets: list[str]) -> dict:
+    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL102",)) if f["scope"] == "partial_auc"]
+    # every compiled call passes the caller's own `self.max_fpr`: the label is that attribute's
+    assert found["when"] == ["set:given_targets:PartialAUC.max_fpr"], found
+    return found
+
+
+def test_an_argument_the_caller_takes_from_its_attribute_is_judged_on_its_class(tmp_path):
+    found = auc_finding(tmp_path, ["auc_full"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+
+
+def test_an_object_built_with_that_attribute_confirms_it(tmp_path):
+    found = auc_finding(tmp_path, ["auc_full", "auc_partial"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]

@@ -67,13 +67,17 @@ class CallEdge:
     # arguments that pass the caller's own parameter on: a `given:` label of the callee on
     # it is decided by the caller's call sites (project_rules.callsites)
     forwards: tuple[tuple[int | str, str, str], ...] = ()
+    # (position or keyword, attribute) of the arguments that pass one of the caller's own
+    # `self.` attributes (`f(state, self.max_fpr)`): a `given:` label of the callee on it is
+    # the caller's object's to decide (project_rules.callsites)
+    attrs: tuple[tuple[int | str, str], ...] = ()
 
     def to_json(self) -> tuple:
         return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword, self.when,
-                      self.forwards), _EDGE)
+                      self.forwards, self.attrs), _EDGE)
 
 
-_EDGE = (None, None, None, (), None, None, (), ())
+_EDGE = (None, None, None, (), None, None, (), (), ())
 
 
 @dataclass(slots=True)

@@ -133,8 +133,34 @@ class CallSites:
                 if verdict == "maybe" and _only_attributes(label) and all(
                         "set:" + alt in when for alt in label[len(GIVEN):].split("|")):
                     continue  # (`set:self.x` from the same test: truthy, so not None)
+                label = self._on_caller_attribute(key, label) or label
             out.append(label)
         return tuple(out)
+
+    def _on_caller_attribute(self, key: str, label: str) -> str | None:
+        """`given:max_fpr!=None` of a function every compiled call passes its caller's own
+        `self.max_fpr` (torchmetrics' `_binary_auroc_compute(state, self.thresholds,
+        self.max_fpr)`), as that attribute's label on the caller's class: `set:pkg.mod:Cls.max_fpr`,
+        for a probe run to judge by what the instances held. None unless every site does so
+        for the same class and attribute."""
+        alt = label[len(GIVEN):]
+        if "|" in alt or alt.startswith(("*", "=", "self.")) or alt.endswith((LEFT_NONE, DEFAULTED)) \
+                or key in self.compiled:
+            return None
+        name = alt.removesuffix("!=None")
+        info = self.index.functions.get(key)
+        sites = self.callers.get(key, ())
+        if info is None or info.params is None or name not in info.params or not sites:
+            return None
+        named = set()
+        for caller, call in sites:
+            position = info.params.index(name) - first_argument(call, info)
+            attr = next((a for k, a in call.attrs if k == name or k == position), None)
+            owner = self.index.owner(caller)
+            if attr is None or owner is None:
+                return None
+            named.add(on_class(f"set:self.{attr}", owner))
+        return named.pop() if len(named) == 1 else None
 
     def through(self, callee: str, call, when: tuple[str, ...], caller: str | None = None) -> tuple[str, ...] | None:
         """`when` of a break in `callee` as seen from one call site: None when this site

@@ -176,6 +176,8 @@ class CallGraph:
         else:
             call.args = args
             call.forwards = self._forwards(node, scope)
+            call.attrs = tuple((key, arg.value.attr.value) for key, arg in _keyed(node) if _self_attribute(arg.value)) \
+                if scope.class_name else ()
             if call.forwards and info.params is None and (facts := facts_of(scope)) is not None:
                 # (the project maps this function's own call sites onto what it passes on)
                 info.params, info.bound = tuple(facts.positional), 1 if facts.bound else 0
@@ -316,6 +318,10 @@ def _keyed(node: cst.Call, stars: bool = False):
         elif position >= 0:
             yield position, arg
             position += 1
+
+
+def _self_attribute(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
 def _subscripted_attr(node: cst.Subscript) -> str | None:
