@@ -154,13 +154,15 @@ class CallSites:
             return None
         named = set()
         for caller, call in sites:
+            if self.at_site(key, call, label, caller) == "no":
+                continue  # (`max_fpr=None`: this site does not reach the branch)
             position = info.params.index(name) - first_argument(call, info)
             attr = next((a for k, a in call.attrs if k == name or k == position), None)
             owner = self.index.owner(caller)
             if attr is None or owner is None:
                 return None
             named.add(on_class(f"set:self.{attr}", owner))
-        return named.pop() if len(named) == 1 else None
+        return named.pop() if len(named) == 1 else None  # (no site left: decided elsewhere)
 
     def through(self, callee: str, call, when: tuple[str, ...], caller: str | None = None) -> tuple[str, ...] | None:
         """`when` of a break in `callee` as seen from one call site: None when this site

@@ -339,7 +339,9 @@ class Flow:
                 name = dotted(func) or ""
                 if qualified.startswith(("builtins.", "torch.")) or name in BUILTINS:
                     # a builtin or torch itself: it looks at the tensor (not `id()`)
-                    return (None if name in LOOKS_ONLY else (f"passes it to `{name}`", labels, True, arg.value, ()))
+                    what = f"tests it with `{name}()`" if name in ("isinstance", "hasattr", "type", "callable") \
+                        else f"passes it to `{name}`"
+                    return None if name in LOOKS_ONLY else (what, labels, True, arg.value, ())
                 callee = self.callee(func)
                 if callee is not None:
                     param = _param_for(self.model.functions[callee], arg, index, callee)
