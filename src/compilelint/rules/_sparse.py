@@ -18,7 +18,7 @@ from typing import Callable
 
 import libcst as cst
 
-from compilelint.rules._sparse_flow import LOOKS_ONLY, MARKERS, FileSparse, Flow, self_attr, statements_of
+from compilelint.rules._sparse_flow import BUILTINS, MARKERS, FileSparse, Flow, self_attr, statements_of
 from compilelint.semantic.kinds import dotted
 
 
@@ -62,7 +62,7 @@ def _qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]
         head, _, rest = name.partition(".")
         if head in names:
             return names[head] + ("." + rest if rest else "")
-        return f"builtins.{head}" if head in LOOKS_ONLY and not rest else None
+        return f"builtins.{head}" if head in BUILTINS and not rest else None
 
     return qualify
 

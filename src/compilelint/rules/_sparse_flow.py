@@ -221,8 +221,8 @@ class Flow:
         return used
 
     def _returns_holder(self, suite, env: dict) -> bool:
-        body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
-        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine):
+        body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]  # (`if c: return x` on one line too)
+        if len(body) != 1 or not isinstance(body[0], (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             return False
         small = body[0].body[0]
         return isinstance(small, cst.Return) and small.value is not None and self.sparse(small.value, env) is not None \
