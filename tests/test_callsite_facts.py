@@ -140,6 +140,31 @@ def test_an_attribute_the_constructor_may_leave_none_stays_a_condition(tmp_path)
     assert found[("m.py", 12, "CL110")].when == ("set:self.verbose",)
 
 
+def test_an_argument_taken_from_the_callers_attribute_is_named_on_their_class(tmp_path):
+    source = """
+        import torch
+        def draw(y, rng=None):
+            return torch.empty_like(y).normal_(generator=rng)
+        class Loss(torch.nn.Module):
+            def __init__(self, rng=None):
+                super().__init__()
+                self.rng = rng
+            def forward(self, y):
+                return draw(y, self.rng)
+        class Ensure(Loss):
+            def forward(self, y):
+                return draw(y * 2, rng=self.rng)
+        {other}
+    """
+    found = _check(tmp_path, {"m.py": source.format(other="")})
+    # both callers' objects are `Loss`es: its attribute decides
+    assert found[("m.py", 4, "CL119")].when == ("set:m:Loss.rng",)
+    other = ("class Other(torch.nn.Module):\n            def forward(self, y):\n"
+             "                return draw(y, self.gen)")
+    found = _check(tmp_path, {"m.py": source.format(other=other)})
+    assert found[("m.py", 4, "CL119")].when == ("given:rng",)  # no class in common: the caller's
+
+
 def test_attributes_built_in_the_constructor_and_training_only_paths(tmp_path):
     found = _check(tmp_path, {"m.py": """
         import torch

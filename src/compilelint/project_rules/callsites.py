@@ -145,24 +145,30 @@ class CallSites:
         for the same class and attribute."""
         alt = label[len(GIVEN):]
         if "|" in alt or alt.startswith(("*", "=", "self.")) or alt.endswith((LEFT_NONE, DEFAULTED)) \
-                or key in self.compiled:
-            return None
+                or key in self.compiled or key in self.region_roots:
+            return None  # (a forward the user may compile and call with anything)
         name = alt.removesuffix("!=None")
         info = self.index.functions.get(key)
         sites = self.callers.get(key, ())
         if info is None or info.params is None or name not in info.params or not sites:
             return None
-        named = set()
+        attrs, owners = set(), []
         for caller, call in sites:
             if self.at_site(key, call, label, caller) == "no":
                 continue  # (`max_fpr=None`: this site does not reach the branch)
             position = info.params.index(name) - first_argument(call, info)
             attr = next((a for k, a in call.attrs if k == name or k == position), None)
             owner = self.index.owner(caller)
-            if attr is None or owner is None:
-                return None
-            named.add(on_class(f"set:self.{attr}", owner))
-        return named.pop() if len(named) == 1 else None  # (no site left: decided elsewhere)
+            if attr is None or owner is None or attr == "training":
+                return None  # (`perturb=self.training`: a mode, not the object's)
+            attrs.add(attr)
+            owners.append(owner)
+        if len(attrs) != 1 or not owners:
+            return None  # (no site left: decided elsewhere)
+        # one class the callers' objects all are (a loss and its subclass: the base's attribute)
+        common = next((c for c in self.index.lineage(owners[0])
+                       if all(c in self.index.lineage(o) for o in owners[1:])), None)
+        return on_class(f"set:self.{attrs.pop()}", common) if common else None
 
     def through(self, callee: str, call, when: tuple[str, ...], caller: str | None = None) -> tuple[str, ...] | None:
         """`when` of a break in `callee` as seen from one call site: None when this site
