@@ -138,11 +138,12 @@ class CallSites:
         return tuple(out)
 
     def _on_caller_attribute(self, key: str, label: str) -> str | None:
-        """`given:max_fpr!=None` of a function every compiled call passes its caller's own
-        `self.max_fpr` (torchmetrics' `_binary_auroc_compute(state, self.thresholds,
-        self.max_fpr)`), as that attribute's label on the caller's class: `set:pkg.mod:Cls.max_fpr`,
-        for a probe run to judge by what the instances held. None unless every site does so
-        for the same class and attribute."""
+        """`given:rng` (or `given:rng!=None`) of a function every compiled call that can reach
+        the branch passes its caller's own `self.rng` (deepinv's `mc_div(..., self.rng)` in two
+        SURE losses), as that attribute's label on the callers' common class,
+        `set:pkg.mod:Cls.rng`, for a probe run to judge by what the instances held (set: truthy,
+        which a non-None 0 is not; rare for what these hand on). None unless every such site
+        passes the same attribute from objects of one class family."""
         alt = label[len(GIVEN):]
         if "|" in alt or alt.startswith(("*", "=", "self.")) or alt.endswith((LEFT_NONE, DEFAULTED)) \
                 or key in self.compiled or key in self.region_roots:
