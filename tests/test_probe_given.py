@@ -87,9 +87,16 @@ def test_entry_arguments_bind_the_real_calls():
     assert facts["params"]["early_exit"] == ["passed", "not_none", "truthy"]  # given, never evaluated
 
 
+def labelled_finding(tmp_path: Path, targets: list[str], code: str, scope: str, when: list[str]) -> dict:
+    """The one `code` finding in `scope`, after the runs of `targets`; its label must be `when`."""
+    (found,) = [f for f in check_probe(tmp_path, targets, codes=(code,)) if f["scope"] == scope]
+    assert found["when"] == when, found
+    return found
+
+
 def crop_finding(tmp_path: Path, targets: list[str]) -> dict:
-    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL102",)) if f["scope"] == "Crop.forward"]
-    assert found["when"] == ["isinstance:self.ratio"] and "`self.ratio` is a tensor" in found["message"]
+    found = labelled_finding(tmp_path, targets, "CL102", "Crop.forward", ["isinstance:self.ratio"])
+    assert "`self.ratio` is a tensor" in found["message"]
     return found
 
 
@@ -119,9 +126,7 @@ def test_attribute_facts_follow_the_class_lineage():
 
 
 def adapter_finding(tmp_path: Path, targets: list[str]) -> dict:
-    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL132",)) if f["scope"] == "Adapted.forward"]
-    assert found["when"] == ["set:self.adapters"], found
-    return found
+    return labelled_finding(tmp_path, targets, "CL132", "Adapted.forward", ["set:self.adapters"])
 
 
 def test_a_loop_over_a_container_built_empty_leaves_its_finding_unjudged(tmp_path):
@@ -172,11 +177,9 @@ def test_private_attributes_of_the_project_are_facts_and_module_bookkeeping_is_n
 
 
 def dithered_finding(tmp_path: Path, targets: list[str]) -> dict:
-    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL119",)) if f["scope"] == "Dithered.forward"]
     # `self.rng = rng` with `rng=None`: set or not by whoever builds the object, so the label
     # stays on the finding for the run to judge
-    assert found["when"] == ["given:self.rng"], found
-    return found
+    return labelled_finding(tmp_path, targets, "CL119", "Dithered.forward", ["given:self.rng"])
 
 
 def test_an_attribute_left_none_by_its_constructor_leaves_the_finding_unjudged(tmp_path):
@@ -190,10 +193,8 @@ def test_an_object_built_with_the_attribute_confirms_it(tmp_path):
 
 
 def auc_finding(tmp_path: Path, targets: list[str]) -> dict:
-    (found,) = [f for f in check_probe(tmp_path, targets, codes=("CL102",)) if f["scope"] == "partial_auc"]
     # every compiled call passes the caller's own `self.max_fpr`: the label is that attribute's
-    assert found["when"] == ["set:given_targets:PartialAUC.max_fpr"], found
-    return found
+    return labelled_finding(tmp_path, targets, "CL102", "partial_auc", ["set:given_targets:PartialAUC.max_fpr"])
 
 
 def test_an_argument_the_caller_takes_from_its_attribute_is_judged_on_its_class(tmp_path):

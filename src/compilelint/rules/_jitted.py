@@ -3,6 +3,7 @@ calls a `CPUDispatcher` object, which Dynamo cannot trace (GB0156)."""
 
 import libcst as cst
 
+from compilelint.semantic.imports import top_level_imports
 from compilelint.semantic.kinds import dotted
 
 NUMBA_DECORATORS = frozenset({"jit", "njit", "vectorize", "guvectorize", "generated_jit", "cfunc"})
@@ -12,17 +13,9 @@ def numba_functions(module: cst.Module) -> frozenset[str]:
     """Names of the module-level functions decorated `@numba.jit(...)`, `@njit`, ... Read
     from the module's own top-level imports, not the walker's, so that the set is the same
     whichever statement the walk (or an incremental re-walk) starts from."""
-    names: dict[str, str] = {}  # local name -> what it is in numba ("" for the module)
-    for statement in module.body:
-        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    if dotted(alias.name) == "numba":
-                        names[alias.asname.name.value if alias.asname else "numba"] = ""
-            elif isinstance(small, cst.ImportFrom) and small.module is not None and dotted(small.module) == "numba" \
-                    and not isinstance(small.names, cst.ImportStar):
-                for alias in small.names:
-                    names[alias.asname.name.value if alias.asname else alias.name.value] = alias.name.value
+    # local name -> what it is in numba ("" for the module)
+    names = {local: "" if full == "numba" else full[len("numba."):]
+             for local, full in top_level_imports(module).items() if full == "numba" or full.startswith("numba.")}
     found = set()
     for statement in module.body if names else ():
         if isinstance(statement, cst.FunctionDef) and any(_numba(d.decorator, names) for d in statement.decorators):

@@ -18,8 +18,10 @@ from typing import Callable
 
 import libcst as cst
 
-from compilelint.rules._sparse_flow import BUILTINS, MARKERS, FileSparse, Flow, self_attr, statements_of
+from compilelint.rules._sparse_flow import MARKERS, FileSparse, Flow
+from compilelint.semantic.imports import BUILTIN_NAMES, top_level_imports
 from compilelint.semantic.kinds import dotted
+from compilelint.semantic.method_scan import method_scan
 
 
 def file_model(ctx, module: cst.Module) -> FileSparse | None:
@@ -29,31 +31,16 @@ def file_model(ctx, module: cst.Module) -> FileSparse | None:
     if ctx.sparse_model is None:
         text = ctx.text
         ctx.sparse_model = False if text is not None and not any(m in text for m in MARKERS) \
-            else analyse(module, _qualifier(module))
+            else analyse(module, _qualifier(module), ctx.scanned)
         ctx.sparse_key = ctx.sparse_model.digest() if ctx.sparse_model else ()
     return ctx.sparse_model or None
 
 
 def _qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]:
-    """Qualified names from the module's top-level imports (the walk has not read them yet)."""
-    names: dict[str, str] = {}
-    for stmt in module.body:
-        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Import):
-                for alias in small.names:
-                    full = dotted(alias.name) or ""
-                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                        names[alias.asname.name.value] = full
-                    else:
-                        names[full.split(".")[0]] = full.split(".")[0]
-            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
-                    and not isinstance(small.names, cst.ImportStar):
-                base = dotted(small.module) or ""
-                for alias in small.names:
-                    name = dotted(alias.name) or ""
-                    local = alias.asname.name.value if alias.asname is not None and isinstance(
-                        alias.asname.name, cst.Name) else name
-                    names[local] = f"{base}.{name}"
+    """Qualified names from the module's top-level imports (the walk has not read them yet);
+    a builtin's name unless the file defines it."""
+    names = top_level_imports(module)
+    defined = {stmt.name.value for stmt in module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
 
     def qualify(expr: cst.BaseExpression) -> str | None:
         name = dotted(expr)
@@ -62,7 +49,7 @@ def _qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]
         head, _, rest = name.partition(".")
         if head in names:
             return names[head] + ("." + rest if rest else "")
-        return f"builtins.{head}" if head in BUILTINS and not rest else None
+        return f"builtins.{head}" if head in BUILTIN_NAMES and head not in defined and not rest else None
 
     return qualify
 
@@ -76,7 +63,9 @@ def product_when(ctx, node: cst.Call) -> tuple | None:
     return None if id(node) in model.shadowed else model.product_when.get(id(node), ())
 
 
-def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | None]) -> FileSparse:
+def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | None],
+            scan: Callable[[cst.FunctionDef], tuple] = method_scan) -> FileSparse:
+    """`scan`: `method_scan`, or the walker's cached one (the class table scans the same methods)."""
     model = FileSparse()
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef):
@@ -91,13 +80,9 @@ def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | No
     classes = {q.split(".")[0] for q, o in model.owner.items() if o}
     for qualname, fn in model.functions.items():
         cls = model.owner[qualname]
-        if cls:
-            for stmt in statements_of(fn.body):
-                if isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call):
-                    built = dotted(stmt.value.func)
-                    for t in stmt.targets:
-                        if built in classes and self_attr(t.target):
-                            model.members.setdefault(cls, {})[t.target.attr.value] = built
+        for attr, value in scan(fn)[0] if cls else ():  # `self.encoder = Encoder(...)`
+            if isinstance(value, cst.Call) and (built := dotted(value.func)) in classes:
+                model.members.setdefault(cls, {})[attr] = built
     for _ in range(4):  # a fixed point: each round may find more that is sparse
         before = (_size(model.attrs), _size(model.params), len(model.returns))
         for qualname in model.functions:

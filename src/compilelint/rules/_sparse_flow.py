@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint.semantic.guards import conditions
-from compilelint.semantic.kinds import dotted
+from compilelint.semantic.guards import conditions, ends_in
+from compilelint.semantic.kinds import dotted, is_self_attribute
 
 # a file whose text names none of these builds, converts or unpacks no sparse tensor
 MARKERS = ("torch.sparse", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed",
@@ -29,8 +29,6 @@ OPERAND = {"torch.sparse.mm": 0, "torch.spmm": 0, "torch.smm": 0, "torch.hspmm":
 # builtins that do not look at the tensor (measured: `isinstance(adj, list)` and `hasattr(adj,
 # "x")` do, GB0015 at the test, so a type test on a sparse parameter is its first use)
 LOOKS_ONLY = frozenset({"id"})
-BUILTINS = frozenset({"isinstance", "hasattr", "getattr", "type", "len", "callable", "issubclass", "id", "print",
-                      "repr", "str", "float", "int", "bool", "list", "tuple", "iter", "next", "sum", "max", "min"})
 
 Labels = tuple  # `when` labels under which a value is sparse, () for always
 
@@ -69,43 +67,6 @@ class FileSparse:
                 len(self.shadowed), tuple(sorted(self.product_when.values())))
 
 
-def self_attr(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
-
-
-def statements_of(suite: cst.BaseSuite):
-    """Every small statement of a body, nested blocks included (not nested defs)."""
-    stack = [suite]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        if isinstance(node, cst.SimpleStatementLine):
-            yield from node.body
-            continue
-        if isinstance(node, cst.SimpleStatementSuite):
-            yield from node.body
-            continue
-        for name in ("body", "orelse", "handlers", "finalbody"):
-            child = getattr(node, name, None)
-            if isinstance(child, (list, tuple)):
-                stack.extend(reversed(child))
-            elif isinstance(child, cst.CSTNode):
-                stack.append(child)
-
-
-def _terminates(suite: cst.BaseSuite) -> bool:
-    body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, cst.SimpleStatementLine):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
-    if isinstance(last, cst.SimpleStatementSuite):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in last.body)
-    return False
-
-
 class Flow:
     """One walk of one function's statements in order: what is sparse where, and (report)
     the first uses, or (only=param) whether and when the function uses `param`."""
@@ -130,7 +91,7 @@ class Flow:
     def sparse(self, expr: cst.BaseExpression, env: dict) -> Labels | None:
         if isinstance(expr, cst.Name):
             return env.get(expr.value)
-        if self_attr(expr) and self.cls:
+        if is_self_attribute(expr) and self.cls:
             return next((table[expr.attr.value] for c in self.lineage()
                          if expr.attr.value in (table := self.model.attrs.get(c, {}))), None)
         if not isinstance(expr, cst.Call):
@@ -150,7 +111,7 @@ class Flow:
         """The file's function a call runs: `f(...)`, `self.m(...)`, `self.sub(...)` (its forward)."""
         if isinstance(func, cst.Name) and self.model.owner.get(func.value) == "":
             return func.value
-        if self_attr(func) and self.cls:
+        if is_self_attribute(func) and self.cls:
             name = func.attr.value
             for cls in self.lineage():
                 if f"{cls}.{name}" in self.model.functions:
@@ -198,7 +159,7 @@ class Flow:
                 else_used = self._statement(orelse, else_env, used) if isinstance(orelse, cst.If) \
                     else self._block(orelse.body, else_env, used)
                 self.guards.pop()
-            ends = _terminates(stmt.body)
+            ends = ends_in(stmt.body, cst.Return)
             if ends and returns_it and not used:
                 self.returned += conditions(stmt.test, negated=True)
             for e in (if_env, else_env):
@@ -209,7 +170,7 @@ class Flow:
             return used or (body_used and else_used)
         if isinstance(stmt, (cst.For, cst.While)):
             head = stmt.test if isinstance(stmt, cst.While) else stmt.iter
-            if not (isinstance(stmt, cst.For) and (isinstance(head, cst.Name) or self_attr(head))):
+            if not (isinstance(stmt, cst.For) and (isinstance(head, cst.Name) or is_self_attribute(head))):
                 used = self._expr(head, env, used)
             return self._block(stmt.body, env, used)
         if isinstance(stmt, cst.With):
@@ -253,7 +214,7 @@ class Flow:
             return used
         if isinstance(small, cst.Expr):
             call = small.value
-            if isinstance(call, cst.Call) and self_attr(call.func) and call.func.attr.value == "register_buffer" \
+            if isinstance(call, cst.Call) and is_self_attribute(call.func) and call.func.attr.value == "register_buffer" \
                     and len(call.args) >= 2 and isinstance(call.args[0].value, cst.SimpleString):
                 self._bind(cst.Attribute(cst.Name("self"), cst.Name(call.args[0].value.raw_value)), call.args[1].value, env)
                 return used  # `self.register_buffer("adj", sparse)`: an attribute like any other
@@ -272,7 +233,7 @@ class Flow:
                 env.pop(target.value, None)
             else:
                 env[target.value] = labels
-        elif self_attr(target) and labels is not None and self.cls and not self.report and self.only is None:
+        elif is_self_attribute(target) and labels is not None and self.cls and not self.report and self.only is None:
             table = self.model.attrs.setdefault(self.cls, {})
             table.setdefault(target.attr.value, self._when(labels))
 
@@ -337,7 +298,7 @@ class Flow:
                 if position is not None:
                     return "multiplies it", labels, False, arg.value, ()  # CL119 reports the sparse product
                 name = dotted(func) or ""
-                if qualified.startswith(("builtins.", "torch.")) or name in BUILTINS:
+                if qualified.startswith(("builtins.", "torch.")):
                     # a builtin or torch itself: it looks at the tensor (not `id()`)
                     what = f"tests it with `{name}()`" if name in ("isinstance", "hasattr", "type", "callable") \
                         else f"passes it to `{name}`"
@@ -358,7 +319,7 @@ class Flow:
                 labels = self.sparse(side, env)
                 if labels is not None and not isinstance(side, cst.Call):
                     return "computes with it", labels, True, side, ()
-        if isinstance(node, cst.Attribute) and not self_attr(node):
+        if isinstance(node, cst.Attribute) and not is_self_attribute(node):
             labels = self.sparse(node.value, env)
             if labels is not None and not isinstance(node.value, cst.Call):
                 return f"reads `.{node.attr.value}`", labels, True, node.value, ()
@@ -419,7 +380,7 @@ def negate(labels: Labels) -> Labels | None:
 
 
 def _has_holder(expr) -> bool:
-    return isinstance(expr, cst.Name) or self_attr(expr)
+    return isinstance(expr, cst.Name) or is_self_attribute(expr)
 
 
 def _as_list(value) -> list:

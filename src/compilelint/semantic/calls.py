@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from compilelint.semantic.facts import facts_of
-from compilelint.semantic.kinds import Kind, dotted, self_getattr
+from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, self_getattr
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.summary import CallEdge
 
@@ -176,7 +176,7 @@ class CallGraph:
         else:
             call.args = args
             call.forwards = self._forwards(node, scope)
-            call.attrs = tuple((key, arg.value.attr.value) for key, arg in _keyed(node) if _self_attribute(arg.value)) \
+            call.attrs = tuple((key, arg.value.attr.value) for key, arg in _keyed(node) if is_self_attribute(arg.value)) \
                 if scope.class_name else ()
             if call.forwards and info.params is None and (facts := facts_of(scope)) is not None:
                 # (the project maps this function's own call sites onto what it passes on)
@@ -318,10 +318,6 @@ def _keyed(node: cst.Call, stars: bool = False):
         elif position >= 0:
             yield position, arg
             position += 1
-
-
-def _self_attribute(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
 
 
 def _subscripted_attr(node: cst.Subscript) -> str | None:

@@ -154,7 +154,7 @@ class ClassTracking:
             typed = {p.name.value: _class_annotation(p.annotation.annotation)
                      for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
                      if p.annotation is not None} if in_init else {}
-            assignments, registered, local_calls, annotated, appended, self_calls = self._scan(stmt)
+            assignments, registered, local_calls, annotated, appended, self_calls = self.scanned(stmt)
             if in_init and self_calls:
                 assignments = assignments + self._set_through(node, self_calls)
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
@@ -235,7 +235,7 @@ class ClassTracking:
             if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
                 info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
 
-    def _scan(self, method: cst.FunctionDef) -> tuple:
+    def scanned(self, method: cst.FunctionDef) -> tuple:
         """`method_scan(method)`, once per method: a setter is read again from its constructor,
         and the server keeps the scans of methods an edit left alone (`self.scans`)."""
         known = self.scans.get(id(method))
@@ -258,7 +258,7 @@ class ClassTracking:
             given = {params[i]: a.value for i, a in enumerate(a for a in call.args if a.keyword is None and not a.star)
                      if i < len(params)}
             given.update({a.keyword.value: a.value for a in call.args if a.keyword is not None})
-            for attr, value in self._scan(setter)[0]:
+            for attr, value in self.scanned(setter)[0]:
                 if isinstance(value, cst.Name) and value.value in given:
                     found.append((attr, given[value.value]))
         return found

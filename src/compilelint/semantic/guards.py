@@ -246,7 +246,7 @@ class GuardTracking:
         if not self.scopes:
             return
         for number, statement in enumerate(node.body):
-            if isinstance(statement, cst.If) and statement.orelse is None and _ends_in(statement.body, cst.Return):
+            if isinstance(statement, cst.If) and statement.orelse is None and ends_in(statement.body, cst.Return):
                 if self.compiling_guard(statement.test) is True:
                     self.escaped_nodes.update(id(rest) for rest in node.body[number + 1:])
                     return
@@ -362,10 +362,10 @@ class GuardTracking:
 
 
 def _ends_in_raise(body: cst.BaseSuite) -> bool:
-    return _ends_in(body, cst.Raise)
+    return ends_in(body, cst.Raise)
 
 
-def _ends_in(body: cst.BaseSuite, kind: type) -> bool:
+def ends_in(body: cst.BaseSuite, kind: type) -> bool:
     """Whether the block's last statement is a `return` / `raise` (`kind`), or `return`
     also takes a `raise`: either way control does not fall through."""
     kinds = (kind, cst.Raise) if kind is cst.Return else kind

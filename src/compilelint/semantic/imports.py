@@ -25,6 +25,36 @@ def resolve_relative(module: str, path: str, level: int, name: str | None) -> st
     return ".".join(base)
 
 
+def top_level_imports(module: cst.Module) -> dict[str, str]:
+    """Local name -> qualified name for the module's top-level absolute imports, as the walk
+    would qualify them (`import torch.nn as nn` -> "torch.nn", `import torch.nn` -> "torch"):
+    for a rule that reads the whole module before the walk has reached its imports, the same
+    whichever statement an incremental re-walk starts from."""
+    names: dict[str, str] = {}
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    full = dotted(alias.name)
+                    if full is None:
+                        continue
+                    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                        names[alias.asname.name.value] = full
+                    else:
+                        names[full.split(".")[0]] = full.split(".")[0]
+            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None \
+                    and not isinstance(small.names, cst.ImportStar):
+                source = dotted(small.module) or ""
+                for alias in small.names:
+                    name = dotted(alias.name)
+                    if name is None:
+                        continue
+                    local = alias.asname.name.value if alias.asname is not None and isinstance(
+                        alias.asname.name, cst.Name) else name
+                    names[local] = f"{source}.{name}"
+    return names
+
+
 class ImportTracking:
     """Walker part: the file's import table and name qualification."""
 

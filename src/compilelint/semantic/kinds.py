@@ -222,6 +222,11 @@ def call_sites_decide(annotation: cst.BaseExpression) -> bool:
                       and names <= TENSOR_ANNOTATIONS | NUMBER_ANNOTATIONS)
 
 
+def is_self_attribute(node: cst.BaseExpression) -> bool:
+    """`self.x`."""
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
 def self_getattr(node: cst.BaseExpression) -> cst.BaseExpression | None:
     """The name argument of `getattr(self, name, ...)`."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "getattr" \
