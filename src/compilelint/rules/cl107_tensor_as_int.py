@@ -106,6 +106,13 @@ class TensorAsInt(Rule):
     VALID = [
         """
 import torch
+class JointTable(torch.nn.Module):
+    def forward(self, codes: torch.Tensor):
+        by_columns = self.log_probs[tuple(codes.T)]  # whole columns: index tensors, traced
+        return by_columns + self.log_probs[tuple(self.corner)] + self.log_probs[tuple(codes[:, :, 0])]
+""",
+        """
+import torch
 class Ratio(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -198,6 +205,14 @@ class PickBest(torch.nn.Module):
         best = scores.argmax()  # every element reduced: a 0-d tensor
         per_row = scores.argmax(dim=-1)  # one per row: an index tensor, traced
         return boxes[best], boxes[best + 1], boxes[torch.arange(boxes.shape[0]), per_row]  # expect
+""",
+        """
+import torch
+class JointTable(torch.nn.Module):
+    def forward(self, codes: torch.Tensor):
+        first = self.log_probs[tuple(codes[0])]  # expect
+        cell = codes[1, :, -1]
+        return first + self.log_probs[tuple(cell)]  # expect
 """,
         """
 import torch
@@ -319,6 +334,11 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
             if self._tensor(index) or self._scalar(index):
                 self.report(index, self.message.format(what="an index into a Python list"))
                 return
+        for element in node.slice:  # `table[tuple(codes[i])]`: a row's elements are 0-d tensors
+            index = element.slice.value if isinstance(element.slice, cst.Index) else None
+            if index is not None and self._row_elements(index):
+                self.report(index, self.message.format(what="indices (`tuple()` of a tensor's row: 0-d tensors)"))
+                return
         for element in node.slice:  # `x[i]` with `i = scores.argmax()`: one element, read as an int
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
             if index is not None and self._scalar(index):
@@ -342,6 +362,23 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
             return isinstance(value.left, cst.List) or isinstance(value.right, cst.List)
         return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "") in ("builtins.list",
                                                                                           "builtins.tuple")
+
+    def _row_elements(self, value: cst.BaseExpression) -> bool:
+        """`tuple(codes[i])`, `tuple(X[i, :, j])`: one row of a tensor picked by Python indices,
+        split into its 0-d elements (whole columns, `tuple(codes.T)`, are index tensors, traced)."""
+        if not (isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "") == "builtins.tuple"
+                and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star):
+            return False
+        row = value.args[0].value
+        if isinstance(row, cst.Name) and self.ctx.function is not None:
+            row = self.ctx.local_flag(row.value)
+        if not isinstance(row, cst.Subscript):
+            return False
+        picks = [e.slice.value for e in row.slice if isinstance(e.slice, cst.Index)]
+        kept = len(row.slice) - len(picks)  # `X[i, :, j]`: a row along the one sliced dimension
+        return bool(picks) and kept <= 1 and all(
+            not isinstance(p, cst.Ellipsis) and not (isinstance(p, cst.Name) and p.value == "None")
+            and self.ctx.kind(p) != Kind.TENSOR and not self._scalar(p) for p in picks) and self._reduced(row.value)
 
     def _scalar(self, value: cst.BaseExpression) -> bool:
         """A 0-d tensor: a reduction over all elements (`x.argmax()`, `torch.sum(m)`), a name
