@@ -68,6 +68,18 @@ class Tagger(nn.Module):
         queries = torch.zeros_like(noise, requires_grad=self.training)  # expect
         return self.out(self.emb(ids)), mix, noise, queries
 """,
+        """
+import torch
+import torch.nn as nn
+class SingleExpert(nn.Module):
+    def forward(self, x):
+        logits = torch.ones(x.shape[0], 1, requires_grad=x.requires_grad)  # expect
+        return self.expert(x), logits
+class Layer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.moe = SingleExpert()
+""",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -99,14 +111,49 @@ class Tagger(nn.Module):
                     self.report(node, "a tensor created with `requires_grad=True` inside the compiled region: "
                                       "Dynamo does not support factory functions returning tensors that require "
                                       "grad and breaks the graph (GB0225)", severity="error", when=when)
+                elif (flag := self._input_flag(value)) is not None:
+                    self.report(node, f"a tensor created with `requires_grad={flag}.requires_grad` inside the compiled "
+                                      f"region: in training `{flag}`, an input of `forward`, is an activation that "
+                                      "requires grad, and Dynamo does not support factory functions returning tensors "
+                                      "that require grad: it breaks the graph (GB0225)", severity="error",
+                                when=("training",))
                 return
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._fresh_names: set[str] = set()  # names bound in this function to a fresh no-grad tensor
+        self._parts: set[str] = set()  # classes another class of the file builds
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
+
+    def _input_flag(self, value: cst.BaseExpression) -> str | None:
+        """`requires_grad=x.requires_grad` with `x` an input of the `forward` of a module
+        another class of the file holds as a submodule, never rebound: the hidden states a block
+        is given, which require grad whenever gradients flow. A model's own input is data, which
+        needs none (`clean_requires_grad_factory_01`), and a tensor the frame computes, a mask,
+        has its own flag."""
+        scope = self.ctx.function
+        if not (isinstance(value, cst.Attribute) and value.attr.value == "requires_grad"
+                and isinstance(value.value, cst.Name) and scope is not None and scope.is_forward
+                and scope.class_name is not None and self._held(scope.class_name.rsplit(".", 1)[-1])):
+            return None
+        name = value.value.value
+        return name if name in scope.params[1:] and self.ctx.local_flag(name) is None else None
+
+    def _held(self, class_name: str) -> bool:
+        """Another class of this file builds one (`self.moe = SparseMoEBlock(...)`, a
+        `nn.ModuleList` of them): a part of a bigger module."""
+        return class_name in self._parts
+
+    def visit_Module(self, node: cst.Module) -> None:
+        classes = [stmt for stmt in node.body if isinstance(stmt, cst.ClassDef)]
+        names = {cls.name.value for cls in classes}
+        self._parts = set()
+        for cls in classes:
+            built = _Built()
+            cls.visit(built)
+            self._parts |= (built.names & names) - {cls.name.value}
 
     def _fresh(self, value: cst.BaseExpression) -> bool:
         """A tensor made in this frame that needs no grad: `x.detach()`, or a torch factory
@@ -148,3 +195,16 @@ def _turns_off(call: cst.Call) -> bool:
     """`requires_grad_(False)` / `requires_grad_(requires_grad=False)`."""
     return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "False" \
         and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad")
+
+
+class _Built(cst.CSTVisitor):
+    """The names a class body calls (`Block(...)`, `blocks.Block(...)`)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        if name:
+            self.names.add(name)
