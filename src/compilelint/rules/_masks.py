@@ -69,6 +69,33 @@ def sliced_names(body: cst.CSTNode) -> frozenset[str]:
             e.slice.value, cst.Ellipsis)) for e in node.slice))
 
 
+def ordered_names(body: cst.CSTNode) -> frozenset[str]:
+    """Names a body orders against a number (`assert (lengths > 1).all()`): a list, tuple or
+    dict cannot be (Python raises), so one the body also indexes is an array."""
+    return frozenset(
+        side.value for node in iter_nodes(body, skip=TRIVIA)
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1
+        and isinstance(node.comparisons[0].operator, ORDERING)
+        for side, other in ((node.left, node.comparisons[0].comparator), (node.comparisons[0].comparator, node.left))
+        if isinstance(side, cst.Name) and numeric(other))
+
+
+def compared_names(node: cst.BaseExpression, ctx=None) -> frozenset[str]:
+    """Names a mask compares, by any operator (`x != n`), through `~`, `&`, `|`, `^` and
+    (given the walker's `ctx`) a name the function binds once to such a mask."""
+    if isinstance(node, cst.Name) and ctx is not None and ctx.function is not None \
+            and (bound := ctx.local_flag(node.value)) is not None:
+        return compared_names(bound)
+    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+            and isinstance(node.comparisons[0].operator, COMPARE):
+        return frozenset(side.value for side in (node.left, node.comparisons[0].comparator) if isinstance(side, cst.Name))
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return compared_names(node.expression)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
+        return compared_names(node.left) | compared_names(node.right)
+    return frozenset()
+
+
 # torch functions and tensor methods that return a boolean tensor.
 BOOL_FUNCS = frozenset({
     "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",

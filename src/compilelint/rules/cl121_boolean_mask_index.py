@@ -4,7 +4,7 @@ from compilelint.semantic.kinds import Kind
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
-    dtype_argument, equality, is_bool_dtype, numeric, sliced_names, weakest,
+    compared_names, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
 
@@ -88,6 +88,13 @@ class Pick(torch.nn.Module):
     ]
 
     INVALID = [
+        """
+import torch
+class ScaledError(torch.nn.Module):
+    def forward(self, target, lengths):
+        assert (lengths > 1).all()  # ordered against a number: an array, no list
+        return target[:, 0] * lengths[lengths != target.size(1)]  # expect
+""",
         """
 import torch
 from torch import Tensor
@@ -189,7 +196,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._assumed: dict[str, dict[str, tuple[str, frozenset[str]]]] = {}
         self._equalities: dict[str, set[str]] = {}  # scope -> names bound to `a == b` of two values
         self._attr_masks: dict[str, dict[str, str | None]] = {}  # class -> self attribute -> verdict
-        self._sliced: dict[int, frozenset[str]] = {}  # id(function) -> names indexed `x[:, 4]` / `x[..., 0]`
+        self._sliced: dict[tuple, frozenset[str]] = {}  # (id(function), scan) -> names indexed `x[:, 4]`, ordered
         self._arrays = NdarrayNames(walker)
         # module-level function -> its returns' verdicts, and the functions whose every
         # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
@@ -413,7 +420,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             self._bools.pop(qualname, None)
             self._ordered.pop(qualname, None)
             self._called.pop(qualname, None)
-            self._sliced.pop(id(self.ctx.function.node), None)
+            for scan in (sliced_names, ordered_names):
+                self._sliced.pop((id(self.ctx.function.node), scan.__name__), None)
             returns = self._returns.pop(qualname, None)
             if returns and all(v in ("certain", "likely") for v in returns):
                 self._mask_functions[qualname] = "likely"
@@ -439,6 +447,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             elif verdict == "maybe" and base == Kind.UNKNOWN and isinstance(node.value, cst.Name) \
                     and node.value.value in self._sliced_names():
                 verdict = "likely"  # `out[keep]` where `out[:, 4]` is read: out is an array
+            elif verdict == "maybe" and base == Kind.UNKNOWN and isinstance(node.value, cst.Name) \
+                    and node.value.value in compared_names(element.slice.value, self.ctx) & self._sliced_names(ordered_names):
+                verdict = "likely"  # `x[x != n]` where `x > 1` is tested: x is an array
             mask = element.slice.value
             if self.ctx.assuming is not None and (equality(mask) or (
                     isinstance(mask, cst.Name) and mask.value in self._equalities.get(self._scope(), ()))):
@@ -473,15 +484,16 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if helper in self._mask_functions:
                 self.ctx.pending.extend(findings)
 
-    def _sliced_names(self) -> frozenset[str]:
-        """The current function's names indexed along several dimensions, scanned the first
-        time a maybe-mask indexes an unknown name there (rare: no scan per function)."""
+    def _sliced_names(self, scan=sliced_names) -> frozenset[str]:
+        """The current function's names indexed along several dimensions (`scan`: or ordered),
+        scanned the first time a maybe-mask indexes an unknown name there (rare)."""
         function = self.ctx.function
         if function is None or not isinstance(function.node, cst.FunctionDef):
             return frozenset()
-        found = self._sliced.get(id(function.node))
+        key = (id(function.node), scan.__name__)
+        found = self._sliced.get(key)
         if found is None:
-            found = self._sliced[id(function.node)] = sliced_names(function.node.body)
+            found = self._sliced[key] = scan(function.node.body)
         return found
 
     def _param_mask(self, node: cst.BaseExpression) -> bool:
