@@ -357,6 +357,8 @@ class Bindings:
                 self._bind(name_node.value, element_node.value, element_kind)
         elif isinstance(target, (cst.Tuple, cst.List)):
             element = kind if kind.tensorish else Kind.UNKNOWN
+            if isinstance(value, cst.Name) and self.scopes and self.scopes[-1].typed.get(value.value) in TENSOR_TUPLES:
+                element = Kind.TENSOR  # `data, batch_sizes, ... = packed`: its fields are tensors
             returned = self._returned_items(target, value) if element == Kind.UNKNOWN else None
             if is_sizes(value):  # `b, n, d = x.shape` / `x.size()` / `x.shape[:2]`: ints
                 element = Kind.VALUE
@@ -464,6 +466,11 @@ class Bindings:
         return self.scopes[-1].ndarrays if self.scopes else frozenset()
 
 
+
+
+# classes whose instances unpack into tensors (`PackedSequence`: data, batch sizes, the two
+# orderings, which may be None and then are never used as numbers)
+TENSOR_TUPLES = frozenset({"torch.nn.utils.rnn.PackedSequence", "torch.nn.utils.rnn.PackedSequence_"})
 
 
 def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.semantic.guards import not_tensors
+from compilelint.semantic.guards import ends_in, not_tensors
 from compilelint.semantic.kinds import Kind, dotted
 
 TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
@@ -40,6 +40,15 @@ class Narrowing:
         elif narrowed is not None and self.scopes[-1].env.get(narrowed[0]) == Kind.TENSOR:
             self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
 
+    def exit_If(self, node: cst.If) -> None:
+        """`if not isinstance(x, PackedSequence) or ...: raise ...`: past the guard, `x` is one
+        (its class's methods and unpacking follow, `scope.typed`)."""
+        if not self.scopes or node.orelse is not None or not ends_in(node.body, cst.Raise):
+            return
+        for name, cls in _refused(node.test, self.qualify):
+            if cls not in TENSOR_CLASSES:
+                self.scopes[-1].typed[name] = cls
+
     def _tensor_check(self, test: cst.BaseExpression) -> str | None:
         """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`; one class only
         (`(Tensor, np.ndarray)` could be an array)."""
@@ -50,3 +59,16 @@ class Narrowing:
                 and self.qualify(test.args[1].value) in TENSOR_CLASSES:
             return test.args[0].value.value
         return None
+
+
+def _refused(test: cst.BaseExpression, qualify) -> list[tuple[str, str]]:
+    """(name, class) for each `not isinstance(name, Class)` a guard joins with `or`: when the
+    guard does not hold, each test held."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _refused(test.left, qualify) + _refused(test.right, qualify)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        call = test.expression
+        if isinstance(call, cst.Call) and dotted(call.func) == "isinstance" and len(call.args) == 2 \
+                and isinstance(call.args[0].value, cst.Name) and (cls := qualify(call.args[1].value)):
+            return [(call.args[0].value.value, cls)]
+    return []
