@@ -275,6 +275,12 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("pandas.*",), "skipped", "CL119", "GB0008", "pandas is on Dynamo's third-party skip list (`DataFrame.__init__`)",
           "build tables from the compiled code's outputs, outside the region", ("kn_pandas_01",), CONFIRMED,
           traced=("clean_kn_pandas_01",), why="Dynamo skips pandas (its third-party skip list) and breaks the graph"),
+    Entry(("sklearn.base.TransformerMixin.transform", "sklearn.base.TransformerMixin.fit_transform"), "skipped",
+          "CL119", "GB0008", "scikit-learn wraps a subclass's `transform` in `sklearn/utils/_set_output.py`, which is skipped",
+          "a project transformer's `transform` / `fit_transform` (and `super().transform`) breaks: scale with torch "
+          "ops in the region, or pass `auto_wrap_output_keys=None` in the class statement (rules/_sklearn.py)",
+          ("kn_sklearn_transformer_01",), "2.13.0, 2.14.1", form="method", traced=("clean_kn_sklearn_transformer_01",),
+          why="scikit-learn wraps it in a function of its own and Dynamo skips scikit-learn"),
     Entry(("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.tqdm.tqdm",
            "tqdm.autonotebook.tqdm", "tqdm.trange", "tqdm.auto.trange"), "untraceable", "CL119", "GB0007",
           "`tqdm.__new__` is marked as skipped",

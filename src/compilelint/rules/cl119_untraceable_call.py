@@ -7,6 +7,7 @@ from compilelint.finding import MODULE_CLASS
 from compilelint.rules._callsite import keyword_value
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
 from compilelint.rules._jitted import numba_functions
+from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, why_text
 from compilelint.rules._module_classes import callee_class, library_base, makes_script_module
 from compilelint.rules._sparse import file_model, product_when
@@ -121,6 +122,17 @@ class Denoiser(torch.nn.Module):
     INVALID = [
         """
 import torch
+from sklearn.base import TransformerMixin
+class Scaler(TransformerMixin):
+    def transform(self, y):
+        return y / 2
+@torch.compile
+def head(y):
+    scaler = Scaler()
+    return scaler.transform(y)  # expect
+""",
+        """
+import torch
 from torch.quasirandom import SobolEngine
 class QMC(torch.nn.Module):
     def __init__(self):
@@ -228,9 +240,11 @@ class Noise(nn.Module):
         self._blocks: list[cst.CSTNode] = []  # the blocks (bodies) around the node walked
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
         self._generators = GeneratorScopes()  # what holds a torch.Generator
+        self._classes: dict = {}  # the file's classes, when it imports scikit-learn (rules._sklearn)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._jitted = numba_functions(node)
+        self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -359,6 +373,9 @@ class Noise(nn.Module):
             return
         if isinstance(node.func, cst.Attribute) and self._object_method(node):
             return
+        if (what := wrapped_call(node, self.ctx, self._classes)) is not None:
+            self.report(node, self.message.format(what=what, why=WRAPPED_WHY), help=UNTRACEABLE_HELP)
+            return
         if self._scripted and self._calls_script_module(node.func):
             entry = self._known.get(SCRIPT_MODULE)
             if entry is not None:
@@ -415,9 +432,8 @@ class Noise(nn.Module):
                 len(self._numpy_rngs) > 1 and name in self._numpy_rngs[0] and not self.ctx.locally_bound(name))):
             return False
         self.report(node, self.message.format(
-            what=f"`{name}.{func.attr.value}()`, a method of a NumPy random object,",
-            why="Dynamo does not trace NumPy's random objects (their methods are skipped) and breaks the graph "
-                "(GB0008, GB0156)"),
+            what=f"`{name}.{func.attr.value}()`, a method of a NumPy random object,", why=(
+                "Dynamo does not trace NumPy's random objects (their methods are skipped) and breaks the graph (GB0008, GB0156)")),
             help="Draw with torch's RNG inside the region (seed it outside), or draw the numbers outside and "
                  "pass them in.")
         return True
@@ -429,9 +445,8 @@ class Noise(nn.Module):
         if not (qualified or "").startswith("numpy.") or dtype is None \
                 or self.ctx.qualify(dtype) not in ("builtins.object", "numpy.object_"):
             return False
-        self.report(node, self.message.format(
-            what=f"`{qualified}(..., dtype=object)`",
-            why="torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)"),
+        self.report(node, self.message.format(what=f"`{qualified}(..., dtype=object)`", why=(
+            "torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)")),
             help="Keep the tensors in a Python list (or stack them into one tensor) inside the region.")
         return True
 
@@ -461,8 +476,8 @@ class Noise(nn.Module):
         entry = self._known.get(f"{cls}.{func.attr.value}") if cls else None
         if entry is None or entry.form != "method":
             return False
-        self.report(node, self.message.format(
-            what=f"`{cls.rsplit('.', 1)[-1]}.{func.attr.value}()`", why=why_text(entry)), help=UNTRACEABLE_HELP)
+        what = f"`{cls.rsplit('.', 1)[-1]}.{func.attr.value}()`"
+        self.report(node, self.message.format(what=what, why=why_text(entry)), help=UNTRACEABLE_HELP)
         return True
 
     def _module_method(self, node: cst.Call) -> bool:
