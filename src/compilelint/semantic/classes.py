@@ -378,7 +378,7 @@ class ClassTracking:
             else:
                 self.assuming.add(f"s|{scope.class_name}|{attr}")
                 return Kind.LIKELY
-        return kind
+        return self.open_attr(scope.class_name, attr) if kind == Kind.UNKNOWN else kind
 
     def _foreign_base(self, name: str) -> bool:
         """The class (or a base of this file) derives from a class defined in another file

@@ -151,7 +151,7 @@ def call_kind(node: cst.Call, env) -> Kind:
         if receiver.tensorish and method in NON_TENSOR_METHODS:
             return Kind.UNKNOWN  # `name.startswith(...)`: the receiver was no tensor
         if receiver.tensorish:
-            if method in VALUE_METHODS:
+            if method in VALUE_METHODS and not (method == "type" and node.args):  # `.type(dtype)`: a tensor
                 if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be
                     assuming.intersection_update(before)
                 return Kind.VALUE

@@ -10,7 +10,8 @@ from compilelint.semantic.guards import ends_in, not_tensors
 from compilelint.semantic.kinds import Kind, dotted
 
 TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
-                            "torch.nn.parameter.Buffer"})
+                            "torch.nn.parameter.Buffer", "torch.masked.MaskedTensor",
+                            "torch.masked.maskedtensor.core.MaskedTensor"})
 
 
 class Narrowing:
@@ -50,14 +51,17 @@ class Narrowing:
                 self.scopes[-1].typed[name] = cls
 
     def _tensor_check(self, test: cst.BaseExpression) -> str | None:
-        """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`; one class only
-        (`(Tensor, np.ndarray)` could be an array)."""
+        """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`, or for a tuple of
+        tensor classes only (`(nn.Parameter, Tensor, MaskedTensor)`; `(Tensor, np.ndarray)`
+        could be an array)."""
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self._tensor_check(test.left) or self._tensor_check(test.right)
         if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
-                and isinstance(test.args[0].value, cst.Name) \
-                and self.qualify(test.args[1].value) in TENSOR_CLASSES:
-            return test.args[0].value.value
+                and isinstance(test.args[0].value, cst.Name):
+            spec = test.args[1].value
+            classes = [e.value for e in spec.elements] if isinstance(spec, cst.Tuple) and spec.elements else [spec]
+            if all(self.qualify(c) in TENSOR_CLASSES for c in classes):
+                return test.args[0].value.value
         return None
 
 

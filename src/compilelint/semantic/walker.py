@@ -27,10 +27,12 @@ from compilelint.semantic.kinds import Kind
 from compilelint.semantic.loops import LoopTracking
 from compilelint.semantic.narrowing import Narrowing
 from compilelint.semantic.number_reads import NumberReads
+from compilelint.semantic.open_attrs import OpenAttributes
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, Narrowing, DefaultedParams, FactoryTracking,
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, OpenAttributes, Narrowing, DefaultedParams,
+         FactoryTracking,
          EntryTracking, BranchMerging, IterationBindings, CompileTracking, CallGraph, NumberReads)
 
 
@@ -85,6 +87,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         # module-level dicts of classes (`SOLVERS = {"rk4": RK4, ...}`): "A|B|..." by name
         self.class_tables: dict[str, str] = {}
         self.foreign_attrs: set[str] = set()  # `obj.x = v` with obj not `self` (semantic.classes)
+        self.attr_open: dict[tuple[str, str], tuple[str, ...]] = {}  # (class, attr) -> leaves (semantic.bindings)
         self.module_defs: set[str] = set()
         self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant
         self.classes: list = []
