@@ -41,15 +41,6 @@ class Narrowing:
         elif narrowed is not None and self.scopes[-1].env.get(narrowed[0]) == Kind.TENSOR:
             self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
 
-    def exit_If(self, node: cst.If) -> None:
-        """`if not isinstance(x, PackedSequence) or ...: raise ...`: past the guard, `x` is one
-        (its class's methods and unpacking follow, `scope.typed`)."""
-        if not self.scopes or node.orelse is not None or not ends_in(node.body, cst.Raise):
-            return
-        for name, cls in _refused(node.test, self.qualify):
-            if cls not in TENSOR_CLASSES:
-                self.scopes[-1].typed[name] = cls
-
     def _tensor_check(self, test: cst.BaseExpression) -> str | None:
         """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`, or for a tuple of
         tensor classes only (`(nn.Parameter, Tensor, MaskedTensor)`; `(Tensor, np.ndarray)`
@@ -63,6 +54,22 @@ class Narrowing:
             if all(self.qualify(c) in TENSOR_CLASSES for c in classes):
                 return test.args[0].value.value
         return None
+
+
+class GuardNarrowing:
+    """Walker part, after semantic.branches (whose merge at the `if`'s end it must follow)."""
+
+    def exit_If(self, node: cst.If) -> None:
+        """`if not isinstance(x, PackedSequence) or ...: raise ...`: past the guard, `x` is one
+        (its class's methods and unpacking follow, `scope.typed`); past
+        `if not isinstance(x, torch.Tensor): raise ...`, a tensor."""
+        if not self.scopes or node.orelse is not None or not ends_in(node.body, cst.Raise):
+            return
+        for name, cls in _refused(node.test, self.qualify):
+            if cls in TENSOR_CLASSES:
+                self.scopes[-1].env[name] = Kind.TENSOR
+            else:
+                self.scopes[-1].typed[name] = cls
 
 
 def _refused(test: cst.BaseExpression, qualify) -> list[tuple[str, str]]:

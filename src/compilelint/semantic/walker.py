@@ -25,7 +25,7 @@ from compilelint.semantic.imports import ImportTracking
 from compilelint.semantic.iteration import IterationBindings
 from compilelint.semantic.kinds import Kind
 from compilelint.semantic.loops import LoopTracking
-from compilelint.semantic.narrowing import Narrowing
+from compilelint.semantic.narrowing import GuardNarrowing, Narrowing
 from compilelint.semantic.number_reads import NumberReads
 from compilelint.semantic.open_attrs import OpenAttributes
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
@@ -33,7 +33,7 @@ from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, Mo
 # The parts, in the order their enter_/exit_ handlers run for a node.
 PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, OpenAttributes, Narrowing, DefaultedParams,
          FactoryTracking,
-         EntryTracking, BranchMerging, IterationBindings, CompileTracking, CallGraph, NumberReads)
+         EntryTracking, BranchMerging, GuardNarrowing, IterationBindings, CompileTracking, CallGraph, NumberReads)
 
 
 @dataclass(slots=True)
