@@ -281,6 +281,9 @@ ENTRIES: tuple[Entry, ...] = (
           "ops in the region, or pass `auto_wrap_output_keys=None` in the class statement (rules/_sklearn.py)",
           ("kn_sklearn_transformer_01",), "2.13.0, 2.14.1", form="method", traced=("clean_kn_sklearn_transformer_01",),
           why="scikit-learn wraps it in a function of its own and Dynamo skips scikit-learn"),
+    Entry(("importlib.import_module",), "untraceable", "CL119", "GB0007", "`importlib.import_module` is marked as skipped",
+          "import the module once, outside the region (at the top of the file or in `__init__`), and keep what "
+          "the region needs from it", ("kn_import_module_01",), "2.13.0, 2.14.1", traced=("clean_kn_import_module_01",)),
     Entry(("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.tqdm.tqdm",
            "tqdm.autonotebook.tqdm", "tqdm.trange", "tqdm.auto.trange"), "untraceable", "CL119", "GB0007",
           "`tqdm.__new__` is marked as skipped",
