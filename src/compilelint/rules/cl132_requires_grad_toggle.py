@@ -122,7 +122,8 @@ class Layer(nn.Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._fresh_names: set[str] = set()  # names bound in this function to a fresh no-grad tensor
-        self._parts: set[str] = set()  # classes another class of the file builds
+        self._module: cst.Module | None = None
+        self._parts: set[str] | None = None  # classes another class of the file builds, once asked
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
@@ -143,17 +144,20 @@ class Layer(nn.Module):
 
     def _held(self, class_name: str) -> bool:
         """Another class of this file builds one (`self.moe = SparseMoEBlock(...)`, a
-        `nn.ModuleList` of them): a part of a bigger module."""
+        `nn.ModuleList` of them): a part of a bigger module. The file's classes are scanned
+        the first time a factory copies an input's flag (rare: no scan per file)."""
+        if self._parts is None:
+            classes = [stmt for stmt in self._module.body if isinstance(stmt, cst.ClassDef)]
+            names = {cls.name.value for cls in classes}
+            self._parts = set()
+            for cls in classes:
+                built = _Built()
+                cls.visit(built)
+                self._parts |= (built.names & names) - {cls.name.value}
         return class_name in self._parts
 
     def visit_Module(self, node: cst.Module) -> None:
-        classes = [stmt for stmt in node.body if isinstance(stmt, cst.ClassDef)]
-        names = {cls.name.value for cls in classes}
-        self._parts = set()
-        for cls in classes:
-            built = _Built()
-            cls.visit(built)
-            self._parts |= (built.names & names) - {cls.name.value}
+        self._module, self._parts = node, None
 
     def _fresh(self, value: cst.BaseExpression) -> bool:
         """A tensor made in this frame that needs no grad: `x.detach()`, or a torch factory
