@@ -53,3 +53,16 @@ def test_a_loop_needs_what_its_callee_needs_on_the_callee_s_class(tmp_path):
     assert quiet["evidence"]["status"] == "condition-not-met", quiet["evidence"]
     debug = check_probe(tmp_path, ["stack_debug"])[loop]
     assert debug["evidence"]["status"] == "confirmed", debug["evidence"]
+
+
+def test_a_loop_over_a_subclass_s_override_is_unmet_without_an_instance_of_that_class(tmp_path):
+    """The base class's loop calls `self.step`; only `NormNode`'s override breaks, under its
+    `normalize`: a run whose module is a `PlainNode` holds no `NormNode`, so the loop's
+    `set:...NormNode.normalize` is condition-not-met, not a false alarm; a `NormNode` run
+    confirms it."""
+    loop = marker_line("# NODE-LOOP")
+    plain = check_probe(tmp_path, ["node_plain"])[loop]
+    assert plain["code"] == "CL150" and plain["when"] == ["set:flag_targets:NormNode.normalize"]
+    assert plain["evidence"]["status"] == "condition-not-met", plain["evidence"]
+    norm = check_probe(tmp_path, ["node_norm"])[loop]
+    assert norm["evidence"]["status"] == "confirmed", norm["evidence"]

@@ -358,14 +358,17 @@ def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entr
     ``training``, ``dtype``, ``labels`` and ``entry`` arguments) did not meet. `given:`
     labels are judged only for a finding in the function the run called (``in_entry``);
     `self.` labels against what the run's instances of the finding's class held (``attrs``),
-    labels named on another class against its instances (``classes``: every class's facts).
-    A label the run cannot judge counts as met."""
+    labels named on another class against its instances (``classes``: every class's facts;
+    a class none of the run's modules is an instance of: unmet). A label the run cannot judge
+    counts as met."""
     out = []
     for label in when:
         on = class_label(label)
         if on is not None:  # a label about another class's instances (finding.on_class)
             facts = next((held for (_, qualname), held in (classes or {}).items() if qualname == on[1]), None)
-            attr = attribute_met(f"{on[0]}:self.{on[2]}", facts) if facts is not None else None
+            # no module the run held is of that class (facts name every class on each instance's
+            # MRO): the path through that class's code did not run (a subclass's override)
+            attr = attribute_met(f"{on[0]}:self.{on[2]}", facts) if facts is not None else (False if classes else None)
         else:
             attr = attribute_met(label, attrs) if attrs is not None else None
         if attr is not None:
