@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.semantic.imports import top_level_imports
+from compilelint.semantic.imports import module_qualifier
 from compilelint.semantic.kinds import dotted
 
 MIXINS = frozenset({"sklearn.base.TransformerMixin", "sklearn.utils._set_output._SetOutputMixin"})
@@ -22,21 +22,17 @@ WRAPPED_WHY = "scikit-learn wraps it in a function of its own and Dynamo skips s
 
 def file_classes(module: cst.Module) -> dict[str, tuple[tuple[str, ...], frozenset[str], bool]]:
     """Each top-level class: its bases (qualified by the module's imports), the methods it
-    defines, whether it opts out of the wrapping (`auto_wrap_output_keys=None`)."""
-    imports, found = top_level_imports(module), {}
+    defines, whether it opts out of the wrapping (`auto_wrap_output_keys=None`). Read from the
+    whole module, not the walker's class table, which holds only the classes above the call."""
+    qualify, found = module_qualifier(module), {}
     for stmt in module.body:
         if isinstance(stmt, cst.ClassDef):
-            bases = tuple(_qualified(dotted(a.value) or "?", imports) for a in stmt.bases)
+            bases = tuple(qualify(a.value) or dotted(a.value) or "?" for a in stmt.bases)
             methods = frozenset(s.name.value for s in stmt.body.body if isinstance(s, cst.FunctionDef))
             opted_out = any(a.keyword is not None and a.keyword.value == "auto_wrap_output_keys"
                             and isinstance(a.value, cst.Name) and a.value.value == "None" for a in stmt.keywords)
             found[stmt.name.value] = (bases, methods, opted_out)
     return found
-
-
-def _qualified(name: str, imports: dict[str, str]) -> str:
-    head, _, rest = name.partition(".")
-    return imports[head] + ("." + rest if rest else "") if head in imports else name
 
 
 def wrapped_call(node: cst.Call, ctx, classes: dict) -> str | None:

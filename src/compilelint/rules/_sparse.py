@@ -19,7 +19,7 @@ from typing import Callable
 import libcst as cst
 
 from compilelint.rules._sparse_flow import MARKERS, FileSparse, Flow
-from compilelint.semantic.imports import BUILTIN_NAMES, top_level_imports
+from compilelint.semantic.imports import module_qualifier
 from compilelint.semantic.kinds import dotted
 from compilelint.semantic.method_scan import method_scan
 
@@ -31,27 +31,9 @@ def file_model(ctx, module: cst.Module) -> FileSparse | None:
     if ctx.sparse_model is None:
         text = ctx.text
         ctx.sparse_model = False if text is not None and not any(m in text for m in MARKERS) \
-            else analyse(module, _qualifier(module), ctx.scanned)
+            else analyse(module, module_qualifier(module), ctx.scanned)
         ctx.sparse_key = ctx.sparse_model.digest() if ctx.sparse_model else ()
     return ctx.sparse_model or None
-
-
-def _qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]:
-    """Qualified names from the module's top-level imports (the walk has not read them yet);
-    a builtin's name unless the file defines it."""
-    names = top_level_imports(module)
-    defined = {stmt.name.value for stmt in module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
-
-    def qualify(expr: cst.BaseExpression) -> str | None:
-        name = dotted(expr)
-        if name is None:
-            return None
-        head, _, rest = name.partition(".")
-        if head in names:
-            return names[head] + ("." + rest if rest else "")
-        return f"builtins.{head}" if head in BUILTIN_NAMES and head not in defined and not rest else None
-
-    return qualify
 
 
 def product_when(ctx, node: cst.Call) -> tuple | None:

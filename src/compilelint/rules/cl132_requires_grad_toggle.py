@@ -2,6 +2,7 @@ import libcst as cst
 
 from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind
+from compilelint.traverse import iter_nodes
 from compilelint.rules.base import Rule
 
 FACTORIES = frozenset({
@@ -151,9 +152,10 @@ class Layer(nn.Module):
             names = {cls.name.value for cls in classes}
             self._parts = set()
             for cls in classes:
-                built = _Built()
-                cls.visit(built)
-                self._parts |= (built.names & names) - {cls.name.value}
+                called = {n.func.attr.value if isinstance(n.func, cst.Attribute) else n.func.value
+                          for n in iter_nodes(cls) if isinstance(n, cst.Call)
+                          and isinstance(n.func, (cst.Attribute, cst.Name))}
+                self._parts |= (called & names) - {cls.name.value}
         return class_name in self._parts
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -199,16 +201,3 @@ def _turns_off(call: cst.Call) -> bool:
     """`requires_grad_(False)` / `requires_grad_(requires_grad=False)`."""
     return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "False" \
         and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad")
-
-
-class _Built(cst.CSTVisitor):
-    """The names a class body calls (`Block(...)`, `blocks.Block(...)`)."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-        if name:
-            self.names.add(name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
@@ -141,3 +143,22 @@ class ImportTracking:
         if base is None:
             return None
         return f"{base}.{rest}" if rest else base
+
+
+def module_qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]:
+    """Qualified names from the module's top-level imports, for a rule that reads the whole
+    module before the walk has read them (`top_level_imports`); a builtin's name unless the
+    file defines it."""
+    names = top_level_imports(module)
+    defined = {stmt.name.value for stmt in module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
+
+    def qualify(expr: cst.BaseExpression) -> str | None:
+        name = dotted(expr)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        if head in names:
+            return names[head] + ("." + rest if rest else "")
+        return f"builtins.{head}" if head in BUILTIN_NAMES and head not in defined and not rest else None
+
+    return qualify

@@ -47,12 +47,11 @@ class Narrowing:
         could be an array)."""
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self._tensor_check(test.left) or self._tensor_check(test.right)
-        if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
-                and isinstance(test.args[0].value, cst.Name):
+        if (tested := _isinstance_name(test)) is not None:
             spec = test.args[1].value
             classes = [e.value for e in spec.elements] if isinstance(spec, cst.Tuple) and spec.elements else [spec]
             if all(self.qualify(c) in TENSOR_CLASSES for c in classes):
-                return test.args[0].value.value
+                return tested
         return None
 
 
@@ -77,9 +76,16 @@ def _refused(test: cst.BaseExpression, qualify) -> list[tuple[str, str]]:
     guard does not hold, each test held."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
         return _refused(test.left, qualify) + _refused(test.right, qualify)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        call = test.expression
-        if isinstance(call, cst.Call) and dotted(call.func) == "isinstance" and len(call.args) == 2 \
-                and isinstance(call.args[0].value, cst.Name) and (cls := qualify(call.args[1].value)):
-            return [(call.args[0].value.value, cls)]
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) \
+            and (name := _isinstance_name(test.expression)) is not None \
+            and (cls := qualify(test.expression.args[1].value)):
+        return [(name, cls)]
     return []
+
+
+def _isinstance_name(test: cst.BaseExpression) -> str | None:
+    """`x` for a test `isinstance(x, spec)` on a plain name."""
+    if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
+            and isinstance(test.args[0].value, cst.Name):
+        return test.args[0].value.value
+    return None
