@@ -37,11 +37,12 @@ def _reach(context) -> tuple[dict, dict[str, frozenset]]:
             breaks.setdefault(key, finding)
             when = tuple(finding.when) + sites.settled.get(id(finding), ())  # each call site decides these
             reach[key] = _add(reach.get(key, frozenset()), when)
-    # A function breaks if it calls a function that breaks, outside a loop or not.
-    queue = list(breaks)
+    # A function breaks if it calls a function that breaks, outside a loop or not. In a fixed
+    # order (by name), so that the break a caller's message names is the same on every run.
+    queue = sorted(breaks, reverse=True)
     while queue:
         callee = queue.pop()
-        for caller, call in sites.callers.get(callee, ()):
+        for caller, call in sorted(sites.callers.get(callee, ()), key=lambda site: site[0]):
             if ON_ERROR in call.when:
                 continue  # (a call made once an exception was raised: off the normal path too)
             grown = reach.get(caller, frozenset())
