@@ -5,6 +5,8 @@ from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind
 from compilelint.traverse import iter_nodes
 from compilelint.rules.base import Rule
 
+MODULE_WALKS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "named_modules"})
+PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
@@ -53,6 +55,19 @@ class Sampler(nn.Module):
         fixed = mean.detach().requires_grad_(False)
         return mean + noise + fixed
 """,
+        """
+import torch
+import torch.nn as nn
+class Prior(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.generator = nn.Linear(4, 8)
+        self.scale = nn.Parameter(torch.ones(8))
+    def forward(self, z):
+        self.generator.requires_grad_(True)  # parameters require grad already; nothing here freezes them
+        self.scale.requires_grad_()
+        return self.generator(z) * self.scale
+""",
     ]
     INVALID = [
         """
@@ -93,9 +108,11 @@ class Layer(nn.Module):
                 return  # (a submodule's requires_grad_() sets each parameter's: it breaks too)
             if isinstance(receiver, cst.Name) and receiver.value == "self":
                 return
-            if _turns_off(node) and (self._fresh(receiver) or (
-                    isinstance(receiver, cst.Name) and receiver.value in self._fresh_names)):
+            fresh = self._fresh(receiver) or (isinstance(receiver, cst.Name) and receiver.value in self._fresh_names)
+            if _turns_off(node) and fresh:
                 return  # requires_grad_(False) on a tensor made here without grad: nothing changes
+            if _turns_on(node) and self._grad_owner(receiver) and not self._file_turns_off():
+                return  # parameters require grad from construction, and nothing here turns it off
             self.report(node)
             return
         qualified = self.ctx.qualify(func) or ""
@@ -125,9 +142,63 @@ class Layer(nn.Module):
         self._fresh_names: set[str] = set()  # names bound in this function to a fresh no-grad tensor
         self._module: cst.Module | None = None
         self._parts: set[str] | None = None  # classes another class of the file builds, once asked
+        self._turns_off_seen: bool | None = None  # the file turns a requires_grad off, once asked
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
+
+    def _grad_owner(self, receiver: cst.BaseExpression) -> bool:
+        """`self.encoder` (a submodule), `self.scale` (an `nn.Parameter`), `self.proj.weight`:
+        what holds parameters, which require grad from construction."""
+        if not (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, (cst.Name, cst.Attribute))):
+            return False
+        owner = receiver.value
+        if isinstance(owner, cst.Attribute):  # self.proj.weight
+            return receiver.attr.value in ("weight", "bias") and isinstance(owner.value, cst.Name) \
+                and owner.value.value == "self" and self.ctx.kind(owner) == Kind.MODULE
+        if owner.value != "self":
+            return False
+        kind = self.ctx.kind(receiver)
+        if kind == Kind.MODULE:
+            return True
+        scope = self.ctx.function
+        info = self.ctx.class_table.get(scope.class_name) if scope is not None and scope.class_name else None
+        if info is not None and info.init_calls.get(receiver.attr.value) in PARAMETER_CLASSES:
+            return True
+        return kind == Kind.UNKNOWN and scope is not None and self._used_as_module(scope.class_name, receiver.attr.value)
+
+    def _used_as_module(self, class_name: str, attr: str) -> bool:
+        """The class calls `self.attr(...)` and walks its parameters or children
+        (`generator: nn.Module` handed to the constructor, deepinv's DIP): a module."""
+        cls = next((stmt for stmt in self._module.body if isinstance(stmt, cst.ClassDef)
+                    and stmt.name.value == class_name.rsplit(".", 1)[-1]), None)
+        called = walked = False
+        for node in iter_nodes(cls) if cls is not None else ():
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if _is_self_attr(func, attr):
+                called = True
+            elif isinstance(func, cst.Attribute) and func.attr.value in MODULE_WALKS and _is_self_attr(func.value, attr):
+                walked = True
+        return called and walked
+
+    def _file_turns_off(self) -> bool:
+        """The file turns some tensor's requires_grad off, or to a value it computes (a
+        `freeze()` helper): turning it back on then changes the flag. Scanned once, when asked."""
+        if self._turns_off_seen is None:
+            self._turns_off_seen = False
+            for node in iter_nodes(self._module):
+                if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                        and node.func.attr.value == "requires_grad_" and not _turns_on(node):
+                    self._turns_off_seen = True
+                elif isinstance(node, cst.Assign) and any(
+                        isinstance(t.target, cst.Attribute) and t.target.attr.value == "requires_grad"
+                        for t in node.targets) and not _is_true(node.value):
+                    self._turns_off_seen = True
+                if self._turns_off_seen:
+                    break
+        return self._turns_off_seen
 
     def _input_flag(self, value: cst.BaseExpression) -> str | None:
         """`requires_grad=x.requires_grad` with `x` an input of the `forward` of a module
@@ -159,7 +230,7 @@ class Layer(nn.Module):
         return class_name in self._parts
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._module, self._parts = node, None
+        self._module, self._parts, self._turns_off_seen = node, None, None
 
     def _fresh(self, value: cst.BaseExpression) -> bool:
         """A tensor made in this frame that needs no grad: `x.detach()`, or a torch factory
@@ -201,3 +272,18 @@ def _turns_off(call: cst.Call) -> bool:
     """`requires_grad_(False)` / `requires_grad_(requires_grad=False)`."""
     return len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "False" \
         and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad")
+
+
+def _is_self_attr(node: cst.BaseExpression, attr: str) -> bool:
+    return isinstance(node, cst.Attribute) and node.attr.value == attr and isinstance(node.value, cst.Name) \
+        and node.value.value == "self"
+
+
+def _is_true(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Name) and value.value == "True"
+
+
+def _turns_on(call: cst.Call) -> bool:
+    """`requires_grad_()` / `requires_grad_(True)` / `requires_grad_(requires_grad=True)`."""
+    return not call.args or (len(call.args) == 1 and _is_true(call.args[0].value)
+                             and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad"))
