@@ -38,13 +38,13 @@ def test_a_target_that_passes_it_confirms_the_finding(tmp_path):
     assert found and all(f["evidence"]["status"] == "confirmed" for f in found), found
 
 
-def test_a_loop_whose_break_did_not_run_is_not_judged_by_that_run(tmp_path):
+def test_a_loop_in_a_called_module_is_judged_by_what_that_module_was_passed(tmp_path):
     # the break under `if perturb:` sits in a module the run called from inside another: the
-    # `given:perturb` label cannot be judged there, but the break's own line did not run
+    # eager pass saw what that module's forward was passed (probe.call_args), never `perturb`
     (loop,) = [f for f in check_probe(tmp_path, ["encoded"], codes=("CL150",)) if f["scope"] == "Perturbed.forward"]
     assert loop["when"] == ["given:perturb"]
     assert loop["evidence"]["status"] == "condition-not-met", loop["evidence"]
-    assert "did not run" in loop["evidence"]["note"]
+    assert loop["evidence"]["unmet"] == ["given:perturb"]
 
 
 def test_a_loop_whose_body_did_not_run_is_not_judged(tmp_path):
@@ -205,3 +205,39 @@ def test_an_argument_the_caller_takes_from_its_attribute_is_judged_on_its_class(
 def test_an_object_built_with_that_attribute_confirms_it(tmp_path):
     found = auc_finding(tmp_path, ["auc_full", "auc_partial"])
     assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def clipped_finding(tmp_path: Path, targets: list[str]) -> dict:
+    # two callers (a module's `self.max_fpr`, another's argument): the label stays the helper's own
+    return labelled_finding(tmp_path, targets, "CL102", "clipped_auc", ["given:max_fpr!=None"])
+
+
+def test_a_helper_s_label_is_judged_by_what_its_calls_were_passed(tmp_path):
+    """Dynamo inlines `clipped_auc` unrun; the eager pass after the captures reads its
+    arguments (probe.call_args): never a `max_fpr`, so the `or` on a tensor was not tested."""
+    found = clipped_finding(tmp_path, ["clipped_full"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+    assert found["evidence"]["unmet"] == ["given:max_fpr!=None"]
+
+
+def test_a_run_whose_calls_pass_it_confirms_the_helper_s_finding(tmp_path):
+    found = clipped_finding(tmp_path, ["clipped_full", "clipped_partial"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def test_call_arguments_reads_each_user_function_s_parameters():
+    import torch
+
+    sys.path.insert(0, str(FIXTURE.parent))
+    try:
+        import given_targets as g
+    finally:
+        sys.path.remove(str(FIXTURE.parent))
+    from compilelint.probe.call_args import call_arguments, function_key
+
+    model, args = g.clipped_partial()
+    facts = call_arguments(model, [(args, {})], torch.no_grad)
+    helper = facts[function_key(g.__file__, "clipped_auc")]
+    assert helper["max_fpr"] == ["not_none", "truthy"] and helper["fpr"] == ["not_none", "truthy"]
+    assert facts[function_key(g.__file__, "ClippedAUC.forward")]["self"] == ["not_none", "truthy"]
+    assert call_arguments(model, [((torch.rand(6),), {})], torch.no_grad) == {}  # the pass raised

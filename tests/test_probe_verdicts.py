@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "probe
 from probe_cache import cached_run  # noqa: E402
 
 from compilelint.finding import Finding  # noqa: E402
-from compilelint.probe.match import VERDICTS, match, unmet_conditions, verdict_counts  # noqa: E402
+from compilelint.probe.conditions import unmet_conditions  # noqa: E402
+from compilelint.probe.match import VERDICTS, match, verdict_counts  # noqa: E402
 
 TARGETS = '''\
 import torch
@@ -172,6 +173,8 @@ def test_conditional_findings_say_which_condition_the_run_did_not_meet(plain, ta
     conditions = dict(cond[0].conditions)
     assert conditions.pop("entry")["params"] == {"x": ["passed", "not_none", "truthy"]}
     assert conditions.pop("attrs") == {f"{target_file}:Conditional": {"lin": ["truthy"], "training": ["falsy"]}}
+    # what each user function's calls were passed on the eager pass (probe.call_args)
+    assert conditions.pop("calls")[f"{target_file}:Conditional.forward"]["x"] == ["not_none", "truthy"]
     assert conditions == {"training": False, "dtype": "float32", "labels": False}
     half = at(target_file, "# HALF", code="CL102", when=("dtype=float16",))
     train = at(target_file, "# TRAIN", code="CL103", when=("training",))
@@ -226,6 +229,7 @@ def test_cli_json_carries_verdict_inputs(target_file, tmp_path):
     (t,) = json.loads(out.read_text())["targets"]
     assert t["conditions"].pop("entry")["qualname"] == "Conditional.forward"
     assert t["conditions"].pop("attrs")[f"{target_file}:Conditional"]["training"] == ["truthy"]
+    assert set(t["conditions"].pop("calls")) == {f"{target_file}:Conditional.forward"}
     assert t["conditions"] == {"training": True, "dtype": "bfloat16", "labels": False}
     assert t["reached_by"] == "compiled-call"
     assert any(b["line"] == line("# TRAIN") and b["first_call_only"] is False for b in t["breaks"])

@@ -51,8 +51,7 @@ def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[s
             if kind is inspect.Parameter.VAR_POSITIONAL:
                 new += ["nonempty"] if value else []
             else:
-                new += ["not_none"] if value is not None else []
-                new += ["truthy"] if _truthy(value) else []
+                new += value_facts(value)
             facts.extend(f for f in new if f not in facts)
     qualname = getattr(inspect.unwrap(target), "__qualname__", None)
     return {"file": code.co_filename, "line": code.co_firstlineno, "qualname": qualname, "params": params}
@@ -64,6 +63,11 @@ def _passes_through(target: Callable) -> bool:
     except (TypeError, ValueError):
         return False
     return kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]
+
+
+def value_facts(value: Any) -> list[str]:
+    """``"not_none"`` and ``"truthy"``, as far as they hold for ``value``."""
+    return (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
 
 
 def _truthy(value: Any) -> bool:

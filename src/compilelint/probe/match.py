@@ -30,11 +30,11 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable
 
-from compilelint.finding import Finding, class_label, inner_line
-from compilelint.probe.attr_facts import attribute_met
+from compilelint.finding import Finding, inner_line
+from compilelint.probe.call_args import function_key
+from compilelint.probe.conditions import how as _how, unmet_conditions
 from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, UNINITIALIZED_GB, UNINITIALIZED_MODULE,
                                             UNRESUMABLE)
-from compilelint.probe.entry_args import given_met
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import (comprehension_home, enclosing_def, enclosing_loop, function_spans,
@@ -123,6 +123,11 @@ class _Run:
         for key, facts in (self.conditions.get("attrs") or {}).items():
             path, _, qualname = key.rpartition(":")
             self.attrs[(_abs(path, cwd), qualname)] = facts
+        # "path:qualname" -> what the calls of that function were passed (probe.call_args)
+        self.calls: dict[str, dict[str, list[str]]] = {}
+        for key, facts in (self.conditions.get("calls") or {}).items():
+            path, _, qualname = key.rpartition(":")
+            self.calls[function_key(_abs(path, cwd), qualname)] = facts
         self.observed: list[_Observed] = []
 
 
@@ -313,6 +318,7 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
     in_entry = _in_entry(f, fpath, run.conditions.get("entry"))
     unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions,
                              in_entry=in_entry,
+                             called=run.calls.get(function_key(fpath, f.scope)) if f.scope and not in_entry else None,
                              attrs=run.attrs.get((fpath, f.scope.rsplit(".", 1)[0])) if f.scope else None,
                              classes=run.attrs)
     if unmet:
@@ -337,55 +343,6 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         ev["note"] = f"the loop ran, the break inside it (line {inner}) did not"
         return ev
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
-
-
-_HOW = {"training": "probe with --train", "eval": "probe without --train",
-        "dtype=float16": "probe with --dtype fp16", "dtype=bfloat16": "probe with --dtype bf16",
-        "labels": "a target that passes labels"}
-
-
-def _how(label: str) -> str:
-    if label.startswith("given:"):
-        return "a target whose call passes " + " or ".join(f"`{a}`" for a in label[len("given:"):].split("|"))
-    return _HOW.get(label, "a run that meets it")
-
-
-def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entry: bool = False,
-                     attrs: dict[str, list[str]] | None = None,
-                     classes: dict[tuple[str, str], dict[str, list[str]]] | None = None) -> list[str]:
-    """The labels of a conditional finding's ``when`` ("training", "eval",
-    "dtype=float16", "labels", "given:NAME"…) that a run with ``conditions`` (its
-    ``training``, ``dtype``, ``labels`` and ``entry`` arguments) did not meet. `given:`
-    labels are judged only for a finding in the function the run called (``in_entry``);
-    `self.` labels against what the run's instances of the finding's class held (``attrs``),
-    labels named on another class against its instances (``classes``: every class's facts;
-    a class none of the run's modules is an instance of: unmet). A label the run cannot judge
-    counts as met."""
-    out = []
-    for label in when:
-        on = class_label(label)
-        if on is not None:  # a label about another class's instances (finding.on_class)
-            facts = next((held for (_, qualname), held in (classes or {}).items() if qualname == on[1]), None)
-            # no module the run held is of that class (facts name every class on each instance's
-            # MRO): the path through that class's code did not run (a subclass's override)
-            attr = attribute_met(f"{on[0]}:self.{on[2]}", facts) if facts is not None else (False if classes else None)
-        else:
-            attr = attribute_met(label, attrs) if attrs is not None else None
-        if attr is not None:
-            met = attr
-        elif label.startswith("given:") and in_entry:
-            met = given_met(label, conditions["entry"]["params"]) is not False
-        elif label in ("training", "eval") and "training" in conditions:
-            met = bool(conditions["training"]) == (label == "training")
-        elif label.startswith("dtype=") and conditions.get("dtype"):
-            met = conditions["dtype"] == label[len("dtype="):]
-        elif label.startswith(("labels", "label ")) and "labels" in conditions:
-            met = bool(conditions["labels"])
-        else:
-            met = True
-        if not met:
-            out.append(label)
-    return out
 
 
 def _in_entry(f: Finding, fpath: str, entry: dict[str, Any] | None) -> bool:

@@ -7,6 +7,9 @@
    traced and which the interpreter ran instead: together, the lines reached.
 2. **Again, warm.** After a Dynamo reset the calls are captured once more; a break
    seen on the first capture only is marked ``first_call_only``.
+3. **Eagerly, once.** The calls run without Dynamo under a profile hook that reads what
+   each user function was passed (:mod:`compilelint.probe.call_args`): Dynamo inlines
+   helpers without running them, and their `given:` labels need those arguments.
 
 Lines are measured on the compiled call itself, never on an eager call run before it
 (which would hide first-call-only work from Dynamo). Where Dynamo's ``trace_source``
@@ -110,6 +113,10 @@ def observe(
             obs.recapture_error = warm.error
         else:
             mark_first_call_only(first, warm)
+    if first.error is None:  # what each helper was passed (Dynamo inlined them unrun): `given:` labels
+        from compilelint.probe.call_args import call_arguments
+
+        obs.conditions["calls"] = call_arguments(fn, calls, grad_ctx)
     return obs
 
 
