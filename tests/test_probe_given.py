@@ -241,3 +241,6 @@ def test_call_arguments_reads_each_user_function_s_parameters():
     assert helper["max_fpr"] == ["not_none", "truthy"] and helper["fpr"] == ["not_none", "truthy"]
     assert facts[function_key(g.__file__, "ClippedAUC.forward")]["self"] == ["not_none", "truthy"]
     assert call_arguments(model, [((torch.rand(6),), {})], torch.no_grad) == {}  # the pass raised
+    model, args = g.clipped_full()
+    facts = call_arguments(model, [(args, {})], torch.no_grad)
+    assert facts[function_key(g.__file__, "clipped_auc")]["max_fpr"] == []  # None: neither given nor truthy

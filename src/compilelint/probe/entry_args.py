@@ -73,7 +73,7 @@ def value_facts(value: Any) -> list[str]:
 def _truthy(value: Any) -> bool:
     """Python's truth for plain values; any other object (a tensor, the user's own class)
     counts as given, without calling its `__bool__` (no device sync, no user code run)."""
-    if isinstance(value, (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)):
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, tuple, list, dict, set, frozenset)):
         return bool(value)
     return True
 
