@@ -53,10 +53,26 @@ def literal(node: cst.BaseExpression) -> bool:
 
 
 def equality(node: cst.BaseExpression) -> bool:
-    """`key == limit`: an equality test of two values, neither a literal (`labels != -100` is a mask)."""
+    """`key == limit`: an equality test of two values, neither a literal (`labels != -100` is a
+    mask) nor an array's slice (`t_eval[:, 0] == t_start` compares elementwise)."""
     return isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
         and isinstance(node.comparisons[0].operator, (cst.Equal, cst.NotEqual)) \
-        and not literal(node.left) and not literal(node.comparisons[0].comparator)
+        and not literal(node.left) and not literal(node.comparisons[0].comparator) \
+        and not compares_slice(node)
+
+
+def array_slice(node: cst.BaseExpression) -> bool:
+    """`out[:, 4]`, `x[..., 0]`: an index along several dimensions with a slice or `...`,
+    which a list, tuple, dict or number does not take: `node` reads an array."""
+    return isinstance(node, cst.Subscript) and len(node.slice) > 1 and any(
+        isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Ellipsis))
+        for e in node.slice)
+
+
+def compares_slice(node: cst.Comparison) -> bool:
+    """A comparison with an array's slice on a side (`t_eval[:, 0] == t_start`): elementwise,
+    a boolean array."""
+    return array_slice(node.left) or any(array_slice(c.comparator) for c in node.comparisons)
 
 
 def sliced_names(body: cst.CSTNode) -> frozenset[str]:
@@ -64,9 +80,7 @@ def sliced_names(body: cst.CSTNode) -> frozenset[str]:
     `x[..., 0]`): a list, tuple, dict or number takes no such index, so each is an array."""
     return frozenset(
         node.value.value for node in iter_nodes(body, skip=TRIVIA)
-        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) > 1
-        and any(isinstance(e.slice, cst.Slice) or (isinstance(e.slice, cst.Index) and isinstance(
-            e.slice.value, cst.Ellipsis)) for e in node.slice))
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and array_slice(node))
 
 
 def ordered_names(body: cst.CSTNode) -> frozenset[str]:

@@ -4,7 +4,8 @@ from compilelint.semantic.kinds import Kind
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
-    compared_names, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names, weakest,
+    compared_names, compares_slice, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names,
+    weakest,
 )
 from compilelint.rules.base import Rule
 
@@ -224,12 +225,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if isinstance(node, cst.Comparison):
             if all(isinstance(c.operator, COMPARE) for c in node.comparisons):
                 kind = self.ctx.kind(node)
-                if kind == Kind.TENSOR:
-                    return "certain"
-                if kind == Kind.LIKELY:
-                    return "likely"
+                if kind.tensorish:
+                    return "certain" if kind == Kind.TENSOR else "likely"
                 if kind == Kind.UNKNOWN:
-                    return "maybe"  # `labels != -100`: a mask if what it indexes is a tensor
+                    # `labels != -100`: a mask if it indexes a tensor; `t[:, 0] == s` is one anyway
+                    return "likely" if compares_slice(node) else "maybe"
             return None
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
             inner = self._boolish(node.expression)
