@@ -43,7 +43,8 @@ class CallEdge:
     attrcall  `self.target.method(...)`: `method` of the class `self.target` holds
     dotted    `pkg.mod.target(...)`, `target` qualified
     ctorcall  `Helper(...).method(...)`: `target` is the qualified class and the method
-              (also `p.method(...)`, `p` a parameter annotated with that class)
+              (also `p.method(...)`, `p` a parameter annotated with that class, and `p * q`,
+              which runs `__mul__` of `p`'s class: semantic.calls.OPERATOR_METHODS)
     property  reading `target.method` (`self.x`, or `p.x` with `p` annotated with the class
               `target`) runs its getter if `x` is a `@property`; assigning it, `method`
               "x.setter", runs the setter

@@ -15,6 +15,9 @@ from compilelint.summary import CallEdge
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
 ELEMENT = "[]self."
+# what `a OP b` calls on `a` when `a` is an instance of a project class
+OPERATOR_METHODS = {cst.Multiply: "__mul__", cst.Add: "__add__", cst.Subtract: "__sub__",
+                    cst.MatrixMultiply: "__matmul__", cst.Divide: "__truediv__"}
 
 
 class CallGraph:
@@ -23,6 +26,22 @@ class CallGraph:
     def enter_Call(self, node: cst.Call) -> None:
         self.edge_index(node)
         self.not_read.add(id(node.func))  # a call, not a read: `p.m()` is edge_index's
+
+    def enter_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        """`inp * physics` with `inp` an instance of a project class: Python runs the class's
+        operator method (`Inpainting.__mul__`), which is then part of the region."""
+        method = OPERATOR_METHODS.get(type(node.operator))
+        if method is None or not self.scopes or self.header or self.escaped or not isinstance(node.left, cst.Name):
+            return
+        scope = self.scopes[-1]
+        cls = self.held_class(node.left.value, scope) or self.made_name(node.left.value)
+        if not cls:
+            return
+        call = CallEdge("ctorcall", f"{cls}.{method}")
+        call.args = ((0, self._value_spec(node.right)),)
+        self._in_loop(call, scope)
+        call.when = self.when
+        self.functions[scope.qualname].calls.append(call)
 
     def exit_Assign(self, node: cst.Assign) -> None:
         """`spline_fn = splines.rational_quadratic_spline` (in one branch, another function in
