@@ -127,6 +127,8 @@ def call_kind(node: cst.Call, env) -> Kind:
             name = qualified[len("builtins."):]
             if name in ("max", "min", "sum", "abs"):
                 kinds = [infer(a.value, env) for a in node.args]
+                if Kind.TENSOR in kinds and not any(a.star for a in node.args):
+                    return Kind.TENSOR  # `min(n, k)` with `n` a tensor: Dynamo computes it as one
                 return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN
             attr = self_getattr(node)
             if isinstance(attr, cst.SimpleString) and isinstance(attr.evaluated_value, str):
@@ -155,7 +157,8 @@ def call_kind(node: cst.Call, env) -> Kind:
                 if before is not None:  # `idx.numel()` is a number whatever `idx` turns out to be
                     assuming.intersection_update(before)
                 return Kind.VALUE
-            if receiver == Kind.LIKELY and (_full_reduction(node, env) or method in STRICT_TENSOR_METHODS):
+            if receiver == Kind.LIKELY and (_full_reduction(node, env) or method in STRICT_TENSOR_METHODS
+                                            or _dim_keyword(node)):
                 return Kind.TENSOR
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:
@@ -164,13 +167,21 @@ def call_kind(node: cst.Call, env) -> Kind:
             # x.sum() with x unknown: among what compiled code calls, only tensors have these.
             name = dotted(func.value)
             if name is None or not env.is_import(name.split(".")[0]):
-                return Kind.TENSOR if _full_reduction(node, env) or method in STRICT_TENSOR_METHODS else Kind.LIKELY
+                return Kind.TENSOR if _full_reduction(node, env) or method in STRICT_TENSOR_METHODS \
+                    or _dim_keyword(node) else Kind.LIKELY
         return env.open_call(node)
     if isinstance(func, cst.Name):
         kind = env.name_kind(func.value)
         if kind == Kind.MODULE:
             return Kind.LIKELY
     return env.open_call(node)
+
+
+def _dim_keyword(node: cst.Call) -> bool:
+    """`counts.sum(dim=1)`: a reduction given `dim=` by keyword is torch's (NumPy's and pandas'
+    take `axis=`; no list, tuple or number has the method)."""
+    return node.func.attr.value in TENSOR_ONLY_METHODS and any(
+        a.keyword is not None and a.keyword.value == "dim" for a in node.args)
 
 
 def _full_reduction(node: cst.Call, env) -> bool:

@@ -74,19 +74,21 @@ class IterationBindings:
         if isinstance(node.target, cst.Name) and self.element_class(node.iter) is None \
                 and (held := _iterated_attr(node.iter)):
             self.scopes[-1].typed[node.target.value] = ELEMENT + held  # [t.condition(c) for t in self.ts]
-        if any(name in env for name in names):
-            return
+        made = self.scopes[-1].comprehended
+        if any(name in env and (name not in made or env[name] != made[name]) for name in names):
+            return  # (the function binds it: an earlier comprehension's binding is no longer there)
         if isinstance(node.target, cst.Name):
             row = infer(node.iter, self)
             if row.tensorish:
-                env[node.target.value] = row
+                env[node.target.value] = made[node.target.value] = row
+                self.scopes[-1].open.pop(node.target.value, None)
             else:  # rows of a parameter: what the project types it as (`all(t > 0 for t in ts)`)
                 self._open_row(node.target.value, node.iter)
         elif isinstance(node.target, (cst.Tuple, cst.List)) and not _is_zip(node.iter, self):
             row = infer(node.iter, self)
             for name in names:  # `[qk[l][h] for l, h in heads.indices().T]`: a row unpacked, tensors
                 if row.tensorish:
-                    env[name] = row
+                    env[name] = made[name] = row
                 else:
                     self._open_row(name, node.iter)
         self._bind_zip(node.iter, node.target, comprehension=True)
@@ -113,7 +115,7 @@ class IterationBindings:
         """A comprehension's name over what only the project types: open on the same leaves."""
         self._set_open(name, iterable)
         if name in self.scopes[-1].open:
-            self.scopes[-1].env[name] = Kind.UNKNOWN
+            self.scopes[-1].env[name] = self.scopes[-1].comprehended[name] = Kind.UNKNOWN
 
 
 def _iterated_attr(node: cst.BaseExpression) -> str | None:
