@@ -87,6 +87,17 @@ class Tagger(nn.Module):
         """
 import torch
 import torch.nn as nn
+class Frozen(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(8), requires_grad=False)  # built frozen: thawing changes it
+    def forward(self, x):
+        self.scale.requires_grad_(True)  # expect
+        return x * self.scale
+""",
+        """
+import torch
+import torch.nn as nn
 class SingleExpert(nn.Module):
     def forward(self, x):
         logits = torch.ones(x.shape[0], 1, requires_grad=x.requires_grad)  # expect
@@ -195,6 +206,10 @@ class Layer(nn.Module):
                 elif isinstance(node, cst.Assign) and any(
                         isinstance(t.target, cst.Attribute) and t.target.attr.value == "requires_grad"
                         for t in node.targets) and not _is_true(node.value):
+                    self._turns_off_seen = True
+                elif isinstance(node, cst.Call) and any(  # `nn.Parameter(w, requires_grad=False)`
+                        a.keyword is not None and a.keyword.value == "requires_grad" and not _is_true(a.value)
+                        for a in node.args):
                     self._turns_off_seen = True
                 if self._turns_off_seen:
                     break
