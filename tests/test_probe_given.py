@@ -84,7 +84,8 @@ def test_entry_arguments_bind_the_real_calls():
             raise AssertionError("the probe must not run the user's __bool__")
 
     facts = entry_arguments(model, [(args, {"early_exit": Loud()}), (args, {"early_exit": torch.zeros(1)})])
-    assert facts["params"]["early_exit"] == ["passed", "not_none", "truthy"]  # given, never evaluated
+    # given, never evaluated (and the tensor needs no grad)
+    assert facts["params"]["early_exit"] == ["passed", "not_none", "truthy", "nograd"]
 
 
 def labelled_finding(tmp_path: Path, targets: list[str], code: str, scope: str, when: list[str]) -> dict:
@@ -238,9 +239,41 @@ def test_call_arguments_reads_each_user_function_s_parameters():
     model, args = g.clipped_partial()
     facts = call_arguments(model, [(args, {})], torch.no_grad)
     helper = facts[function_key(g.__file__, "clipped_auc")]
-    assert helper["max_fpr"] == ["not_none", "truthy"] and helper["fpr"] == ["not_none", "truthy"]
+    assert helper["max_fpr"] == ["not_none", "truthy"] and helper["fpr"] == ["not_none", "truthy", "nograd"]
     assert facts[function_key(g.__file__, "ClippedAUC.forward")]["self"] == ["not_none", "truthy"]
     assert call_arguments(model, [((torch.rand(6),), {})], torch.no_grad) == {}  # the pass raised
     model, args = g.clipped_full()
     facts = call_arguments(model, [(args, {})], torch.no_grad)
     assert facts[function_key(g.__file__, "clipped_auc")]["max_fpr"] == []  # None: neither given nor truthy
+
+
+def positions_finding(tmp_path: Path, targets: list[str]) -> dict:
+    return labelled_finding(tmp_path, targets, "CL132", "Potential.forward", ["nograd:data[positions]"])
+
+
+def test_turning_on_grad_the_caller_already_turned_on_is_not_judged(tmp_path):
+    """Every call handed in positions that require grad: `requires_grad_(True)` changed
+    nothing, so Dynamo's silence says nothing of the input it would break on."""
+    found = positions_finding(tmp_path, ["positions_with_grad"])
+    assert "does not already require grad" in found["message"]
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+
+
+def test_positions_without_grad_confirm_the_requires_grad_finding(tmp_path):
+    found = positions_finding(tmp_path, ["positions_with_grad", "positions_plain"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def test_value_facts_say_whether_tensors_require_grad():
+    import torch
+
+    from compilelint.probe.entry_args import nograd_met, value_facts
+
+    plain, tracked = torch.zeros(2), torch.zeros(2, requires_grad=True)
+    assert value_facts(tracked)[-1] == "grad" and value_facts(plain)[-1] == "nograd"
+    facts = value_facts({"positions": tracked, "cell": plain, "n": 3})
+    assert facts[-2:] == ["[positions]grad", "[cell]nograd"]
+    assert nograd_met("nograd:data[positions]", {"data": facts}) is False
+    assert nograd_met("nograd:data[cell]", {"data": facts}) is True
+    assert nograd_met("nograd:data[species]", {"data": facts}) is None  # not a tensor of the run
+    assert nograd_met("nograd:x", {"data": facts}) is None

@@ -171,10 +171,10 @@ def test_reached_lines_include_work_done_on_the_first_call(plain, target_file):
 def test_conditional_findings_say_which_condition_the_run_did_not_meet(plain, target_file):
     cond = [r for r in plain if r.name.endswith(":conditional")]
     conditions = dict(cond[0].conditions)
-    assert conditions.pop("entry")["params"] == {"x": ["passed", "not_none", "truthy"]}
+    assert conditions.pop("entry")["params"] == {"x": ["passed", "not_none", "truthy", "nograd"]}
     assert conditions.pop("attrs") == {f"{target_file}:Conditional": {"lin": ["truthy"], "training": ["falsy"]}}
     # what each user function's calls were passed on the eager pass (probe.call_args)
-    assert conditions.pop("calls")[f"{target_file}:Conditional.forward"]["x"] == ["not_none", "truthy"]
+    assert conditions.pop("calls")[f"{target_file}:Conditional.forward"]["x"] == ["not_none", "truthy", "nograd"]
     assert conditions == {"training": False, "dtype": "float32", "labels": False}
     half = at(target_file, "# HALF", code="CL102", when=("dtype=float16",))
     train = at(target_file, "# TRAIN", code="CL103", when=("training",))

@@ -82,6 +82,9 @@ LEFT_NONE = "==None"
 # the suffix of `given:NAME~None`: the caller leaves NAME at None, or passes a tensor
 # (semantic.defaulted: a tensor the function fills in when NAME is None)
 DEFAULTED = "~None"
+# the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
+# grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
+NO_GRAD = "nograd:"
 # code a class decorator's dispatcher runs only when it falls back to the class's own forward
 # (engine: such findings are notes)
 FALLBACK = "fallback"
@@ -156,6 +159,11 @@ def _when_word(label: str) -> str:
     if label.startswith(("set:", "unset:")):  # set:self.dropout (semantic.guards.conditions)
         name, _, attr = label.partition(":")
         return f"when `{attr}` is {'set' if name == 'set' else 'not set'}"
+    if label.startswith(NO_GRAD):  # nograd:data[positions] (CL132)
+        name = label[len(NO_GRAD):]
+        if "[" in name:
+            name = f'{name[:name.index("[")]}["{name[name.index("[") + 1:-1]}"]'
+        return f"when the caller's `{name}` does not already require grad"
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
         names, attrs = [], []
         for alt in label[6:].split("|"):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from compilelint.finding import class_label
+from compilelint.finding import NO_GRAD, class_label
 from compilelint.probe.attr_facts import attribute_met
-from compilelint.probe.entry_args import given_met
+from compilelint.probe.entry_args import given_met, nograd_met
 
 _HOW = {"training": "probe with --train", "eval": "probe without --train",
         "dtype=float16": "probe with --dtype fp16", "dtype=bfloat16": "probe with --dtype bf16",
@@ -16,6 +16,8 @@ _HOW = {"training": "probe with --train", "eval": "probe without --train",
 
 
 def how(label: str) -> str:
+    if label.startswith(NO_GRAD):
+        return f"a run that hands in `{label[len(NO_GRAD):]}` without grad"
     if label.startswith("given:"):
         return "a run that passes " + " or ".join(f"`{a}`" for a in label[len("given:"):].split("|"))
     return _HOW.get(label, "a run that meets it")
@@ -49,6 +51,8 @@ def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entr
             met = attr
         elif label.startswith("given:") and (in_entry or called is not None):
             met = given_met(label, conditions["entry"]["params"] if in_entry else called) is not False
+        elif label.startswith(NO_GRAD) and (in_entry or called is not None):
+            met = nograd_met(label, conditions["entry"]["params"] if in_entry else called) is not False
         elif label in ("training", "eval") and "training" in conditions:
             met = bool(conditions["training"]) == (label == "training")
         elif label.startswith("dtype=") and conditions.get("dtype"):

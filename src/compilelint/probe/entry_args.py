@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, LEFT_NONE
+from compilelint.finding import DEFAULTED, LEFT_NONE, NO_GRAD
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -66,8 +66,33 @@ def _passes_through(target: Callable) -> bool:
 
 
 def value_facts(value: Any) -> list[str]:
-    """``"not_none"`` and ``"truthy"``, as far as they hold for ``value``."""
-    return (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
+    """``"not_none"`` and ``"truthy"``, as far as they hold for ``value``; for a tensor
+    ``"grad"`` or ``"nograd"`` (whether it requires grad), for a dict ``"[KEY]grad"`` /
+    ``"[KEY]nograd"`` for each tensor it holds (`nograd:` labels, CL132)."""
+    facts = (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
+    if _is_tensor(value):
+        facts.append("grad" if value.requires_grad else "nograd")
+    elif isinstance(value, dict):
+        facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in value.items()
+                     if isinstance(k, str) and _is_tensor(v))
+    return facts
+
+
+def _is_tensor(value: Any) -> bool:
+    """A torch tensor, told without importing torch (the matcher's side imports none)."""
+    return any(c.__module__ == "torch" and c.__name__ == "Tensor" for c in type(value).__mro__)
+
+
+def nograd_met(label: str, params: dict[str, list[str]]) -> bool | None:
+    """Whether a run met `nograd:x` / `nograd:data[key]` (some call handed in that tensor
+    without grad); None when the run says nothing of it."""
+    name, key = label[len(NO_GRAD):], ""
+    if name.endswith("]") and "[" in name:
+        name, key = name[:name.index("[")], name[name.index("["):]
+    facts = params.get(name)
+    if facts is None or not {key + "grad", key + "nograd"} & set(facts):
+        return None
+    return key + "nograd" in facts
 
 
 def _truthy(value: Any) -> bool:

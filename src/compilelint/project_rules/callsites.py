@@ -19,7 +19,7 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import DEFAULTED, LEFT_NONE, on_class, on_self
+from compilelint.finding import DEFAULTED, LEFT_NONE, NO_GRAD, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -178,10 +178,13 @@ class CallSites:
         a label on the callee's own attributes, `set:self.debug`, is named on the callee's
         class instead, unless the call is `self.m()` on the same object)."""
         same_self = same_object(call, callee)
-        if not any(is_given(label) or (on_self(label) and not same_self) for label in when):
+        if not any(is_given(label) or label.startswith(NO_GRAD) or (on_self(label) and not same_self)
+                   for label in when):
             return when
         out = []
         for label in when:
+            if label.startswith(NO_GRAD):
+                continue  # (about what the caller hands in, unknown at its own callers: not a condition there)
             if is_given(label):
                 if self.at_site(callee, call, label, caller) == "no":
                     return None

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.finding import NO_GRAD
 from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind
 from compilelint.traverse import iter_nodes
@@ -124,7 +125,8 @@ class Layer(nn.Module):
                 return  # requires_grad_(False) on a tensor made here without grad: nothing changes
             if _turns_on(node) and self._grad_owner(receiver) and not self._file_turns_off():
                 return  # parameters require grad from construction, and nothing here turns it off
-            self.report(node)
+            given = self._given_tensor(receiver) if _turns_on(node) else None
+            self.report(node, when=(NO_GRAD + given,) if given else ())
             return
         qualified = self.ctx.qualify(func) or ""
         if qualified.startswith("torch.") and qualified.count(".") == 1 \
@@ -157,6 +159,29 @@ class Layer(nn.Module):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
+
+    def _given_tensor(self, receiver: cst.BaseExpression) -> str | None:
+        """`x` / `data[positions]` when the receiver is a parameter of the function, or a
+        string key of one, that the function never rebinds: what the caller hands in, which
+        may already require grad (an interatomic potential's positions, set up for the forces
+        by its caller), and then turning it on changes nothing."""
+        scope = self.ctx.function
+        key = None
+        if isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1 \
+                and isinstance(receiver.slice[0].slice, cst.Index) \
+                and isinstance(receiver.slice[0].slice.value, cst.SimpleString) \
+                and isinstance(receiver.slice[0].slice.value.evaluated_value, str):
+            key, receiver = receiver.slice[0].slice.value.evaluated_value, receiver.value
+        if not (isinstance(receiver, cst.Name) and scope is not None and receiver.value in scope.params
+                and receiver.value != "self" and isinstance(scope.node, cst.FunctionDef)):
+            return None
+        name = receiver.value
+        for node in iter_nodes(scope.node.body):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else (
+                [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) else [])
+            if any(isinstance(n, cst.Name) and n.value == name for t in targets for n in iter_nodes(t)):
+                return None  # rebound: no longer what the caller handed in
+        return f"{name}[{key}]" if key is not None else name
 
     def _grad_owner(self, receiver: cst.BaseExpression) -> bool:
         """`self.encoder` (a submodule), `self.scale` (an `nn.Parameter`), `self.proj.weight`:
