@@ -277,3 +277,15 @@ def test_value_facts_say_whether_tensors_require_grad():
     assert nograd_met("nograd:data[cell]", {"data": facts}) is True
     assert nograd_met("nograd:data[species]", {"data": facts}) is None  # not a tensor of the run
     assert nograd_met("nograd:x", {"data": facts}) is None
+
+    class Batch:  # a graph batch indexed by its keys (mace's), not a dict
+        def __init__(self):
+            self.fields = {"positions": tracked, "node_attrs": plain}
+
+        def keys(self):
+            return list(self.fields)
+
+        def __getitem__(self, key):
+            return self.fields[key]
+
+    assert value_facts(Batch())[-2:] == ["[positions]grad", "[node_attrs]nograd"]

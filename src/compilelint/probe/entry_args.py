@@ -72,10 +72,25 @@ def value_facts(value: Any) -> list[str]:
     facts = (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
     if _is_tensor(value):
         facts.append("grad" if value.requires_grad else "nograd")
-    elif isinstance(value, dict):
-        facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in value.items()
+    else:
+        facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in _items(value)
                      if isinstance(k, str) and _is_tensor(v))
     return facts
+
+
+def _items(value: Any) -> list[tuple[Any, Any]]:
+    """A dict's items, or a batch object's that is indexed by its keys (`data["positions"]`
+    on a graph batch with `keys()`); none for anything else, or when reading them fails."""
+    if isinstance(value, dict):
+        return list(value.items())
+    cls = type(value)
+    if not (hasattr(cls, "__getitem__") and hasattr(cls, "keys")) or isinstance(value, (str, bytes, list, tuple)):
+        return []
+    try:
+        keys = value.keys() if callable(value.keys) else value.keys
+        return [(k, value[k]) for k in list(keys)[:256]]
+    except Exception:
+        return []
 
 
 def _is_tensor(value: Any) -> bool:

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from compilelint.finding import NO_GRAD
+from compilelint.semantic.bindings import target_names
 from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind
 from compilelint.traverse import iter_nodes
@@ -179,8 +180,8 @@ class Layer(nn.Module):
         for node in iter_nodes(scope.node.body):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else (
                 [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) else [])
-            if any(isinstance(n, cst.Name) and n.value == name for t in targets for n in iter_nodes(t)):
-                return None  # rebound: no longer what the caller handed in
+            if any(name in target_names(t) for t in targets):
+                return None  # rebound: no longer what the caller handed in (`data["x"] = ...` is no rebinding)
         return f"{name}[{key}]" if key is not None else name
 
     def _grad_owner(self, receiver: cst.BaseExpression) -> bool:
