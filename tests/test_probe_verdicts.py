@@ -174,7 +174,7 @@ def test_conditional_findings_say_which_condition_the_run_did_not_meet(plain, ta
     assert conditions.pop("entry")["params"] == {"x": ["passed", "not_none", "truthy", "nograd"]}
     assert conditions.pop("attrs") == {f"{target_file}:Conditional": {"lin": ["truthy"], "training": ["falsy"]}}
     # what each user function's calls were passed on the eager pass (probe.call_args)
-    assert conditions.pop("calls")[f"{target_file}:Conditional.forward"]["x"] == ["not_none", "truthy", "nograd"]
+    assert conditions.pop("passed")[f"{target_file}:Conditional.forward"]["x"] == ["not_none", "truthy", "nograd"]
     assert conditions == {"training": False, "dtype": "float32", "labels": False}
     half = at(target_file, "# HALF", code="CL102", when=("dtype=float16",))
     train = at(target_file, "# TRAIN", code="CL103", when=("training",))
@@ -229,7 +229,7 @@ def test_cli_json_carries_verdict_inputs(target_file, tmp_path):
     (t,) = json.loads(out.read_text())["targets"]
     assert t["conditions"].pop("entry")["qualname"] == "Conditional.forward"
     assert t["conditions"].pop("attrs")[f"{target_file}:Conditional"]["training"] == ["truthy"]
-    assert set(t["conditions"].pop("calls")) == {f"{target_file}:Conditional.forward"}
+    assert set(t["conditions"].pop("passed")) == {f"{target_file}:Conditional.forward"}
     assert t["conditions"] == {"training": True, "dtype": "bfloat16", "labels": False}
     assert t["reached_by"] == "compiled-call"
     assert any(b["line"] == line("# TRAIN") and b["first_call_only"] is False for b in t["breaks"])

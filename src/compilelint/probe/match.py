@@ -125,7 +125,7 @@ class _Run:
             self.attrs[(_abs(path, cwd), qualname)] = facts
         # "path:qualname" -> what the calls of that function were passed (probe.call_args)
         self.calls: dict[str, dict[str, list[str]]] = {}
-        for key, facts in (self.conditions.get("calls") or {}).items():
+        for key, facts in (self.conditions.get("passed") or {}).items():
             path, _, qualname = key.rpartition(":")
             self.calls[function_key(_abs(path, cwd), qualname)] = facts
         self.observed: list[_Observed] = []

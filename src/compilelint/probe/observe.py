@@ -116,7 +116,7 @@ def observe(
     if first.error is None:  # what each helper was passed (Dynamo inlined them unrun): `given:` labels
         from compilelint.probe.call_args import call_arguments
 
-        obs.conditions["calls"] = call_arguments(fn, calls, grad_ctx)
+        obs.conditions["passed"] = call_arguments(fn, calls, grad_ctx)
     return obs
 
 
