@@ -248,3 +248,32 @@ def test_attribute_conditions_stay_with_their_object(tmp_path):
     assert found[(23, "CL110")].when == ("set:self.debug",)  # `self.dump(x)` under `if self.debug:`
     assert found[(30, "CL150")].when == ()  # Outer's loop: Inner's `self.verbose()` always breaks
     assert found[(32, "CL102")].when == ("unset:self.check",)  # the right side of `self.check or ...`
+
+
+HANDED_IN = textwrap.dedent("""
+    import torch
+    class Potential(torch.nn.Module):
+        def forward(self, data, x, y):
+            data["cell"] = data["cell"] * 2
+            data["positions"].requires_grad_(True)
+            data["cell"].requires_grad_(True)
+            x.requires_grad_(True)
+            y = y * 2
+            y.requires_grad_(True)
+            data["positions"] = data["positions"] + 1
+            return data["positions"].sum() + x.sum() + y.sum()
+""")
+
+
+def test_turning_on_a_tensor_the_caller_hands_in_holds_only_when_it_needs_grad(tmp_path):
+    """`requires_grad_(True)` on a parameter, or a string key of one, says so (`nograd:`);
+    a key stored, or a name rebound, before the call is the function's own tensor (a store
+    after the call changes nothing it reads)."""
+    (tmp_path / "m.py").write_text(HANDED_IN)
+    found = {f.line: f for f in check([str(tmp_path / "m.py")], config_mod.load(start=str(tmp_path))).findings
+             if f.code == "CL132"}
+    assert found[6].when == ("nograd:data[positions]",)
+    assert found[6].message.endswith("""(only when the caller's `data["positions"]` does not already require grad)""")
+    assert found[7].when == ()  # `data["cell"]` was stored first
+    assert found[8].when == ("nograd:x",)
+    assert found[10].when == ()  # `y` rebound first

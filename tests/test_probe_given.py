@@ -278,14 +278,14 @@ def test_value_facts_say_whether_tensors_require_grad():
     assert nograd_met("nograd:data[species]", {"data": facts}) is None  # not a tensor of the run
     assert nograd_met("nograd:x", {"data": facts}) is None
 
-    class Batch:  # a graph batch indexed by its keys (mace's), not a dict
+    class Batch:  # a graph batch whose `data["positions"]` reads its attribute (mace's), not a dict
         def __init__(self):
-            self.fields = {"positions": tracked, "node_attrs": plain}
+            self.positions, self.node_attrs = tracked, plain
 
         def keys(self):
-            return list(self.fields)
+            raise AssertionError("the probe must not run the user's keys()")
 
         def __getitem__(self, key):
-            return self.fields[key]
+            raise AssertionError("the probe must not run the user's __getitem__")
 
     assert value_facts(Batch())[-2:] == ["[positions]grad", "[node_attrs]nograd"]

@@ -85,6 +85,19 @@ DEFAULTED = "~None"
 # the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
 # grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
 NO_GRAD = "nograd:"
+
+
+def nograd_label(name: str, key: str | None = None) -> str:
+    """`nograd:x`, or `nograd:data[positions]` for a string key of `data`."""
+    return f"{NO_GRAD}{name}[{key}]" if key is not None else NO_GRAD + name
+
+
+def nograd_parts(label: str) -> tuple[str, str | None]:
+    """(parameter, key or None) of a `nograd_label`."""
+    name = label[len(NO_GRAD):]
+    if name.endswith("]") and "[" in name:
+        return name[:name.index("[")], name[name.index("[") + 1:-1]
+    return name, None
 # code a class decorator's dispatcher runs only when it falls back to the class's own forward
 # (engine: such findings are notes)
 FALLBACK = "fallback"
@@ -160,10 +173,9 @@ def _when_word(label: str) -> str:
         name, _, attr = label.partition(":")
         return f"when `{attr}` is {'set' if name == 'set' else 'not set'}"
     if label.startswith(NO_GRAD):  # nograd:data[positions] (CL132)
-        name = label[len(NO_GRAD):]
-        if "[" in name:
-            name = f'{name[:name.index("[")]}["{name[name.index("[") + 1:-1]}"]'
-        return f"when the caller's `{name}` does not already require grad"
+        name, key = nograd_parts(label)
+        shown = name if key is None else f'{name}["{key}"]'
+        return f"when the caller's `{shown}` does not already require grad"
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)
         names, attrs = [], []
         for alt in label[6:].split("|"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from compilelint.finding import NO_GRAD, class_label
+from compilelint.finding import NO_GRAD, class_label, nograd_parts
 from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met, nograd_met
 
@@ -17,7 +17,8 @@ _HOW = {"training": "probe with --train", "eval": "probe without --train",
 
 def how(label: str) -> str:
     if label.startswith(NO_GRAD):
-        return f"a run that hands in `{label[len(NO_GRAD):]}` without grad"
+        name, key = nograd_parts(label)
+        return f"a run that hands in `{name if key is None else f'{name}[{key!r}]'}` without grad"
     if label.startswith("given:"):
         return "a run that passes " + " or ".join(f"`{a}`" for a in label[len("given:"):].split("|"))
     return _HOW.get(label, "a run that meets it")

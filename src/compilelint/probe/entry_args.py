@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, LEFT_NONE, NO_GRAD
+from compilelint.finding import DEFAULTED, LEFT_NONE, nograd_parts
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -79,18 +79,16 @@ def value_facts(value: Any) -> list[str]:
 
 
 def _items(value: Any) -> list[tuple[Any, Any]]:
-    """A dict's items, or a batch object's that is indexed by its keys (`data["positions"]`
-    on a graph batch with `keys()`); none for anything else, or when reading them fails."""
+    """A dict's items, or what an object holds in its `__dict__` (a graph batch whose
+    `data["positions"]` reads its attribute, as mace's does): read without running any of
+    the user's code (no `keys()`, no `__getitem__`)."""
     if isinstance(value, dict):
         return list(value.items())
-    cls = type(value)
-    if not (hasattr(cls, "__getitem__") and hasattr(cls, "keys")) or isinstance(value, (str, bytes, list, tuple)):
-        return []
     try:
-        keys = value.keys() if callable(value.keys) else value.keys
-        return [(k, value[k]) for k in list(keys)[:256]]
-    except Exception:
+        held = object.__getattribute__(value, "__dict__")
+    except AttributeError:
         return []
+    return list(held.items()) if type(held) is dict else []
 
 
 def _is_tensor(value: Any) -> bool:
@@ -101,9 +99,8 @@ def _is_tensor(value: Any) -> bool:
 def nograd_met(label: str, params: dict[str, list[str]]) -> bool | None:
     """Whether a run met `nograd:x` / `nograd:data[key]` (some call handed in that tensor
     without grad); None when the run says nothing of it."""
-    name, key = label[len(NO_GRAD):], ""
-    if name.endswith("]") and "[" in name:
-        name, key = name[:name.index("[")], name[name.index("["):]
+    name, key = nograd_parts(label)
+    key = "" if key is None else f"[{key}]"
     facts = params.get(name)
     if facts is None or not {key + "grad", key + "nograd"} & set(facts):
         return None

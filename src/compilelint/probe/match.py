@@ -124,10 +124,10 @@ class _Run:
             path, _, qualname = key.rpartition(":")
             self.attrs[(_abs(path, cwd), qualname)] = facts
         # "path:qualname" -> what the calls of that function were passed (probe.call_args)
-        self.calls: dict[str, dict[str, list[str]]] = {}
+        self.passed: dict[str, dict[str, list[str]]] = {}
         for key, facts in (self.conditions.get("passed") or {}).items():
             path, _, qualname = key.rpartition(":")
-            self.calls[function_key(_abs(path, cwd), qualname)] = facts
+            self.passed[function_key(_abs(path, cwd), qualname)] = facts
         self.observed: list[_Observed] = []
 
 
@@ -318,7 +318,7 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
     in_entry = _in_entry(f, fpath, run.conditions.get("entry"))
     unmet = unmet_conditions(getattr(f, "when", ()) or (), run.conditions,
                              in_entry=in_entry,
-                             called=run.calls.get(function_key(fpath, f.scope)) if f.scope and not in_entry else None,
+                             called=run.passed.get(function_key(fpath, f.scope)) if f.scope and not in_entry else None,
                              attrs=run.attrs.get((fpath, f.scope.rsplit(".", 1)[0])) if f.scope else None,
                              classes=run.attrs)
     if unmet:

@@ -1,9 +1,9 @@
 import libcst as cst
 
-from compilelint.finding import NO_GRAD
-from compilelint.semantic.bindings import target_names
+from compilelint.finding import nograd_label
+from compilelint.semantic.facts import facts_of
 from compilelint.semantic.guards import conditions
-from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind
+from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind, is_self_attribute
 from compilelint.traverse import iter_nodes
 from compilelint.rules.base import Rule
 
@@ -126,8 +126,8 @@ class Layer(nn.Module):
                 return  # requires_grad_(False) on a tensor made here without grad: nothing changes
             if _turns_on(node) and self._grad_owner(receiver) and not self._file_turns_off():
                 return  # parameters require grad from construction, and nothing here turns it off
-            given = self._given_tensor(receiver) if _turns_on(node) else None
-            self.report(node, when=(NO_GRAD + given,) if given else ())
+            given = self._given_tensor(receiver, node) if _turns_on(node) else None
+            self.report(node, when=(given,) if given else ())
             return
         qualified = self.ctx.qualify(func) or ""
         if qualified.startswith("torch.") and qualified.count(".") == 1 \
@@ -161,28 +161,25 @@ class Layer(nn.Module):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
 
-    def _given_tensor(self, receiver: cst.BaseExpression) -> str | None:
-        """`x` / `data[positions]` when the receiver is a parameter of the function, or a
+    def _given_tensor(self, receiver: cst.BaseExpression, call: cst.Call) -> str | None:
+        """`nograd:x` / `nograd:data[positions]` when the receiver is a parameter of the function, or a
         string key of one, that the function never rebinds: what the caller hands in, which
         may already require grad (an interatomic potential's positions, set up for the forces
         by its caller), and then turning it on changes nothing."""
         scope = self.ctx.function
-        key = None
-        if isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1 \
-                and isinstance(receiver.slice[0].slice, cst.Index) \
-                and isinstance(receiver.slice[0].slice.value, cst.SimpleString) \
-                and isinstance(receiver.slice[0].slice.value.evaluated_value, str):
-            key, receiver = receiver.slice[0].slice.value.evaluated_value, receiver.value
-        if not (isinstance(receiver, cst.Name) and scope is not None and receiver.value in scope.params
-                and receiver.value != "self" and isinstance(scope.node, cst.FunctionDef)):
+        key = _string_key(receiver)
+        if key is not None:
+            receiver = receiver.value
+        facts = facts_of(scope)
+        if not (isinstance(receiver, cst.Name) and facts is not None and receiver.value in scope.params
+                and receiver.value != "self"):
             return None
-        name = receiver.value
-        for node in iter_nodes(scope.node.body):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else (
-                [node.target] if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)) else [])
-            if any(name in target_names(t) for t in targets):
-                return None  # rebound: no longer what the caller handed in (`data["x"] = ...` is no rebinding)
-        return f"{name}[{key}]" if key is not None else name
+        # rebound (or, for a key, that key stored) before the call: no longer what the caller handed in
+        binders = [node for node in facts.binders(receiver.value)
+                   if isinstance(node, cst.Name) or (key is not None and _string_key(node) in (key, None))]
+        if binders and not facts.all_after(binders, call):
+            return None
+        return nograd_label(receiver.value, key)
 
     def _grad_owner(self, receiver: cst.BaseExpression) -> bool:
         """`self.encoder` (a submodule), `self.scale` (an `nn.Parameter`), `self.proj.weight`:
@@ -316,8 +313,16 @@ def _turns_off(call: cst.Call) -> bool:
 
 
 def _is_self_attr(node: cst.BaseExpression, attr: str) -> bool:
-    return isinstance(node, cst.Attribute) and node.attr.value == attr and isinstance(node.value, cst.Name) \
-        and node.value.value == "self"
+    return is_self_attribute(node) and node.attr.value == attr
+
+
+def _string_key(node: cst.CSTNode) -> str | None:
+    """`"positions"` of `data["positions"]`; None for any other node."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+            and isinstance(node.slice[0].slice.value, cst.SimpleString):
+        value = node.slice[0].slice.value.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
 
 
 def _is_true(value: cst.BaseExpression) -> bool:

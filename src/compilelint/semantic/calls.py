@@ -31,17 +31,29 @@ class CallGraph:
         """`inp * physics` with `inp` an instance of a project class: Python runs the class's
         operator method (`Inpainting.__mul__`), which is then part of the region."""
         method = OPERATOR_METHODS.get(type(node.operator))
-        if method is None or not self.scopes or self.header or self.escaped or not isinstance(node.left, cst.Name):
+        if method is None or not self.scopes or self.header or self.escaped or not isinstance(node.left, cst.Name) \
+                or id(node) in self.scopes[-1].edges:
             return
         scope = self.scopes[-1]
-        cls = self.held_class(node.left.value, scope) or self.made_name(node.left.value)
-        if not cls:
-            return
-        call = CallEdge("ctorcall", f"{cls}.{method}")
-        call.args = ((0, self._value_spec(node.right)),)
+        cls = self._object_class(node.left.value, scope)
+        scope.edges[id(node)] = None
+        if cls:
+            call = CallEdge("ctorcall", f"{cls}.{method}")
+            call.args = ((0, self._value_spec(node.right)),)
+            scope.edges[id(node)] = self._append_edge(call, scope)
+
+    def _object_class(self, name: str, scope) -> str | None:
+        """The class of the object a local name holds (`dist = Normal(...)`, a parameter
+        annotated with the class, what a factory returned)."""
+        return self.held_class(name, scope) or self.made_name(name)
+
+    def _append_edge(self, call: CallEdge, scope) -> int:
+        """Record `call` as the current function's next edge; its index."""
+        info = self.functions[scope.qualname]
         self._in_loop(call, scope)
-        call.when = self.when
-        self.functions[scope.qualname].calls.append(call)
+        call.when = self.when  # a break behind this call is reached only then
+        info.calls.append(call)
+        return len(info.calls) - 1
 
     def exit_Assign(self, node: cst.Assign) -> None:
         """`spline_fn = splines.rational_quadratic_spline` (in one branch, another function in
@@ -188,8 +200,6 @@ class CallGraph:
             return None
         scope.edges[id(node)] = None  # while its arguments are inferred: they may record calls first
         args = self._arg_specs(node)
-        index = scope.edges[id(node)] = len(info.calls)
-        self._in_loop(call, scope)
         if dispatch:  # (getattr's arguments are not the method's: what it is called with is unknown)
             call.args = (("*", "unknown"), ("**", "unknown"))
         else:
@@ -200,8 +210,7 @@ class CallGraph:
             if call.forwards and info.params is None and (facts := facts_of(scope)) is not None:
                 # (the project maps this function's own call sites onto what it passes on)
                 info.params, info.bound = tuple(facts.positional), 1 if facts.bound else 0
-        call.when = self.when  # a break behind this call is reached only then
-        info.calls.append(call)
+        index = scope.edges[id(node)] = self._append_edge(call, scope)
         return index
 
     def _edge(self, func: cst.BaseExpression, scope) -> CallEdge | None:
@@ -240,7 +249,7 @@ class CallGraph:
             return CallEdge("apply", cls)
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
-        if isinstance(owner, cst.Name) and (cls := self.held_class(owner.value, scope) or self.made_name(owner.value)):
+        if isinstance(owner, cst.Name) and (cls := self._object_class(owner.value, scope)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # dist.log_prob(y), window.apply(x)
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):

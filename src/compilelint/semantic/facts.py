@@ -130,15 +130,22 @@ class CallerFacts:
         """Whether the body binds `name` again: anywhere, or, while a test is read, before it
         (`if zero_division == "warn" and ...:` then `zero_division = 0.0`: the test still reads
         the caller's value), or anywhere when the test sits in a loop."""
+        binders = self.binders(name)
+        if not binders:
+            return False
+        return self._test is None or not self.all_after(binders, self._test)
+
+    def binders(self, name: str) -> list[cst.CSTNode]:
+        """The nodes of the body that bind `name` (a `Name` target, or a `Subscript` for a
+        store into it: `kwargs["scale"] = ...`), in order; walked once."""
         if self._rebound is None:
             self._rebound = _Rebinds()
             self._node.body.visit(self._rebound)
-        if name not in self._rebound.names:
-            return False
-        return self._test is None or not self._after_test(self._rebound.at[name])
+        return self._rebound.at.get(name, [])
 
-    def _after_test(self, nodes: list[cst.CSTNode]) -> bool:
-        """Every one of `nodes` comes after the test being read, which is in no loop."""
+    def all_after(self, nodes: list[cst.CSTNode], anchor: cst.CSTNode) -> bool:
+        """Every one of `nodes` comes after `anchor` (a node of the body), which is in no loop:
+        what they bind is not what `anchor` reads."""
         if self._order is None:
             self._order, loops = {}, []
             for place, node in enumerate(iter_nodes(self._node.body)):
@@ -146,7 +153,7 @@ class CallerFacts:
                 if isinstance(node, (cst.For, cst.While)):
                     loops.append(node)
             self._loops = [(self._order[id(loop)], max(self._order[id(n)] for n in iter_nodes(loop))) for loop in loops]
-        place = self._order.get(id(self._test))
+        place = self._order.get(id(anchor))
         if place is None or any(start < place <= end for start, end in self._loops):
             return False
         return all(self._order.get(id(n), -1) > place for n in nodes)

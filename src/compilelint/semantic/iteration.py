@@ -77,21 +77,24 @@ class IterationBindings:
         made = self.scopes[-1].comprehended
         if any(name in env and (name not in made or env[name] != made[name]) for name in names):
             return  # (the function binds it: an earlier comprehension's binding is no longer there)
-        if isinstance(node.target, cst.Name):
+        if isinstance(node.target, cst.Name) or (
+                isinstance(node.target, (cst.Tuple, cst.List)) and not _is_zip(node.iter, self)):
             row = infer(node.iter, self)
-            if row.tensorish:
-                env[node.target.value] = made[node.target.value] = row
-                self.scopes[-1].open.pop(node.target.value, None)
-            else:  # rows of a parameter: what the project types it as (`all(t > 0 for t in ts)`)
-                self._open_row(node.target.value, node.iter)
-        elif isinstance(node.target, (cst.Tuple, cst.List)) and not _is_zip(node.iter, self):
-            row = infer(node.iter, self)
-            for name in names:  # `[qk[l][h] for l, h in heads.indices().T]`: a row unpacked, tensors
+            # `[qk[l][h] for l, h in heads.indices().T]`: a row unpacked holds tensors too
+            for name in names:
                 if row.tensorish:
-                    env[name] = made[name] = row
-                else:
+                    self._bind_row(name, row)
+                else:  # rows of a parameter: what the project types it as (`all(t > 0 for t in ts)`)
                     self._open_row(name, node.iter)
         self._bind_zip(node.iter, node.target, comprehension=True)
+
+    def _bind_row(self, name: str, kind: Kind, comprehension: bool = True) -> None:
+        """`name` holds a row of a tensor (in a comprehension: until another comprehension binds it)."""
+        scope = self.scopes[-1]
+        scope.env[name] = kind
+        scope.open.pop(name, None)
+        if comprehension:
+            scope.comprehended[name] = kind
 
     def _bind_zip(self, iterable: cst.BaseExpression, target: cst.BaseExpression, comprehension: bool = False) -> None:
         """`for s, e in zip(starts, ends)`: each name holds a row of its own argument, a
@@ -101,13 +104,11 @@ class IterationBindings:
                 and len(target.elements) == len(iterable.args)
                 and all(a.keyword is None and not a.star for a in iterable.args)):
             return
-        scope = self.scopes[-1]
         for element, arg in zip(target.elements, iterable.args):
             if isinstance(element.value, cst.Name):
                 row = infer(arg.value, self)
                 if row.tensorish:
-                    scope.env[element.value.value] = row
-                    scope.open.pop(element.value.value, None)
+                    self._bind_row(element.value.value, row, comprehension)
                 elif comprehension:
                     self._open_row(element.value.value, arg.value)
 

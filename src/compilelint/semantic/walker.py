@@ -31,9 +31,9 @@ from compilelint.semantic.open_attrs import OpenAttributes
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, OpenAttributes, Narrowing, DefaultedParams,
-         FactoryTracking,
-         EntryTracking, BranchMerging, GuardNarrowing, IterationBindings, CompileTracking, CallGraph, NumberReads)
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, OpenAttributes, Narrowing,
+         DefaultedParams, FactoryTracking, EntryTracking, BranchMerging, GuardNarrowing, IterationBindings,
+         CompileTracking, CallGraph, NumberReads)
 
 
 @dataclass(slots=True)
@@ -87,7 +87,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         # module-level dicts of classes (`SOLVERS = {"rk4": RK4, ...}`): "A|B|..." by name
         self.class_tables: dict[str, str] = {}
         self.foreign_attrs: set[str] = set()  # `obj.x = v` with obj not `self` (semantic.classes)
-        self.attr_open: dict[tuple[str, str], tuple[str, ...]] = {}  # (class, attr) -> leaves (semantic.bindings)
+        self.attr_open: dict[tuple[str, str], tuple[str, ...]] = {}  # (class, attr) -> leaves (semantic.open_attrs)
         self.module_defs: set[str] = set()
         self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant
         self.classes: list = []
