@@ -75,6 +75,18 @@ def _names(prefix: str, *fns: str) -> tuple[str, ...]:
     return tuple(f"{prefix}.{fn}" for fn in fns)
 
 
+def _methods(classes: tuple[str, ...], *methods: str) -> tuple[str, ...]:
+    return tuple(f"{cls}.{m}" for cls in classes for m in methods)
+
+
+OPTIMIZERS = _names("torch.optim", "Adam", "AdamW", "SGD", "LBFGS", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam",
+                    "RAdam", "ASGD", "Rprop", "SparseAdam", "Adafactor")
+LR_SCHEDULERS = _names("torch.optim.lr_scheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR",
+                       "LinearLR", "ExponentialLR", "SequentialLR", "PolynomialLR", "CosineAnnealingLR",
+                       "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts", "OneCycleLR")
+TQDM_CLASSES = ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.autonotebook.tqdm")
+
+
 # torchvision's wheels link the CUDA libtorch: on the CPU torch 2.13 wheel `import torchvision`
 # 0.28.0 fails ("operator torchvision::nms does not exist") and accuracy.py skips these cases.
 # They were confirmed with torch 2.14.1 + torchvision 0.29.1 (CUDA wheels, run on CPU).
@@ -417,11 +429,22 @@ ENTRIES: tuple[Entry, ...] = (
           "multiply by the dense adjacency (`adj @ x`), or run the sparse product outside the region",
           ("kn_sparse_operand_01",), CONFIRMED, traced=("clean_kn_sparse_operand_01",),
           why="Dynamo cannot wrap the sparse tensor it multiplies and breaks the graph where the frame first reads it"),
-    Entry(_names("torch.optim", "Adam", "AdamW", "SGD", "LBFGS", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam",
-                 "RAdam", "ASGD", "Rprop", "SparseAdam", "Adafactor"), "untraceable", "CL119", "GB0008",
+    Entry(OPTIMIZERS, "untraceable", "CL119", "GB0008",
           "`Optimizer.__init__` is skipped (SGD GB0467, LBFGS GB0088); the frame runs eagerly (GB8335)",
           "build the optimiser outside the region (test-time optimisation: run its loop eagerly)",
           ("kn_optimizer_ctor_01",), CONFIRMED, traced=("clean_kn_optimizer_ctor_01",)),
+    Entry(_methods(OPTIMIZERS, "step", "zero_grad") + _methods(LR_SCHEDULERS, "step", "get_last_lr"), "skipped",
+          "CL119", "GB0008", "torch.optim is skipped: `zero_grad` and a scheduler's methods are not inlined; "
+          "`Optimizer.step` calls `torch._dynamo.graph_break()` (GB0025)",
+          "step the optimiser and its schedule in the eager training loop, around the compiled forward "
+          "(or compile `opt.step` on its own)", ("kn_optimizer_methods_01",), "2.13.0, 2.14.1", form="method",
+          traced=("clean_kn_optimizer_methods_01",)),
+    Entry(_methods(TQDM_CLASSES, "update", "close", "set_postfix", "set_postfix_str", "set_description",
+                   "set_description_str", "refresh", "reset", "clear"), "skipped", "CL119", "GB0008",
+          "tqdm is skipped: its methods are not inlined",
+          "a progress bar's methods, on a bar the class, function or module builds: update it in the eager "
+          "caller", ("kn_optimizer_methods_01",), "2.13.0, 2.14.1", form="method",
+          traced=("clean_kn_optimizer_methods_01",)),
     # ---- copy (CL114) ---------------------------------------------------------------------
     Entry(("copy.deepcopy",), "untraceable", "CL114", "GB0179", "copy.deepcopy is not supported",
           "of anything, even a dict of floats; 2.13 traces it and breaks only on a tensor (CL114's other finding)",

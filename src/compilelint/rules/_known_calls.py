@@ -1,10 +1,10 @@
-"""How CL119 reads a knowledge row at a call: a scalar draw, the finding's wording, and the
-tensors a row of the "input" form breaks on."""
+"""How CL119 reads a knowledge row at a call: a scalar draw, the finding's wording, the
+tensors a row of the "input" form breaks on; and NumPy object arrays, which no row names."""
 
 import libcst as cst
 
 from compilelint import knowledge
-from compilelint.rules._callsite import has_keyword
+from compilelint.rules._callsite import has_keyword, keyword_value
 
 
 def draws_scalar(node: cst.Call, size_at: int) -> bool:
@@ -43,3 +43,16 @@ def held_state(node: cst.BaseExpression) -> bool:
     while isinstance(node, (cst.Attribute, cst.Subscript)):
         node = node.value
     return isinstance(node, cst.Name) and node.value in ("self", "cls")
+
+
+def object_array(rule, node: cst.Call, qualified: str | None) -> bool:
+    """`np.empty(n, dtype=object)`: torch._numpy has no object dtype (GB0055; torchcde's
+    `tridiagonal_solve` keeps tensors in NumPy object arrays)."""
+    dtype = keyword_value(node, "dtype")
+    if not (qualified or "").startswith("numpy.") or dtype is None \
+            or rule.ctx.qualify(dtype) not in ("builtins.object", "numpy.object_"):
+        return False
+    rule.report(node, rule.message.format(what=f"`{qualified}(..., dtype=object)`", why=(
+        "torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)")),
+        help="Keep the tensors in a Python list (or stack them into one tensor) inside the region.")
+    return True

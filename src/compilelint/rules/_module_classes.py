@@ -3,6 +3,9 @@
 
 import libcst as cst
 
+from compilelint.semantic.kinds import dotted
+from compilelint.traverse import iter_nodes
+
 # what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
 # of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
 SCRIPT_MODULE_MAKERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit.load", "torch.jit.freeze"})
@@ -58,3 +61,42 @@ def makes_script_module(ctx, call: cst.Call) -> bool:
         return True
     return qualified == "torch.jit.script" and bool(call.args) \
         and isinstance(call.args[0].value, (cst.Call, cst.Attribute))
+
+
+def type_tested_attrs(ctx, func: cst.FunctionDef) -> dict[str, tuple[str, ...]]:
+    """`self.<attr>` that an `if isinstance(self.rnn, nn.LSTM): ... elif isinstance(self.rnn,
+    nn.GRU): ... else: raise ...` chain of the function pins to the classes it tests: every
+    other object raises, so where the code goes on, the attribute holds one of them."""
+    found: dict[str, tuple[str, ...]] = {}
+    tails = set()  # the `elif`s of a chain: read from its head
+    for node in iter_nodes(func.body, prune=lambda n: isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
+        if not isinstance(node, cst.If) or id(node) in tails:
+            continue
+        attr, classes, branch = None, [], node
+        while isinstance(branch, cst.If):
+            tails.add(id(branch))
+            tested = _isinstance_of_self_attr(ctx, branch.test)
+            if tested is None or attr not in (None, tested[0]):
+                break
+            attr, branch = tested[0], branch.orelse
+            classes.extend(tested[1])
+        else:
+            if isinstance(branch, cst.Else) and _only_raises(branch.body) and attr and all(classes):
+                found.setdefault(attr, tuple(classes))
+    return found
+
+
+def _isinstance_of_self_attr(ctx, test: cst.BaseExpression) -> tuple[str, list] | None:
+    if not (isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2):
+        return None
+    subject, types = test.args[0].value, test.args[1].value
+    if not (isinstance(subject, cst.Attribute) and dotted(subject.value) == "self"):
+        return None
+    elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+    return subject.attr.value, [ctx.qualify(e) for e in elements]
+
+
+def _only_raises(body: cst.BaseSuite) -> bool:
+    lines = [body] if isinstance(body, cst.SimpleStatementSuite) else body.body
+    return bool(lines) and all(isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+                               and all(isinstance(x, cst.Raise) for x in s.body) for s in lines)

@@ -4,12 +4,11 @@ import libcst.matchers as m
 from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.finding import MODULE_CLASS
-from compilelint.rules._callsite import keyword_value
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
-from compilelint.rules._known_calls import draws_scalar, held_state, why_text
-from compilelint.rules._module_classes import callee_class, library_base, makes_script_module
+from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
+from compilelint.rules._module_classes import callee_class, library_base, makes_script_module, type_tested_attrs
 from compilelint.rules._sparse import file_model, product_when
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
@@ -237,6 +236,7 @@ class Noise(nn.Module):
         self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
         # per function: `self.` RNN module -> the blocks (`_blocks`) each read so far was in
         self._rnn_reads: list[dict[str, list[tuple[cst.CSTNode, ...]]]] = [{}]
+        self._tested: list[dict[str, tuple[str, ...]]] = [{}]  # per function: `self.x` an isinstance chain pins
         self._blocks: list[cst.CSTNode] = []  # the blocks (bodies) around the node walked
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
         self._generators = GeneratorScopes()  # what holds a torch.Generator
@@ -254,12 +254,14 @@ class Noise(nn.Module):
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
         self._rnn_reads.append({})
+        self._tested.append(type_tested_attrs(self.ctx, node))
         self._generators.enter(node)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
         self._numpy_rngs.pop()
         self._rnn_reads.pop()
+        self._tested.pop()
         self._generators.leave()
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
@@ -351,7 +353,7 @@ class Noise(nn.Module):
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
         if draw_given_generator(self, node, qualified) or generator_method(self, node, self._generators) \
-                or self._numpy_rng_method(node) or self._object_array(node, qualified):
+                or self._numpy_rng_method(node) or object_array(self, node, qualified):
             return
         if isinstance(node.func, cst.Name) and node.func.value in self._jitted \
                 and not self.ctx.locally_bound(node.func.value):
@@ -404,11 +406,14 @@ class Noise(nn.Module):
         if not (isinstance(node.value, cst.Name) and node.value.value == "self" and scope is not None
                 and scope.class_name) or id(node) in self._stored:
             return
-        cls = library_base(self.ctx, self._known, callee_class(self.ctx, self._known, node))
-        entry = self._known.get(cls)
-        if entry is not None and entry.form == "instance" and entry.gb_id == WRAP_REFUSED and self._first_read(node):
-            what = f"reading `self.{node.attr.value}`, an `nn.{cls.rsplit('.', 1)[-1]}`,"
-            self.report(node, self.message.format(what=what, why=why_text(entry)))
+        held = callee_class(self.ctx, self._known, node)
+        classes = [library_base(self.ctx, self._known, c) for c in ((held,) if held else self._tested[-1].get(
+            node.attr.value, ()))]  # (of unknown class: those `if isinstance(self.x, ...)` ... `else: raise` leaves)
+        entries = [self._known.get(c) for c in classes]
+        if entries and all(e is not None and e.form == "instance" and e.gb_id == WRAP_REFUSED for e in entries) \
+                and self._first_read(node):
+            what = f"reading `self.{node.attr.value}`, an " + " or ".join(f"`nn.{c.rsplit('.', 1)[-1]}`" for c in classes)
+            self.report(node, self.message.format(what=what + ",", why=why_text(entries[0])))
 
     def _first_read(self, func: cst.BaseExpression) -> bool:
         """`self.x` not read before on every path here: no earlier read in this block or one
@@ -436,18 +441,6 @@ class Noise(nn.Module):
                 "Dynamo does not trace NumPy's random objects (their methods are skipped) and breaks the graph (GB0008, GB0156)")),
             help="Draw with torch's RNG inside the region (seed it outside), or draw the numbers outside and "
                  "pass them in.")
-        return True
-
-    def _object_array(self, node: cst.Call, qualified: str | None) -> bool:
-        """`np.empty(n, dtype=object)`: torch._numpy has no object dtype (GB0055; torchcde's
-        `tridiagonal_solve` keeps tensors in NumPy object arrays)."""
-        dtype = keyword_value(node, "dtype")
-        if not (qualified or "").startswith("numpy.") or dtype is None \
-                or self.ctx.qualify(dtype) not in ("builtins.object", "numpy.object_"):
-            return False
-        self.report(node, self.message.format(what=f"`{qualified}(..., dtype=object)`", why=(
-            "torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)")),
-            help="Keep the tensors in a Python list (or stack them into one tensor) inside the region.")
         return True
 
     def _tensor_method(self, node: cst.Call) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.knowledge import method_classes
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
@@ -338,7 +339,8 @@ class Bindings:
                 self._class_table(target.value, value)
             if isinstance(value, cst.Call):
                 ref = self.qualify(value.func) or dotted(value.func)
-                if ref and ref.split(".")[-1][:1].isupper() and not ref.startswith("builtins."):
+                if ref and (ref.split(".")[-1][:1].isupper() or ref in method_classes()) \
+                        and not ref.startswith("builtins."):
                     var_class[target.value] = ref
                 elif table := self.table_classes(value.func):
                     var_class[target.value] = table  # solver = SOLVERS[method](...): one of them
