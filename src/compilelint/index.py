@@ -292,6 +292,9 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             return self._family(call.method, key)
         if call.kind == "attrcall" and found is None and (members := self._held_members(key, call)):
             return members  # self.sde.g_prod(...): what the held class's subclasses store
+        if found and call.kind in ("self", "selfattr") and self._abstract(found) \
+                and self.method(self.owner(key), call.target) is None:
+            return (found, *self._overrides(found))  # self.bm(t0, t1), `bm: BaseBrownian`: a subclass's __call__
         backward = self.function_backward(found) if call.kind in ("apply", "self") else None
         accessor = call.kind == "property"
         if call.kind != "self" and not (accessor and call.target == "self"):
@@ -302,6 +305,16 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
                           if f"{sub}.{name}" in self.functions and f"{sub}.{name}" != found
                           and (not accessor or self.functions[f"{sub}.{name}"].accessor))
         return ((found,) if found else ()) + overrides + ((backward,) if backward else ())
+
+    def _abstract(self, key: str) -> bool:
+        """A method that calls and returns nothing (`raise NotImplementedError`, `pass`, an
+        `@abstractmethod`): what runs on an object typed by its class is a subclass's."""
+        info = self.functions[key]
+        return not info.calls and info.ret is None
+
+    def _overrides(self, key: str) -> tuple[str, ...]:
+        owner, _, name = key.rpartition(".")
+        return tuple(f"{sub}.{name}" for sub in self.subclasses(owner) if f"{sub}.{name}" in self.functions)
 
     def function_backward(self, forward: str | None) -> str | None:
         """`F.apply(x)` (or `self.f(x)` after `self.f = F.apply`) reaching an autograd
@@ -434,7 +447,13 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
                    for owner in self._lineage(class_key) for base in self._bases(owner))
 
     def _attr_forward(self, class_key: str, attr: str) -> str | None:
-        return self._attr_method(class_key, attr, "forward", containers=True)
+        """What calling `self.<attr>` runs: set by the class, or else by the first class of its
+        lineage that sets it (`self.bm(t0, t1)` in a solver whose base stores `bm: BaseBrownian`)."""
+        for owner in self._lineage(class_key):
+            info = self.classes.get(owner)
+            if info is not None and (attr in info.attr_classes or attr in info.set_attrs):
+                return self._attr_method(owner, attr, "forward", containers=True)
+        return None
 
     def held_method(self, class_key: str, attr: str, method: str) -> str | None:
         """`method` of the class `self.<attr>` holds (`self.tokenizer.sot`), for a project phase."""

@@ -86,6 +86,14 @@ class M(torch.nn.Module):
         steps = x.size(0)
         return x * float(n) * steps
 """,
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, batch):
+        if 0 in x.shape or "mask" not in batch:  # a size tuple; a mapping's keys
+            return x
+        return x * batch["mask"]
+""",
     ]
     INVALID = [
         """
@@ -112,6 +120,15 @@ class M(torch.nn.Module):
         out = self.helper(x)
         return x * out.item()  # expect
 """,
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, y):
+        peak = y.abs().amax(dim=1)
+        if 0 in peak:  # expect
+            peak = peak + 1e-12
+        return y / peak
+""",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -124,3 +141,11 @@ class M(torch.nn.Module):
             self.report(node, severity=severity)
             if named is not None:
                 self.ctx.note_number_read(named)  # (`.item()` breaks even on an input: only noted)
+
+    def visit_Comparison(self, node: cst.Comparison) -> None:
+        """`0 in peak`: `Tensor.__contains__` reads its answer with `.item()` (GB0124)."""
+        for target in node.comparisons:
+            if isinstance(target.operator, (cst.In, cst.NotIn)) and self.ctx.kind(target.comparator) == Kind.TENSOR:
+                self.report(node, "a membership test (`in`) on a tensor: `Tensor.__contains__` copies its answer "
+                                  "to Python with `.item()`, so Dynamo breaks the graph")
+                return

@@ -406,9 +406,9 @@ class Noise(nn.Module):
         if not (isinstance(node.value, cst.Name) and node.value.value == "self" and scope is not None
                 and scope.class_name) or id(node) in self._stored:
             return
-        held = callee_class(self.ctx, self._known, node)
-        classes = [library_base(self.ctx, self._known, c) for c in ((held,) if held else self._tested[-1].get(
-            node.attr.value, ()))]  # (of unknown class: those `if isinstance(self.x, ...)` ... `else: raise` leaves)
+        classes = [library_base(self.ctx, self._known, callee_class(self.ctx, self._known, node))]
+        if self._known.get(classes[0]) is None:  # (`rnn: nn.Module`: what `if isinstance(...)` ... `else: raise` leaves)
+            classes = [library_base(self.ctx, self._known, c) for c in self._tested[-1].get(node.attr.value, ())]
         entries = [self._known.get(c) for c in classes]
         if entries and all(e is not None and e.form == "instance" and e.gb_id == WRAP_REFUSED for e in entries) \
                 and self._first_read(node):

@@ -62,10 +62,14 @@ class CallGraph:
             return
         aliases, name = self.scopes[-1].aliases, node.targets[0].target.value
         values = [node.value.body, node.value.orelse] if isinstance(node.value, cst.IfExp) else [node.value]
+        if len(values) == 2:  # `wrap(self._transform) if video else self._transform`: the method, either way
+            values = [v for v, other in zip(values, values[::-1]) if not _wraps(v, other)]
         for value in values:
             ref = None
             if isinstance(value, cst.Name) and not self.locally_bound(value.value):
                 ref = ("name", value.value)
+            elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+                ref = ("self", value.attr.value)  # `transform = self._transform`: a bound method
             elif isinstance(value, cst.Attribute) and (qualified := self.qualify(value)) \
                     and not qualified.startswith(("builtins.", "torch.")):
                 ref = ("dotted", qualified)
@@ -424,3 +428,9 @@ def _constant(value: cst.BaseExpression) -> str | None:
     if isinstance(value, cst.Integer):
         return "false" if value.evaluated_value == 0 else "true"
     return None
+
+
+def _wraps(value: cst.BaseExpression, other: cst.BaseExpression) -> bool:
+    """`value` is a call handed `other` (`self.wrap_flatten_C(self._transform)`): a wrapper of it."""
+    return isinstance(value, cst.Call) and isinstance(other, cst.Attribute) \
+        and any(a.value.deep_equals(other) for a in value.args)
