@@ -10,7 +10,8 @@ BREAKING = frozenset({
     "getcomments", "getmembers", "getmembers_static", "getdoc", "cleandoc", "getattr_static",
 })
 OTHER = frozenset({"sys._getframe", "sys._current_frames", "traceback.extract_stack",
-                   "traceback.format_stack", "traceback.print_stack"})
+                   "traceback.format_stack", "traceback.print_stack",
+                   "builtins.dir"})  # measured on 2.13: `dir(obj)` of any object, GB0059; `vars(obj)` is traced
 
 
 class InspectCall(Rule):
@@ -53,10 +54,17 @@ class M(torch.nn.Module):
         here = inspect.currentframe()  # expect
         return x
 """,
+        """
+import torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        names = [a for a in dir(self) if a.startswith("scale")]  # expect
+        return x * len(names) + len(vars(self))
+""",
     ]
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
         module, _, fn = qualified.rpartition(".")
         if (module == "inspect" and fn in BREAKING) or qualified in OTHER:
-            self.report(node, self.message.format(name=qualified))
+            self.report(node, self.message.format(name=qualified.removeprefix("builtins.")))
