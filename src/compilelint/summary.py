@@ -154,13 +154,17 @@ class ClassSummary:
     typed_dict: int = 0  # TYPED_DICT | OPTIONAL_KEYS: a TypedDict (a base is one), keys it makes optional
     # self.fn = a_function (or `a if c else b`) -> "a|b", names as the class's module refers to them
     attr_functions: dict[str, str] = field(default_factory=dict)
+    # its own `__init__` takes an argument that has no default (a tensor subclass's breaks when
+    # built in the region: Dynamo cannot bind it, GB7312); None: the class defines no `__init__`
+    init_required: bool | None = None
 
     def to_json(self) -> tuple:
         return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs,
-                      self.param_attrs, self.tensor_attrs, self.typed_dict, self.attr_functions), _CLASS)
+                      self.param_attrs, self.tensor_attrs, self.typed_dict, self.attr_functions,
+                      self.init_required), _CLASS)
 
 
-_CLASS = ((), {}, (), (), (), (), (), 0, {})
+_CLASS = ((), {}, (), (), (), (), (), 0, {}, None)
 TYPED_DICT, OPTIONAL_KEYS = 1, 2  # ClassSummary.typed_dict's bits
 
 

@@ -3,7 +3,8 @@ module whose class the project defines in another file, or a factory picks
 (`self.rnn = get_rnn(cell)(...)`), when an RNN module (`nn.LSTM`, `nn.RNNBase`, ...) is
 among its bases. Dynamo refuses to wrap any RNNBase, so the call breaks the graph where it
 is made, in the caller, whatever the subclass adds; only the project's class table tells
-what the class is.
+what the class is. Likewise building a tensor subclass whose `__init__` Dynamo cannot bind
+(rules._tensor_subclass), wherever the project defines it.
 """
 
 from __future__ import annotations
@@ -11,16 +12,22 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compilelint import knowledge
-from compilelint.finding import MODULE_CLASS
+from compilelint.finding import MODULE_CLASS, TENSOR_CLASS
+from compilelint.rules._tensor_subclass import init_breaks
 
 
 def run(context) -> list:
+    index = context.index
+    out = []
+    for analysis, finding, _, call in context.candidates(TENSOR_CLASS):
+        class_key = index.resolve_class(analysis.module, call.target)
+        if class_key is not None and init_breaks(index.classes[owner] for owner in index.lineage(class_key)):
+            name = class_key.split(":", 1)[1]
+            out.append((analysis, replace(finding, needs=(), message=finding.message.replace("{cls}", name))))
     candidates = context.candidates(MODULE_CLASS)
     if not candidates:
-        return []
-    index = context.index
+        return out
     known = knowledge.table("CL119", context.torch)
-    out = []
     for analysis, finding, key, call in candidates:
         for cls in index.called_classes(key, call):
             base = untraceable_base(index, known, cls)

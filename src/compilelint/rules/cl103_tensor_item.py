@@ -89,9 +89,13 @@ class M(torch.nn.Module):
         """
 import torch
 class M(torch.nn.Module):
-    def forward(self, x, batch):
+    def forward(self, x, batch, path=None):
         if 0 in x.shape or "mask" not in batch:  # a size tuple; a mapping's keys
             return x
+        if path is not None:
+            ckpt = torch.load(path)  # whatever was saved: a checkpoint's dict
+            if "state_dict" in ckpt:
+                x = x + 1
         return x * batch["mask"]
 """,
     ]

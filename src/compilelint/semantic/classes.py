@@ -10,12 +10,12 @@ from compilelint.knowledge import method_classes
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
+from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,
                                        annotation_kind, dotted, literal_kind, torch_call_kind)
 
-CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 # Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
 INIT_METHODS = frozenset({"__init__", "reset_parameters", "_init_weights", "build", "setup"})
 
@@ -37,6 +37,7 @@ class ClassInfo:
     # self.x = f(...) in an init method -> f, qualified: the first call each attribute is set from
     # (`self.scope = Scope()`, `self.frozen = torch.no_grad()`: CL141's objects made before the region)
     init_calls: dict[str, str] = field(default_factory=dict)
+    init_required: bool | None = None  # ClassSummary.init_required
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -151,6 +152,8 @@ class ClassTracking:
             if not isinstance(stmt, cst.FunctionDef):
                 continue
             in_init = stmt.name.value in INIT_METHODS
+            if stmt.name.value == "__init__":
+                info.init_required = requires_arguments(stmt)
             typed = {p.name.value: _class_annotation(p.annotation.annotation)
                      for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
                      if p.annotation is not None} if in_init else {}
@@ -182,7 +185,7 @@ class ClassTracking:
                         info.attr_kinds[assign_target] = Kind.LIKELY
                         continue
                     info.param_attrs.add(assign_target)
-                elif in_init and _given_items(value, params - typed.keys()):
+                elif in_init and given_items(value, params - typed.keys()):
                     info.param_attrs.add(assign_target)  # nn.ModuleList(flows): elements the caller chose
                 elif isinstance(value, cst.Name) and value.value in local_calls and value.value not in params:
                     # `arch = torch.ones(...)` (or from_numpy in another branch), then `self.arch = arch`
@@ -477,19 +480,6 @@ class ClassTracking:
                 and not self.locally_bound(func.value.value):
             return self.class_tables.get(func.value.value)
         return None
-
-
-def _given_items(value: cst.BaseExpression, params: set[str]) -> bool:
-    """`nn.ModuleList(flows)`, `list(flows)`, `[wrap(t) for t in flows]` with `flows` an
-    untyped constructor parameter: a container of what the caller passed."""
-    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
-        value = value.for_in.iter
-    elif isinstance(value, cst.Call) and len(value.args) == 1 \
-            and (dotted(value.func) or "").rsplit(".", 1)[-1] in CONTAINERS | {"list", "tuple"}:
-        value = value.args[0].value
-    else:
-        return False
-    return isinstance(value, cst.Name) and value.value in params
 
 
 def _not_required(annotation: cst.BaseExpression) -> bool:

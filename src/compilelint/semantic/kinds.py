@@ -277,8 +277,8 @@ def torch_call_kind(qualified: str) -> Kind | None:
         if last[:1].isupper():
             return Kind.TENSOR if last in ("Parameter", "Buffer") else Kind.MODULE
         return Kind.UNKNOWN
-    if qualified.startswith(NON_TENSOR_NAMESPACES):
-        return Kind.UNKNOWN
+    if qualified.startswith(NON_TENSOR_NAMESPACES) or qualified in ("torch.load", "torch.save"):
+        return Kind.UNKNOWN  # (`torch.load` gives back whatever was saved: a checkpoint's dict, mostly)
     # predicates and state accessors, private ones too: `torch._C._are_functorch_transforms_active()`
     if last in TORCH_VALUE_FUNCS or last.lstrip("_").startswith(VALUE_PREFIXES):
         return Kind.VALUE

@@ -1,14 +1,18 @@
-"""Parameters a function's body shows are not tensors: it unpacks them as a mapping
-(`f(**options)`, `{**options}`) or calls a string or dict method on them
-(`name.startswith("efficientnet")`, `options.items()`). A parameter whose kind is only a
-guess (a forward's first input, a package API's argument) is then a Python value."""
+"""What a function does with its parameters. Those its body shows are not tensors: it unpacks
+them as a mapping (`f(**options)`, `{**options}`) or calls a string or dict method on them
+(`name.startswith("efficientnet")`, `options.items()`); a parameter whose kind is only a
+guess (a forward's first input, a package API's argument) is then a Python value. A
+constructor parameter a container holds (`nn.ModuleList(flows)`), and whether a method
+takes arguments without defaults."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.semantic.kinds import NON_TENSOR_METHODS
+from compilelint.semantic.kinds import NON_TENSOR_METHODS, dotted
 from compilelint.traverse import TRIVIA, iter_nodes
+
+CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 
 
 def non_tensor_params(func: cst.FunctionDef) -> frozenset[str]:
@@ -32,3 +36,23 @@ def non_tensor_params(func: cst.FunctionDef) -> frozenset[str]:
         elif isinstance(node, (cst.For, cst.NamedExpr)) and isinstance(node.target, cst.Name):
             bound.add(node.target.value)
     return frozenset((used & params) - bound)
+
+
+def given_items(value: cst.BaseExpression, params: set[str]) -> bool:
+    """`nn.ModuleList(flows)`, `list(flows)`, `[wrap(t) for t in flows]` with `flows` an
+    untyped constructor parameter: a container of what the caller passed."""
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp)):
+        value = value.for_in.iter
+    elif isinstance(value, cst.Call) and len(value.args) == 1 \
+            and (dotted(value.func) or "").rsplit(".", 1)[-1] in CONTAINERS | {"list", "tuple"}:
+        value = value.args[0].value
+    else:
+        return False
+    return isinstance(value, cst.Name) and value.value in params
+
+
+def requires_arguments(func: cst.FunctionDef) -> bool:
+    """A method whose parameters past `self` include one without a default (not `*args`)."""
+    params = func.params
+    return any(p.default is None for p in (*params.posonly_params, *params.params)[1:]) \
+        or any(p.default is None for p in params.kwonly_params)

@@ -256,7 +256,7 @@ class Walker(*PARTS, cst.CSTVisitor):
                                       tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)),
                                       tuple(sorted(info.param_attrs)),
                                       tuple(sorted(a for a, k in info.attr_kinds.items() if k == Kind.TENSOR)),
-                                      info.typed_dict, info.attr_functions)
+                                      info.typed_dict, info.attr_functions, info.init_required)
                    for name, info in self.class_table.items()}
         return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
                              foreign_attrs=tuple(sorted(self.foreign_attrs)), exports=tuple(self.exports))
