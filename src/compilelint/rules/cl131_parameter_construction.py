@@ -2,6 +2,7 @@ import libcst as cst
 
 from compilelint.rules._callsite import arg_value, target_version
 from compilelint.rules.base import Rule
+from compilelint.semantic.facts import facts_of
 
 PARAMETER = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # torch.nn layers whose constructor creates Parameters.
@@ -77,7 +78,7 @@ class Reinit(torch.nn.Module):
                 return
             if target_version(self.ctx) < (2, 9):
                 return  # 2.4-2.8 trace the constructor
-            if self._has_source(data):
+            if self._has_source(data, node):
                 return  # a graph input or attribute: traced (2.9+ inserts it as a graph input)
             self.report(node)
             return
@@ -87,10 +88,15 @@ class Reinit(torch.nn.Module):
             self.report(node, f"`nn.{layer}(...)` constructed inside the compiled region: its parameters are "
                               "created while tracing, which Dynamo does not support (graph break; an error on 2.4)")
 
-    def _has_source(self, data: cst.BaseExpression) -> bool:
+    def _has_source(self, data: cst.BaseExpression, call: cst.Call) -> bool:
         scope = self.ctx.function
         if isinstance(data, cst.Name):
-            return scope is not None and data.value in scope.params
+            if scope is None or data.value not in scope.params:
+                return False
+            # `value = _cast_as_tensor(value)` before it: a tensor the function made, not the input
+            facts = facts_of(scope)
+            binders = [n for n in facts.binders(data.value) if isinstance(n, cst.Name)] if facts is not None else []
+            return not binders or facts.all_after(binders, call)
         node = data
         while isinstance(node, cst.Attribute):
             node = node.value
