@@ -57,6 +57,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         self.fallbacks: set[str] = set()
         self._by_method: dict[str, list[str]] | None = None  # method name -> the methods of that name
         self._families: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._constructions: dict[str, list] | None = None  # class -> (caller, edge) passing `self.` attributes
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
@@ -284,6 +285,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             bound = self._bound_calls(key, call)
             if bound:
                 return bound
+        if call.kind == "self" and (passed := self._passed_methods(key, call)):
+            return passed  # self.check_conv_fn(...), `FixedPoint(check_conv_fn=self.check_conv_fn)`
         if call.kind == "self" and (held := self._held_functions(key, call)):
             found = self.resolve_call(key, call)  # (an object of a class, set in another branch)
             return held + ((found,) if found and found not in held else ())
@@ -305,16 +308,6 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
                           if f"{sub}.{name}" in self.functions and f"{sub}.{name}" != found
                           and (not accessor or self.functions[f"{sub}.{name}"].accessor))
         return ((found,) if found else ()) + overrides + ((backward,) if backward else ())
-
-    def _abstract(self, key: str) -> bool:
-        """A method that calls and returns nothing (`raise NotImplementedError`, `pass`, an
-        `@abstractmethod`): what runs on an object typed by its class is a subclass's."""
-        info = self.functions[key]
-        return not info.calls and info.ret is None
-
-    def _overrides(self, key: str) -> tuple[str, ...]:
-        owner, _, name = key.rpartition(".")
-        return tuple(f"{sub}.{name}" for sub in self.subclasses(owner) if f"{sub}.{name}" in self.functions)
 
     def function_backward(self, forward: str | None) -> str | None:
         """`F.apply(x)` (or `self.f(x)` after `self.f = F.apply`) reaching an autograd

@@ -1,7 +1,8 @@
 """Call edges that run one of several functions (a part of `index.ProjectIndex`): a
 method picked by name (`getattr(self, f"{kind}_reduction")`), bound methods kept on an
-attribute, one of a registry's classes or of the functions a local name was bound to, and
-a method of an untyped constructor argument's family."""
+attribute or handed to the constructor, one of a registry's classes or of the functions a
+local name was bound to, an abstract method's overrides, and a method of an untyped
+constructor argument's family."""
 
 from __future__ import annotations
 
@@ -158,6 +159,43 @@ class ManyCallees:
                 callee = self._lookup(ref) if "." in ref else self.resolve_name(module, ref)
                 if callee in self.functions and self.functions[callee].class_name is None and callee not in found:
                     found.append(callee)
+        return tuple(found)
+
+    def _abstract(self, key: str) -> bool:
+        """A method that calls and returns nothing (`raise NotImplementedError`, `pass`, an
+        `@abstractmethod`): what runs on an object typed by its class is a subclass's."""
+        info = self.functions[key]
+        return not info.calls and info.ret is None
+
+    def _overrides(self, key: str) -> tuple[str, ...]:
+        owner, _, name = key.rpartition(".")
+        return tuple(f"{sub}.{name}" for sub in self.subclasses(owner) if f"{sub}.{name}" in self.functions)
+
+    def _passed_methods(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.check_conv_fn(it, x)` where the class defines no such method but its
+        constructor is handed one: the bound methods the project's constructor calls pass
+        under that keyword (`FixedPoint(check_conv_fn=self.check_conv_fn)`, deepinv's
+        optimisers), each resolved in the class of the function that builds the object."""
+        owner = self.owner(key)
+        if owner is None or self.method(owner, call.target) is not None:
+            return ()
+        if self._constructions is None:
+            self._constructions = {}
+            for caller, info in self.functions.items():
+                for edge in info.calls:
+                    last = edge.target.rsplit(".", 1)[-1] if edge.kind in ("name", "dotted") else ""
+                    if edge.attrs and last[:1].isupper() and \
+                            (cls := self.resolve_class(caller.split(":", 1)[0], edge.target)) is not None:
+                        self._constructions.setdefault(cls, []).append((caller, edge))
+        found: list[str] = []
+        for cls in (owner, *self.subclasses(owner)):
+            for caller, edge in self._constructions.get(cls, ()):
+                builder = self.owner(caller)
+                for passed_key, attr in edge.attrs if builder else ():
+                    method = self.method(builder, attr) if passed_key == call.target else None
+                    for callee in (method, *self._overrides(method)) if method else ():
+                        if callee not in found:
+                            found.append(callee)
         return tuple(found)
 
     def _either(self, key: str, call: CallEdge) -> tuple[str, ...]:
