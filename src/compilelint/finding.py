@@ -121,10 +121,10 @@ MODULE_CLASS = "m|"
 # a CL152 candidate's `needs`: "d|<function qualname>|<edge index>", kept when the constructor
 # that call runs has an object default the call leaves out (project_rules.cl152_defaults decides)
 OBJECT_DEFAULT = "d|"
-# a CL119 candidate's `needs`: "t|<function qualname>|<edge index>", kept when the class that call
-# builds is a tensor subclass whose `__init__` Dynamo cannot bind (project_rules.cl119_held decides)
-TENSOR_CLASS = "t|"
-PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, TENSOR_CLASS)  # the candidates the engine hands to the project phases
+# a CL119 candidate's `needs`: "t|<function qualname>|<edge index>", kept when building the class
+# that call builds breaks (rules._built_classes; project_rules.cl119_held decides)
+BUILT_CLASS = "t|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

@@ -433,6 +433,12 @@ ENTRIES: tuple[Entry, ...] = (
           "`Optimizer.__init__` is skipped (SGD GB0467, LBFGS GB0088); the frame runs eagerly (GB8335)",
           "build the optimiser outside the region (test-time optimisation: run its loop eagerly)",
           ("kn_optimizer_ctor_01",), CONFIRMED, traced=("clean_kn_optimizer_ctor_01",)),
+    Entry(("torchmetrics.Metric", "torchmetrics.metric.Metric"), "untraceable", "CL119", "GB0208",
+          "`Metric.__init__` logs its use with `torch._C._log_api_usage_once(f\"...\")`, a torch op that returns "
+          "no tensor", "build metrics in `__init__`, outside the region (a project subclass too: its `__init__` "
+          "runs the base's); compute inside with torchmetrics' functional forms", ("cf_metric_built_01",),
+          "2.13.0, 2.14.1", traced=("clean_metric_built_01",),
+          why="building a torchmetrics metric breaks the graph in `Metric.__init__`"),
     Entry(_methods(OPTIMIZERS, "step", "zero_grad") + _methods(LR_SCHEDULERS, "step", "get_last_lr"), "skipped",
           "CL119", "GB0008", "torch.optim is skipped: `zero_grad` and a scheduler's methods are not inlined; "
           "`Optimizer.step` calls `torch._dynamo.graph_break()` (GB0025)",

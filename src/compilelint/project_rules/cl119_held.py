@@ -3,8 +3,9 @@ module whose class the project defines in another file, or a factory picks
 (`self.rnn = get_rnn(cell)(...)`), when an RNN module (`nn.LSTM`, `nn.RNNBase`, ...) is
 among its bases. Dynamo refuses to wrap any RNNBase, so the call breaks the graph where it
 is made, in the caller, whatever the subclass adds; only the project's class table tells
-what the class is. Likewise building a tensor subclass whose `__init__` Dynamo cannot bind
-(rules._tensor_subclass), wherever the project defines it.
+what the class is. Likewise building a project class whose construction breaks (a tensor
+subclass whose `__init__` Dynamo cannot bind, a subclass of `torchmetrics.Metric`:
+rules._built_classes), wherever the project defines it.
 """
 
 from __future__ import annotations
@@ -12,22 +13,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compilelint import knowledge
-from compilelint.finding import MODULE_CLASS, TENSOR_CLASS
-from compilelint.rules._tensor_subclass import init_breaks
+from compilelint.finding import BUILT_CLASS, MODULE_CLASS
+from compilelint.rules._built_classes import construction_break
 
 
 def run(context) -> list:
     index = context.index
+    known = knowledge.table("CL119", context.torch)
     out = []
-    for analysis, finding, _, call in context.candidates(TENSOR_CLASS):
+    for analysis, finding, _, call in context.candidates(BUILT_CLASS):
         class_key = index.resolve_class(analysis.module, call.target)
-        if class_key is not None and init_breaks(index.classes[owner] for owner in index.lineage(class_key)):
-            name = class_key.split(":", 1)[1]
-            out.append((analysis, replace(finding, needs=(), message=finding.message.replace("{cls}", name))))
+        found = construction_break(index, known, class_key) if class_key is not None else None
+        if found is not None:
+            message = finding.message.replace("{what}", found[0]).replace("{why}", found[1])
+            out.append((analysis, replace(finding, needs=(), message=message)))
     candidates = context.candidates(MODULE_CLASS)
     if not candidates:
         return out
-    known = knowledge.table("CL119", context.torch)
     for analysis, finding, key, call in candidates:
         for cls in index.called_classes(key, call):
             base = untraceable_base(index, known, cls)

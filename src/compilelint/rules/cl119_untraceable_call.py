@@ -3,14 +3,13 @@ import libcst.matchers as m
 
 from compilelint import knowledge
 from compilelint.config import torch_version
-from compilelint.finding import MODULE_CLASS, TENSOR_CLASS
+from compilelint.finding import BUILT_CLASS, MODULE_CLASS
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
 from compilelint.rules._module_classes import callee_class, library_base, makes_script_module, type_tested_attrs
 from compilelint.rules._sparse import file_model, product_when
-from compilelint.rules._tensor_subclass import WHAT, WHY
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
 from compilelint.semantic.kinds import Kind
@@ -386,9 +385,8 @@ class Noise(nn.Module):
                             help="Compile the eager module instead of its TorchScript version (keep the "
                                  "`nn.Module` and call it), or call the TorchScript module outside the region.")
             return
-        if (index := self.ctx.class_call(node)) is not None:  # a tensor subclass? (project_rules.cl119_held)
-            self.report(node, self.message.format(what=WHAT, why=WHY),
-                        needs=(f"{TENSOR_CLASS}{self.ctx.function.qualname}|{index}",))
+        if (index := self.ctx.class_call(node)) is not None:  # does building it break? (project_rules.cl119_held)
+            self.report(node, needs=(f"{BUILT_CLASS}{self.ctx.function.qualname}|{index}",))
             return
         called = callee_class(self.ctx, self._known, node.func)
         cls = library_base(self.ctx, self._known, called)

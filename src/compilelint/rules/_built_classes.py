@@ -1,0 +1,35 @@
+"""Building an object of a project class in the region (CL119), where the construction itself
+breaks; the project's class table decides, wherever the class is defined:
+
+- a subclass of `torch.Tensor` whose own `__init__` takes an argument without a default:
+  Dynamo cannot bind the constructor's arguments to it (GB7312, "failed to bind arguments when
+  attempting to inline ... `__init__`"; measured on 2.13: `__init__(self, x)` and
+  `__init__(self, x, neg=None)` break, `__init__(self, *a, **k)` and a class without
+  `__init__` are traced). deepinv's `TransformParam(factor, neg=...)`;
+- a subclass of a class outside the project that the knowledge table says breaks when built
+  (a "call" row naming a class: `torchmetrics.Metric`, whose `__init__` logs its use through
+  `torch._C._log_api_usage_once`, GB0208; a tqdm bar; an optimiser): its `__init__` runs the
+  base's. pytorch-forecasting's `MultiHorizonMetric()` built in NHiTS' forward.
+"""
+
+from __future__ import annotations
+
+TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
+TENSOR_INIT = ("building `{cls}`, a tensor subclass whose `__init__` takes arguments,",
+               "Dynamo cannot bind them to `__init__` while tracing the construction and breaks the graph (GB7312)")
+
+
+def construction_break(index, known, class_key: str) -> tuple[str, str] | None:
+    """(what, why) for building the project class `class_key` in the region, when that breaks."""
+    infos = [index.classes[owner] for owner in index.lineage(class_key)]
+    name = class_key.split(":", 1)[1]
+    for info in infos:
+        for base in info.bases:
+            entry = known.get(base)
+            if entry is not None and entry.form == "call":
+                return (f"building `{name}`, a subclass of `{base}`,",
+                        f"{entry.why or entry.reason} ({entry.gb_id})")
+    tensor = any(base in TENSOR_BASES for info in infos for base in info.bases)
+    if tensor and next((info.init_required for info in infos if info.init_required is not None), False):
+        return TENSOR_INIT[0].format(cls=name), TENSOR_INIT[1]
+    return None
