@@ -711,6 +711,49 @@ def test_a_module_init_skipped_alone_is_an_echo_of_its_builders_break(tmp_path, 
     assert not {brk, child, base} & new_lines([finding])
 
 
+LED_SOURCE = '''
+import torch
+from torch import nn
+from abc import ABC
+
+
+class Logged(nn.Module, ABC):
+    def __init__(self, **kwargs):
+        super().__init__()  # logged echo
+        self.device = torch.get_default_device()  # inside the construction
+
+
+class Loss(Logged):
+    def __init__(self):
+        super().__init__()  # loss echo
+
+
+def step(x):
+    loss = Loss()  # the construction
+    return x * 2, loss
+'''
+
+
+def test_a_module_whose_construction_a_finding_leads_to_explains_its_init_echoes(tmp_path, monkeypatch):
+    """pytorch-forecasting builds a torchmetrics metric in NHiTS' forward: the break is inside
+    torchmetrics' `Metric.__init__` (`torch.get_default_device()`, GB0208), reached from the
+    construction line, and each `__init__` then runs as a frame of its own, refused (GB0119).
+    A finding at the construction line is confirmed through the break's stack, and explains
+    the refused `__init__` frames; the break inside the base stays new (no finding there)."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "led_construction", LED_SOURCE, lambda mod, torch: (mod.step, (torch.ones(3),)))
+    inside, built = line_of("inside the construction"), line_of("the construction")
+    echoes = {line_of("logged echo"), line_of("loss echo")}
+    assert any(b.line == inside and b.gb_id == "GB0208" for b in res.breaks if b.file == path), res.breaks
+    skipped = {b.line for b in res.breaks if b.file == path and b.kind == "frame_skip" and b.gb_id == "GB0119"}
+    assert echoes <= skipped, res.breaks
+    assert echoes | {inside} <= new_lines([])
+    finding = Finding(path=path, line=built, col=12, code="CL119", message="static", scope="step")
+    assert not echoes & new_lines([finding])
+    assert inside in new_lines([finding])
+    assert finding.evidence["status"] == "confirmed"
+
+
 def test_a_module_built_inside_a_traced_frame_breaks_nowhere(tmp_path, monkeypatch):
     res, path, _, new_lines = _program(tmp_path, monkeypatch, "uninit_plain", UNINITIALIZED_SOURCE,
                                        lambda mod, torch: (mod.plain, (torch.ones(3),)))

@@ -334,6 +334,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("torch.result_type", "torch.Tensor.is_pinned"), "untraceable", "CL119", "GB0208",
           "torch.* op returned non-Tensor", "`torch.promote_types(a.dtype, b.dtype)` is traced",
           ("kn_torch_skipped_03",), "2.13.0, 2.14.1", traced=("clean_kn_torch_skipped_01",)),
+    Entry(("torch.get_default_device",), "untraceable", "CL119", "GB0208", "torch.* op returned non-Tensor",
+          "use the input's `x.device` (`torch.get_default_dtype()` is traced)", ("kn_default_device_01",),
+          "2.13.0, 2.14.1", traced=("clean_kn_default_device_01",)),
     Entry(("torch.Tensor.share_memory_",), "untraceable", "CL119", "GB0117", "Unhandled args for method",
           "share storage before compiling (a DataLoader worker's job)", ("kn_torch_skipped_03",), "2.13.0, 2.14.1"),
     # ---- modules Dynamo refuses (CL119) ---------------------------------------------------
@@ -434,8 +437,8 @@ ENTRIES: tuple[Entry, ...] = (
           "build the optimiser outside the region (test-time optimisation: run its loop eagerly)",
           ("kn_optimizer_ctor_01",), CONFIRMED, traced=("clean_kn_optimizer_ctor_01",)),
     Entry(("torchmetrics.Metric", "torchmetrics.metric.Metric"), "untraceable", "CL119", "GB0208",
-          "`Metric.__init__` logs its use with `torch._C._log_api_usage_once(f\"...\")`, a torch op that returns "
-          "no tensor", "build metrics in `__init__`, outside the region (a project subclass too: its `__init__` "
+          "`Metric.__init__` reads `torch.get_default_device()`, a torch function that returns no tensor",
+          "build metrics in `__init__`, outside the region (a project subclass too: its `__init__` "
           "runs the base's); compute inside with torchmetrics' functional forms", ("cf_metric_built_01",),
           "2.13.0, 2.14.1", traced=("clean_metric_built_01",),
           why="building a torchmetrics metric breaks the graph in `Metric.__init__`"),

@@ -82,6 +82,7 @@ class _Observed:
         self.caller = (_abs(rec.stack[-2][0], cwd), rec.stack[-2][1]) if len(rec.stack) > 1 else None
         self.abs_file = self.loc[0] if self.loc else None
         self.explained = False
+        self.led_to = False  # a finding's line is on its user stack (the call that led to it)
 
 
 def _evidence(status: str, target: str, obs: _Observed | None, how: str | None = None) -> dict[str, Any]:
@@ -192,6 +193,8 @@ def match(
             continue
         if in_stack:
             best = _prefer(in_stack, f)
+            for o in in_stack:
+                o.led_to = True
             f.evidence = _evidence("confirmed", best.target, best,
                                    "stack" if best not in related else "related")
             continue
@@ -221,22 +224,27 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     was stepping (a cell it cannot read, GB0091). A module class built by code that runs
     eagerly (its caller's frame skipped, or the construction itself broke) has its `__init__`
     compiled as a frame of its own, which Dynamo refuses (an uninitialized module, GB0119):
-    the break in the caller's function, or inside the construction, explains it. The finding
-    that explains the break explains its echoes."""
+    the break in the caller's function, or inside the construction (also one a finding only led
+    to: a flagged `Metric()` whose break is in torchmetrics), explains it. The finding that
+    explains the break explains its echoes."""
     places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
+    # and where a break a finding led to was met (the construction a flagged `Metric()` ran):
+    # a module built there explains its `__init__` refused as a frame of its own
+    builders: dict[tuple, tuple[set, set]] = {}
     resumed_never: set[tuple] = set()  # (run, file, line) of those Dynamo could not resume after
     for o in observed:
-        if o.explained and o.loc and o.rec.kind == "graph_break":
-            ids, stack = places.setdefault((o.target, *o.loc), (set(), set()))
-            ids.add(o.rec.gb_id)
-            stack.update(o.stack)
-            if o.rec.reason.startswith(CANNOT_RESUME):
+        if (o.explained or o.led_to) and o.loc and o.rec.kind == "graph_break":
+            for table in ((places, builders) if o.explained else (builders,)):
+                ids, stack = table.setdefault((o.target, *o.loc), (set(), set()))
+                ids.add(o.rec.gb_id)
+                stack.update(o.stack)
+            if o.explained and o.rec.reason.startswith(CANNOT_RESUME):
                 resumed_never.add((o.target, *o.loc))
     for o in observed:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
         if o.rec.reason.startswith(UNINITIALIZED_MODULE):
-            o.explained = _builder_broke(o, places)
+            o.explained = _builder_broke(o, builders)
         elif o.rec.reason.startswith("Missing tp_iternext"):
             home = comprehension_home(o.loc[0], o.loc[1])
             o.explained = bool(home) and any(run == o.target and any(p == o.loc[0] and ln in home
@@ -272,7 +280,7 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     built = sorted((o for o in observed if not o.explained and o.rec.kind == "frame_skip" and o.loc
                     and o.rec.gb_id == UNINITIALIZED_GB and o.caller is not None), key=lambda o: len(o.rec.stack))
     for o in built:
-        o.explained = (o.target, o.caller) in echoed or _builder_broke(o, places)
+        o.explained = (o.target, o.caller) in echoed or _builder_broke(o, builders)
         if o.explained:
             echoed.add((o.target, o.loc))
     for o in observed:

@@ -7,8 +7,8 @@ breaks; the project's class table decides, wherever the class is defined:
   `__init__(self, x, neg=None)` break, `__init__(self, *a, **k)` and a class without
   `__init__` are traced). deepinv's `TransformParam(factor, neg=...)`;
 - a subclass of a class outside the project that the knowledge table says breaks when built
-  (a "call" row naming a class: `torchmetrics.Metric`, whose `__init__` logs its use through
-  `torch._C._log_api_usage_once`, GB0208; a tqdm bar; an optimiser): its `__init__` runs the
+  (a "call" row naming a class: `torchmetrics.Metric`, whose `__init__` reads
+  `torch.get_default_device()`, GB0208; a tqdm bar; an optimiser): its `__init__` runs the
   base's. pytorch-forecasting's `MultiHorizonMetric()` built in NHiTS' forward.
 """
 
