@@ -40,6 +40,7 @@ class RMSNorm(nn.Module):
         self.bias = nn.Parameter(torch.zeros(3))
     def forward(self, x, w):
         p = nn.Parameter(w)  # a graph input: traced
+        w = nn.Parameter(w)  # rebinds `w` only with the parameter built from it
         q = nn.Parameter(self.weight)  # an attribute: traced
         return self.proj(x) * self.weight * p * q
 """,
@@ -65,6 +66,11 @@ class Reinit(torch.nn.Module):
         return x * fresh
 """,
     ]
+
+    _assigned: tuple[int, set[int]] | None = None  # (id of an assignment's value, ids of its target names)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._assigned = (id(node.value), {id(t.target) for t in node.targets})
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
@@ -94,8 +100,11 @@ class Reinit(torch.nn.Module):
             if scope is None or data.value not in scope.params:
                 return False
             # `value = _cast_as_tensor(value)` before it: a tensor the function made, not the input
+            # (`value = nn.Parameter(value)` itself binds it after the call)
             facts = facts_of(scope)
-            binders = [n for n in facts.binders(data.value) if isinstance(n, cst.Name)] if facts is not None else []
+            own = self._assigned[1] if self._assigned and self._assigned[0] == id(call) else set()
+            binders = [n for n in facts.binders(data.value) if isinstance(n, cst.Name) and id(n) not in own] \
+                if facts is not None else []
             return not binders or facts.all_after(binders, call)
         node = data
         while isinstance(node, cst.Attribute):
