@@ -754,6 +754,46 @@ def test_a_module_whose_construction_a_finding_leads_to_explains_its_init_echoes
     assert finding.evidence["status"] == "confirmed"
 
 
+ECHOED_BUILDER_SOURCE = '''
+import torch
+from torch import nn
+
+
+class Helper:
+    def go(self, x):
+        print("go")  # the break
+        return x * 2
+
+
+class Solver(nn.Module):
+    def __init__(self):
+        super().__init__()  # solver echo
+        self.scale = 2.0
+
+
+def check(x):
+    s = Solver()
+    y = Helper().go(x)  # its echo
+    return y * s.scale
+'''
+
+
+def test_a_module_whose_builder_broke_at_an_echo_is_an_echo_too(tmp_path, monkeypatch):
+    """torchsde's `check_contract` builds `ForwardSDE(sde)`, then a `BrownianInterval` whose
+    method breaks: Dynamo cannot rebuild the object to resume (a reconstruction failure at the
+    call, GB0092), runs the function eagerly, and refuses the module's `__init__` as a frame of
+    its own (GB0119). The finding at the break explains the echo at the call, and so the
+    builder's break, and so the refused `__init__`."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "echoed_builder", ECHOED_BUILDER_SOURCE, lambda mod, torch: (mod.check, (torch.ones(3),)))
+    brk, echo, init = line_of("the break"), line_of("its echo"), line_of("solver echo")
+    assert any(b.line == echo and b.gb_id == "GB0092" for b in res.breaks if b.file == path), res.breaks
+    assert any(b.line == init and b.gb_id == "GB0119" for b in res.breaks if b.file == path), res.breaks
+    assert {brk, echo, init} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="Helper.go")
+    assert not {brk, echo, init} & new_lines([finding])
+
+
 def test_a_module_built_inside_a_traced_frame_breaks_nowhere(tmp_path, monkeypatch):
     res, path, _, new_lines = _program(tmp_path, monkeypatch, "uninit_plain", UNINITIALIZED_SOURCE,
                                        lambda mod, torch: (mod.plain, (torch.ones(3),)))

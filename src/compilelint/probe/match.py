@@ -227,25 +227,13 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     the break in the caller's function, or inside the construction (also one a finding only led
     to: a flagged `Metric()` whose break is in torchmetrics), explains it. The finding that
     explains the break explains its echoes."""
-    places: dict[tuple, tuple[set, set]] = {}  # (run, file, line) -> (ids, stack lines)
-    # and where a break a finding led to was met (the construction a flagged `Metric()` ran):
-    # a module built there explains its `__init__` refused as a frame of its own
-    builders: dict[tuple, tuple[set, set]] = {}
-    resumed_never: set[tuple] = set()  # (run, file, line) of those Dynamo could not resume after
-    for o in observed:
-        if (o.explained or o.led_to) and o.loc and o.rec.kind == "graph_break":
-            for table in ((places, builders) if o.explained else (builders,)):
-                ids, stack = table.setdefault((o.target, *o.loc), (set(), set()))
-                ids.add(o.rec.gb_id)
-                stack.update(o.stack)
-            if o.explained and o.rec.reason.startswith(CANNOT_RESUME):
-                resumed_never.add((o.target, *o.loc))
+    places, builders, resumed_never = _places(observed)
     for o in observed:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
         if o.rec.reason.startswith(UNINITIALIZED_MODULE):
-            o.explained = _builder_broke(o, builders)
-        elif o.rec.reason.startswith("Missing tp_iternext"):
+            continue  # (below, once the echoes here are explained: a builder's break may be one)
+        if o.rec.reason.startswith("Missing tp_iternext"):
             home = comprehension_home(o.loc[0], o.loc[1])
             o.explained = bool(home) and any(run == o.target and any(p == o.loc[0] and ln in home
                                                                      for p, ln in ((path, line), *stack))
@@ -277,6 +265,13 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     # a module's `__init__` skipped alone (GB0119, no break logged: a class built through a
     # dict, each base's `__init__` in turn) while its builder runs eagerly: the builder's
     # break explains it, and each `super().__init__` it runs in turn (outermost first)
+    # (an echo explained above, a reconstruction failure in the builder, counts too)
+    builders = _places(observed)[1]
+    for o in observed:
+        if not o.explained and o.loc and o.rec.kind == "graph_break" and o.rec.reason.startswith(UNINITIALIZED_MODULE):
+            o.explained = _builder_broke(o, builders)
+            if o.explained:
+                echoed.add((o.target, o.loc))
     built = sorted((o for o in observed if not o.explained and o.rec.kind == "frame_skip" and o.loc
                     and o.rec.gb_id == UNINITIALIZED_GB and o.caller is not None), key=lambda o: len(o.rec.stack))
     for o in built:
@@ -292,6 +287,25 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             spans = [span for span in function_spans(o.loc[0], o.rec.function) if o.loc[1] in span]
             o.explained = any(run == o.target and path == o.loc[0] and any(line in span for span in spans)
                               for run, (path, line) in echoed)
+
+
+def _places(observed: list[_Observed]):
+    """Where the explained graph breaks were met, per run: (run, file, line) -> (ids, stack
+    lines); the same with the breaks a finding only led to (the construction a flagged
+    `Metric()` ran: a module built there explains its `__init__` refused as a frame of its
+    own); and the places of those Dynamo could not resume after."""
+    places: dict[tuple, tuple[set, set]] = {}
+    builders: dict[tuple, tuple[set, set]] = {}
+    resumed_never: set[tuple] = set()
+    for o in observed:
+        if (o.explained or o.led_to) and o.loc and o.rec.kind == "graph_break":
+            for table in ((places, builders) if o.explained else (builders,)):
+                ids, stack = table.setdefault((o.target, *o.loc), (set(), set()))
+                ids.add(o.rec.gb_id)
+                stack.update(o.stack)
+            if o.explained and o.rec.reason.startswith(CANNOT_RESUME):
+                resumed_never.add((o.target, *o.loc))
+    return places, builders, resumed_never
 
 
 def _builder_broke(o: _Observed, places: dict[tuple, tuple[set, set]]) -> bool:
