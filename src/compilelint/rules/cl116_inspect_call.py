@@ -11,7 +11,7 @@ BREAKING = frozenset({
 })
 OTHER = frozenset({"sys._getframe", "sys._current_frames", "traceback.extract_stack",
                    "traceback.format_stack", "traceback.print_stack",
-                   "builtins.dir"})  # measured on 2.13: `dir(obj)` of any object, GB0059; `vars(obj)` is traced
+                   "builtins.dir"})  # measured on 2.11, 2.13, 2.14.1: `dir(obj)` of any object, GB0059
 
 
 class InspectCall(Rule):
@@ -59,7 +59,7 @@ import torch
 class M(torch.nn.Module):
     def forward(self, x):
         names = [a for a in dir(self) if a.startswith("scale")]  # expect
-        return x * len(names) + len(vars(self))
+        return x * len(names) + hasattr(self, "scale")
 """,
     ]
 
