@@ -232,3 +232,36 @@ def test_a_dataclass_built_in_the_region_runs_its_post_init_on_its_tensor_fields
                 return Params(loc=x).loc + Plain().loc
     """)
     assert codes_by_line(findings) == {(8, "CL102"), (9, "CL110")}
+
+
+def test_a_method_handed_to_a_constructor_runs_where_the_class_keeps_it_unless_it_builds_its_own(tmp_path):
+    """`FixedPoint(check=self.check)` stores a bound method on `self.check`: the solver's
+    `self.check(x)` runs it (its print is region code). A class that builds its own object
+    for the attribute (`self.step = Step()`) runs that object's `__call__`, whatever a
+    constructor call passes."""
+    findings = lint_snippet(tmp_path, """
+        import torch
+        class Step:
+            def __call__(self, x):
+                return x * 2
+        class FixedPoint(torch.nn.Module):
+            def __init__(self, check=None, step=None):
+                super().__init__()
+                self.check = check
+                self.step = Step()
+            def forward(self, x):
+                self.check(x)
+                return self.step(x)
+        class Optim(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.solver = FixedPoint(check=self.check, step=self.noisy)
+            def check(self, x):
+                print("checked")
+            def noisy(self, x):
+                print("noisy")
+                return x
+            def forward(self, x):
+                return self.solver(x)
+    """)
+    assert {(f.scope, f.code) for f in findings} == {("Optim.check", "CL110")}, findings

@@ -177,8 +177,10 @@ class ManyCallees:
         under that keyword (`FixedPoint(check_conv_fn=self.check_conv_fn)`, deepinv's
         optimisers), each resolved in the class of the function that builds the object."""
         owner = self.owner(key)
-        if owner is None or self.method(owner, call.target) is not None:
-            return ()
+        lineage = [self.classes[cls] for cls in (self._lineage(owner) if owner else ()) if cls in self.classes]
+        if owner is None or self.method(owner, call.target) is not None \
+                or any(call.target in info.attr_classes for info in lineage):
+            return ()  # (an attribute the class builds an object of holds that object)
         if self._constructions is None:
             self._constructions = {}
             for caller, info in self.functions.items():
