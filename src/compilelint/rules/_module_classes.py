@@ -4,7 +4,6 @@
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
-from compilelint.traverse import iter_nodes
 
 # what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
 # of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
@@ -63,27 +62,20 @@ def makes_script_module(ctx, call: cst.Call) -> bool:
         and isinstance(call.args[0].value, (cst.Call, cst.Attribute))
 
 
-def type_tested_attrs(ctx, func: cst.FunctionDef) -> dict[str, tuple[str, ...]]:
-    """`self.<attr>` that an `if isinstance(self.rnn, nn.LSTM): ... elif isinstance(self.rnn,
-    nn.GRU): ... else: raise ...` chain of the function pins to the classes it tests: every
-    other object raises, so where the code goes on, the attribute holds one of them."""
-    found: dict[str, tuple[str, ...]] = {}
-    tails = set()  # the `elif`s of a chain: read from its head
-    for node in iter_nodes(func.body, prune=lambda n: isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))):
-        if not isinstance(node, cst.If) or id(node) in tails:
-            continue
-        attr, classes, branch = None, [], node
-        while isinstance(branch, cst.If):
-            tails.add(id(branch))
-            tested = _isinstance_of_self_attr(ctx, branch.test)
-            if tested is None or attr not in (None, tested[0]):
-                break
-            attr, branch = tested[0], branch.orelse
-            classes.extend(tested[1])
-        else:
-            if isinstance(branch, cst.Else) and _only_raises(branch.body) and attr and all(classes):
-                found.setdefault(attr, tuple(classes))
-    return found
+def type_pinned(ctx, node: cst.If) -> tuple[str, tuple[str, ...]] | None:
+    """(attr, classes) when the `if` heads an `if isinstance(self.rnn, nn.LSTM): ... elif
+    isinstance(self.rnn, nn.GRU): ... else: raise ...` chain: every other object raises, so
+    where the code goes on (from the first test on), the attribute holds one of the classes."""
+    attr, classes, branch = None, [], node
+    while isinstance(branch, cst.If):
+        tested = _isinstance_of_self_attr(ctx, branch.test)
+        if tested is None or attr not in (None, tested[0]):
+            return None
+        attr, branch = tested[0], branch.orelse
+        classes.extend(tested[1])
+    if isinstance(branch, cst.Else) and _only_raises(branch.body) and attr and all(classes):
+        return attr, tuple(classes)
+    return None
 
 
 def _isinstance_of_self_attr(ctx, test: cst.BaseExpression) -> tuple[str, list] | None:

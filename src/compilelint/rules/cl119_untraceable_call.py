@@ -8,7 +8,7 @@ from compilelint.rules._generators import GeneratorScopes, draw_given_generator,
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
-from compilelint.rules._module_classes import callee_class, library_base, makes_script_module, type_tested_attrs
+from compilelint.rules._module_classes import callee_class, library_base, makes_script_module, type_pinned
 from compilelint.rules._sparse import file_model, product_when
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
@@ -254,7 +254,7 @@ class Noise(nn.Module):
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
         self._rnn_reads.append({})
-        self._tested.append(type_tested_attrs(self.ctx, node))
+        self._tested.append({})
         self._generators.enter(node)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -329,6 +329,8 @@ class Noise(nn.Module):
     # a "branch" draw is traced; the test that decides on it breaks (GB0170)
     def visit_If(self, node: cst.If) -> None:
         self._branch_draws(node.test)
+        if pinned := type_pinned(self.ctx, node):  # (before its test's read of the attribute is walked)
+            self._tested[-1].setdefault(*pinned)
 
     def visit_While(self, node: cst.While) -> None:
         self._branch_draws(node.test)
