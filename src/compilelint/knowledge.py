@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from compilelint.knowledge_classes import LR_SCHEDULERS, OPTIMIZERS, TQDM_CLASSES
 from compilelint.knowledge_numpy import (NUMPY_LINALG_UNSUPPORTED, NUMPY_LISTED_WITH, NUMPY_RANDOM_OTHER,  # noqa: F401
                                         NUMPY_RNG_CLASSES, NUMPY_UNSUPPORTED)
 
@@ -77,14 +78,6 @@ def _names(prefix: str, *fns: str) -> tuple[str, ...]:
 
 def _methods(classes: tuple[str, ...], *methods: str) -> tuple[str, ...]:
     return tuple(f"{cls}.{m}" for cls in classes for m in methods)
-
-
-OPTIMIZERS = _names("torch.optim", "Adam", "AdamW", "SGD", "LBFGS", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam",
-                    "RAdam", "ASGD", "Rprop", "SparseAdam", "Adafactor")
-LR_SCHEDULERS = _names("torch.optim.lr_scheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR",
-                       "LinearLR", "ExponentialLR", "SequentialLR", "PolynomialLR", "CosineAnnealingLR",
-                       "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR", "CosineAnnealingWarmRestarts", "OneCycleLR")
-TQDM_CLASSES = ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.std.tqdm", "tqdm.notebook.tqdm", "tqdm.autonotebook.tqdm")
 
 
 # torchvision's wheels link the CUDA libtorch: on the CPU torch 2.13 wheel `import torchvision`
