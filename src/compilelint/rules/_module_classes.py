@@ -3,6 +3,7 @@
 
 import libcst as cst
 
+from compilelint.semantic.guards import ends_in
 from compilelint.semantic.kinds import dotted
 
 # what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
@@ -73,7 +74,7 @@ def type_pinned(ctx, node: cst.If) -> tuple[str, tuple[str, ...]] | None:
             return None
         attr, branch = tested[0], branch.orelse
         classes.extend(tested[1])
-    if isinstance(branch, cst.Else) and _only_raises(branch.body) and attr and all(classes):
+    if isinstance(branch, cst.Else) and ends_in(branch.body, cst.Raise) and attr and all(classes):
         return attr, tuple(classes)
     return None
 
@@ -86,9 +87,3 @@ def _isinstance_of_self_attr(ctx, test: cst.BaseExpression) -> tuple[str, list] 
         return None
     elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     return subject.attr.value, [ctx.qualify(e) for e in elements]
-
-
-def _only_raises(body: cst.BaseSuite) -> bool:
-    lines = [body] if isinstance(body, cst.SimpleStatementSuite) else body.body
-    return bool(lines) and all(isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
-                               and all(isinstance(x, cst.Raise) for x in s.body) for s in lines)

@@ -72,6 +72,9 @@ class Reinit(torch.nn.Module):
     def visit_Assign(self, node: cst.Assign) -> None:
         self._assigned = (id(node.value), {id(t.target) for t in node.targets})
 
+    def leave_Assign(self, node: cst.Assign) -> None:
+        self._assigned = None  # (no state left between statements: the incremental walk compares it)
+
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
         if qualified in PARAMETER:
