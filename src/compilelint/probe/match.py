@@ -184,6 +184,7 @@ def match(
                         # older torch names only the recompiled function, not the guard's line
                         or (f.code.startswith("CL2") and o.rec.kind == "recompile" and o.abs_file == fpath
                             and _same_function(f.scope, o.rec.function)))]
+        led = list(in_stack)  # (a related break's user stack does not hold the finding's line)
         in_stack += related
         if exact:
             best = _prefer(exact, f)
@@ -193,7 +194,7 @@ def match(
             continue
         if in_stack:
             best = _prefer(in_stack, f)
-            for o in in_stack:
+            for o in led:
                 o.led_to = True
             f.evidence = _evidence("confirmed", best.target, best,
                                    "stack" if best not in related else "related")

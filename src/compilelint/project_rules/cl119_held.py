@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from compilelint import knowledge
 from compilelint.finding import BUILT_CLASS, MODULE_CLASS
-from compilelint.rules._built_classes import construction_break
+from compilelint.rules._built_classes import construction_break, table_base
 
 
 def run(context) -> list:
@@ -32,7 +32,7 @@ def run(context) -> list:
         return out
     for analysis, finding, key, call in candidates:
         for cls in index.called_classes(key, call):
-            base = untraceable_base(index, known, cls)
+            base = table_base(index, known, cls, "instance")
             if base is not None:
                 entry = known.get(base)
                 shown = "nn." + base.rsplit(".", 1)[-1] if base.startswith("torch.nn.") else base
@@ -41,14 +41,3 @@ def run(context) -> list:
                 out.append((analysis, replace(finding, needs=(), message=message)))
                 break
     return out
-
-
-def untraceable_base(index, known, class_key: str) -> str | None:
-    """The module class outside the project, among the bases of the class's lineage, that
-    Dynamo refuses to call (an "instance" row of the knowledge table: `torch.nn.LSTM`)."""
-    for owner in index.lineage(class_key):
-        for base in index.classes[owner].bases:
-            entry = known.get(base)
-            if entry is not None and entry.form == "instance":
-                return base
-    return None

@@ -21,15 +21,25 @@ TENSOR_INIT = ("building `{cls}`, a tensor subclass whose `__init__` takes argum
 
 def construction_break(index, known, class_key: str) -> tuple[str, str] | None:
     """(what, why) for building the project class `class_key` in the region, when that breaks."""
-    infos = [index.classes[owner] for owner in index.lineage(class_key)]
     name = class_key.split(":", 1)[1]
-    for info in infos:
-        for base in info.bases:
-            entry = known.get(base)
-            if entry is not None and entry.form == "call":
-                return (f"building `{name}`, a subclass of `{base}`,",
-                        f"{entry.why or entry.reason} ({entry.gb_id})")
+    base = table_base(index, known, class_key, "call")
+    if base is not None:
+        entry = known.get(base)
+        return f"building `{name}`, a subclass of `{base}`,", f"{entry.why or entry.reason} ({entry.gb_id})"
+    infos = [index.classes[owner] for owner in index.lineage(class_key)]
     tensor = any(base in TENSOR_BASES for info in infos for base in info.bases)
     if tensor and next((info.init_required for info in infos if info.init_required is not None), False):
         return TENSOR_INIT[0].format(cls=name), TENSOR_INIT[1]
+    return None
+
+
+def table_base(index, known, class_key: str, form: str) -> str | None:
+    """The class outside the project, among the bases of the class's lineage, that a row of
+    the knowledge table of `form` names: "instance", Dynamo refuses to call it (`torch.nn.LSTM`);
+    "call", building it breaks (`torchmetrics.Metric`)."""
+    for owner in index.lineage(class_key):
+        for base in index.classes[owner].bases:
+            entry = known.get(base)
+            if entry is not None and entry.form == form:
+                return base
     return None
