@@ -865,3 +865,57 @@ def test_a_finding_stands_for_the_graph_break_id_its_message_names():
     lstm = Finding(path="m.py", line=3, col=1, code="CL119", message="calling an `nn.LSTM` ... (GB0014)")
     assert _gb_ids(lstm) == {"GB0014", "GB0007"}
     assert _gb_ids(Finding(path="m.py", line=3, col=1, code="CL120", message="static")) == {"GB0036"}
+
+
+UNWOUND_SOURCE = '''
+import torch
+from torch import nn
+
+
+def solve(y):
+    x = y.clone().detach()
+    torch.optim.LBFGS([x], lr=1.0)  # the break
+    return x
+
+
+class Flow(nn.Module):
+    def reverse(self, y):
+        return solve(y) * 2  # flow frame
+
+
+class Flows(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flows = nn.ModuleList([Flow(), Flow()])
+
+    def reverse(self, y):
+        for flow in self.flows:
+            y = flow.reverse(y)  # flows frame
+        return y
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flows = Flows()
+
+    def forward(self, y):
+        return self.flows.reverse(y) + 1  # model frame
+'''
+
+
+def test_the_frames_an_exception_unwinds_are_the_breaks_echoes(tmp_path, monkeypatch):
+    """gluonts' MQF2 sampler: building an LBFGS optimiser deep in a model's calls raises while
+    Dynamo traces it (an observed exception, GB0088), and no frame catches it: Dynamo skips
+    the model's frame, then compiles each function it calls eagerly on the way down, and
+    skips each of them in turn, the loop's frame too (whose line is not on the break's own
+    user stack). The finding at the construction explains every one of them."""
+    res, path, line_of, new_lines = _program(tmp_path, monkeypatch, "unwound", UNWOUND_SOURCE,
+                                             lambda mod, torch: (mod.Model(), (torch.ones(3),)))
+    frames = {line_of(f"{name} frame") for name in ("flow", "flows", "model")}
+    brk = line_of("the break")
+    skipped = {b.line for b in res.breaks if b.file == path and b.kind == "frame_skip" and b.gb_id == "GB0088"}
+    assert frames <= skipped, res.breaks
+    assert frames | {brk} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=5, code="CL119", message="static", scope="solve")
+    assert not (frames | {brk}) & new_lines([finding])

@@ -56,8 +56,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         # call or a root (what `fallback_region` starts from)
         self.fallbacks: set[str] = set()
         self._by_method: dict[str, list[str]] | None = None  # method name -> the methods of that name
-        self._families: dict[tuple[str, str], tuple[str, ...]] = {}
+        # (package, method) -> (its implementations, whether they are one family)
+        self._families: dict[tuple[str, str], tuple[tuple[str, ...], bool]] = {}
         self._constructions: dict[str, list] | None = None  # class -> (caller, edge) passing `self.` attributes
+        self._namesakes: dict[str, set[str]] | None = None  # attribute name -> the classes stored under it
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
@@ -287,6 +289,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
                 return bound
         if call.kind == "self" and (passed := self._passed_methods(key, call)):
             return passed  # self.check_conv_fn(...), `FixedPoint(check_conv_fn=self.check_conv_fn)`
+        if call.kind == "attrcall" and (namesakes := self._namesake_members(key, call)):
+            return namesakes  # self.picnn.reverse(x), `picnn: PICNN` that has no `reverse`
         if call.kind == "self" and (held := self._held_functions(key, call)):
             found = self.resolve_call(key, call)  # (an object of a class, set in another branch)
             return held + ((found,) if found and found not in held else ())

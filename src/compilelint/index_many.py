@@ -97,6 +97,30 @@ class ManyCallees:
                     found.append(method)
         return tuple(found)
 
+    def _namesake_members(self, key: str, call: CallEdge) -> tuple[str, ...]:
+        """`self.<attr>.method(...)` where the attribute holds a project class (typed, or built)
+        that, with its bases and subclasses, has no such method or attribute: the type is wrong
+        (gluonts' `picnn: PICNN` is handed the `SequentialNet` its model keeps as `self.picnn`,
+        and `reverse` is called on it), and the name is the best witness left: `method` of the
+        classes other project classes store under the same attribute name."""
+        held = self._held_class(self.owner(key), call.target)
+        if held is None or self.method(held, call.method) is not None or any(
+                call.method in self.classes[cls].attr_classes or call.method in self.classes[cls].set_attrs
+                or self.method(cls, call.method) for cls in (*self._lineage(held), *self.subclasses(held))
+                if cls in self.classes):
+            return ()
+        attr, method = call.target, call.method
+        if self._namesakes is None:
+            self._namesakes = {}
+            for owner, info in self.classes.items():
+                module = owner.split(":", 1)[0]
+                for name, ref in info.attr_classes.items():
+                    if ref and not ref.startswith(("[]", MADE, NEW, APPLY, BOUND)) and "|" not in ref \
+                            and (cls := self.resolve_class(module, ref)) is not None:
+                        self._namesakes.setdefault(name, set()).add(cls)
+        found = (self.method(cls, method) for cls in sorted(self._namesakes.get(attr, ())) if cls != held)
+        return tuple(dict.fromkeys(f for f in found if f))
+
     def _element_members(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.flows[i].inverse(x)`, `for t in self.transforms: t.condition(c)`: the method of
         the container's elements, of their class when `__init__` built them
@@ -107,7 +131,9 @@ class ManyCallees:
             info = self.classes.get(cls)
             ref = info.attr_classes.get(call.target, "") if info else ""
             if info is not None and call.target in info.param_attrs:
-                return self._family(call.method, key)
+                # a composite (`SequentialFlow.reverse` runs `flow.reverse` of each flow it
+                # was given): its elements are any of the package's classes with the method
+                return self._family(call.method, key, composite=key.rsplit(".", 1)[-1] == call.method)
             if ref.startswith("[]"):  # built in `__init__`: of one class, or appended ones of several
                 targets = (self.resolve_class(cls.split(":", 1)[0], name) for name in ref[2:].split("|"))
                 found = (self.method(target, call.method) for target in targets if target)
@@ -227,29 +253,32 @@ class ManyCallees:
         return any(attr in info.param_attrs for info in lineage) and not any(attr in info.attr_classes
                                                                              for info in lineage)
 
-    def _family(self, method: str, key: str) -> tuple[str, ...]:
+    def _family(self, method: str, key: str, composite: bool = False) -> tuple[str, ...]:
         """`self.x.method()` on an object the project cannot type (a constructor parameter:
         gpytorch's `self.likelihood.expected_log_prob(...)`), from function `key`: every
         implementation of `method` in the caller's top-level package, when they are one
-        family (overrides of one base's method); none when the name is a dunder, `forward`,
-        or defined by unrelated classes."""
+        family (overrides of one base's method), or, for a `composite` (a module's method
+        calling its namesake on each element it was given), of any module classes; none when
+        the name is a dunder, `forward`, or (not composite) defined by unrelated classes."""
         package = _top_package(key)
         found = self._families.get((package, method))
-        if found is not None:
-            return found
-        if self._by_method is None:
-            self._by_method = {}
-            for function, info in self.functions.items():
-                if info.class_name is not None:
-                    self._by_method.setdefault(function.rsplit(".", 1)[-1], []).append(function)
-        keys = [k for k in self._by_method.get(method, []) if _top_package(k) == package] \
-            if not method.startswith("__") and method != "forward" else []
-        roots = set()
-        for function in keys:
-            lineage = self._lineage(function.rsplit(".", 1)[0])
-            roots.add(next(owner for owner in reversed(lineage) if f"{owner}.{method}" in self.functions))
-        found = self._families[(package, method)] = tuple(keys) if len(roots) == 1 and len(keys) <= FAMILY_MAX else ()
-        return found
+        if found is None:
+            if self._by_method is None:
+                self._by_method = {}
+                for function, info in self.functions.items():
+                    if info.class_name is not None:
+                        self._by_method.setdefault(function.rsplit(".", 1)[-1], []).append(function)
+            keys = [k for k in self._by_method.get(method, []) if _top_package(k) == package] \
+                if not method.startswith("__") and method != "forward" else []
+            roots = {next(owner for owner in reversed(self._lineage(k.rsplit(".", 1)[0]))
+                          if f"{owner}.{method}" in self.functions) for k in keys}
+            found = self._families[(package, method)] = (tuple(keys), len(roots) == 1)
+        keys, one_family = found
+        if composite and not one_family and (owner := self.owner(key)) and self.is_module_class(owner):
+            keys = tuple(k for k in keys if self.is_module_class(k.rsplit(".", 1)[0]))
+        elif not one_family:
+            return ()
+        return keys if len(keys) <= FAMILY_MAX else ()
 
 
 def _top_package(key: str) -> str:

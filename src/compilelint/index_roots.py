@@ -51,7 +51,7 @@ class RootFinding:
                     if wrapper in self.functions:
                         roots.add(wrapper)
                     roots.update(self._external_forward_calls(class_key))
-                elif self._distribution_class(class_key):
+                if self._distribution_class(class_key):  # pyro's TransformModule is both
                     roots.update(self._distribution_methods(class_key))
         for module, summary in self.modules.items():
             for target in summary.compile_targets:

@@ -35,6 +35,7 @@ CANNOT_RESUME = "Encountered graph break that we cannot resume from"
 UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, "Reconstruction failure")
 UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119: a module's __init__ compiled as a frame of its own
 UNINITIALIZED_GB = "GB0119"  # its id, which the frame skip alone carries when no break is logged
+OBSERVED_EXCEPTION_GB = "GB0088"  # an exception raised while tracing, which no handler in the frame catches
 _WRAPPER_PREFIXES = (
     "Encountered graph break when attempting to trace",
     GRACEFUL_FAILURE,

@@ -33,8 +33,8 @@ from typing import Any, Iterable
 from compilelint.finding import Finding, inner_line
 from compilelint.probe.call_args import function_key
 from compilelint.probe.conditions import how as _how, unmet_conditions
-from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, UNINITIALIZED_GB, UNINITIALIZED_MODULE,
-                                            UNRESUMABLE)
+from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, OBSERVED_EXCEPTION_GB, UNINITIALIZED_GB,
+                                            UNINITIALIZED_MODULE, UNRESUMABLE)
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import (comprehension_home, enclosing_def, enclosing_loop, function_spans,
@@ -288,6 +288,21 @@ def _explain_echoes(observed: list[_Observed]) -> None:
             spans = [span for span in function_spans(o.loc[0], o.rec.function) if o.loc[1] in span]
             o.explained = any(run == o.target and path == o.loc[0] and any(line in span for span in spans)
                               for run, (path, line) in echoed)
+    _explain_unwound(observed)
+
+
+def _explain_unwound(observed: list[_Observed]) -> None:
+    """An exception raised while tracing that no handler catches (GB0088) skips the frame it
+    was raised in and, as each enclosing function then runs eagerly and is compiled alone,
+    every frame it passes through on the way out: a frame skip whose line is on the user
+    stack of an explained break, or of a deeper skip explained so, is that break's."""
+    below = [(o.target, o.stack) for o in observed if o.explained and o.loc and o.rec.kind == "graph_break"]
+    skips = sorted((o for o in observed if not o.explained and o.loc and o.rec.kind == "frame_skip"
+                    and o.rec.gb_id == OBSERVED_EXCEPTION_GB), key=lambda o: -len(o.rec.stack))
+    for o in skips:  # deepest first
+        o.explained = any(run == o.target and o.loc in stack for run, stack in below)
+        if o.explained:
+            below.append((o.target, o.stack))
 
 
 def _places(observed: list[_Observed]):

@@ -120,10 +120,12 @@ class IterationBindings:
 
 
 def _iterated_attr(node: cst.BaseExpression) -> str | None:
-    """`ts` of `self.ts` or `reversed(self.ts)`."""
+    """`ts` of `self.ts`, `reversed(self.ts)` or a slice of it (`self.ts[::-1]`)."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "reversed" \
             and len(node.args) == 1:
         node = node.args[0].value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+        node = node.value
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
         return node.attr.value
     return None
