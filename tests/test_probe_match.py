@@ -919,3 +919,41 @@ def test_the_frames_an_exception_unwinds_are_the_breaks_echoes(tmp_path, monkeyp
     assert frames | {brk} <= new_lines([])
     finding = Finding(path=path, line=brk, col=5, code="CL119", message="static", scope="solve")
     assert not (frames | {brk}) & new_lines([finding])
+
+
+METACLASS_SOURCE = '''
+import abc
+
+import torch
+
+
+class Checked(abc.ABCMeta):
+    def __call__(cls, *args, **kwargs):
+        instance = super().__call__(*args, **kwargs)  # metaclass echo
+        return instance
+
+
+class Solver(metaclass=Checked):
+    def __init__(self, y0):
+        self.y0 = y0 * 2
+
+
+def solve(x):
+    for step in range(2):
+        print("step", step)  # the break
+    return Solver(x).y0  # built eagerly
+'''
+
+
+def test_a_metaclass_call_compiled_alone_is_its_builders_echo(tmp_path, monkeypatch):
+    """torchsde's `sdeint` breaks in its solver loop, so Dynamo runs it eagerly, and the
+    solver it builds goes through `better_abc.ABCMeta.__call__` as a frame of its own, where
+    `super().__call__()` cannot be traced (GB0006; inlined in a traced frame it is). The
+    finding at the builder's break explains the metaclass's."""
+    res, path, line_of, new_lines = _program(tmp_path, monkeypatch, "metaclass_echo", METACLASS_SOURCE,
+                                             lambda mod, torch: (mod.solve, (torch.ones(3),)))
+    brk, echo = line_of("the break"), line_of("metaclass echo")
+    assert any(b.line == echo and b.gb_id == "GB0006" for b in res.breaks if b.file == path), res.breaks
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="solve")
+    assert not {brk, echo} & new_lines([finding])

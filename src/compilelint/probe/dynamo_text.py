@@ -35,6 +35,9 @@ CANNOT_RESUME = "Encountered graph break that we cannot resume from"
 UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, "Reconstruction failure")
 UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119: a module's __init__ compiled as a frame of its own
 UNINITIALIZED_GB = "GB0119"  # its id, which the frame skip alone carries when no break is logged
+# GB0006 for a metaclass's `super().__call__()`: met only when the metaclass's `__call__` is a frame of
+# its own (the class built by code that runs eagerly); inlined in a traced frame, it is traced
+METACLASS_CALL = "Dynamo does not know how to trace the call `super().__call__()`"
 OBSERVED_EXCEPTION_GB = "GB0088"  # an exception raised while tracing, which no handler in the frame catches
 _WRAPPER_PREFIXES = (
     "Encountered graph break when attempting to trace",

@@ -33,8 +33,8 @@ from typing import Any, Iterable
 from compilelint.finding import Finding, inner_line
 from compilelint.probe.call_args import function_key
 from compilelint.probe.conditions import how as _how, unmet_conditions
-from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, OBSERVED_EXCEPTION_GB, UNINITIALIZED_GB,
-                                            UNINITIALIZED_MODULE, UNRESUMABLE)
+from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, METACLASS_CALL, OBSERVED_EXCEPTION_GB,
+                                            UNINITIALIZED_GB, UNINITIALIZED_MODULE, UNRESUMABLE)
 from compilelint.probe.misplaced import abs_path as _abs, misplaced_breaks, same_function as _same_function
 from compilelint.probe.records import BreakRecord
 from compilelint.probe.source_spans import (comprehension_home, enclosing_def, enclosing_loop, function_spans,
@@ -224,15 +224,17 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     frame built (a reconstruction failure, GB0092), a call inside a generator expression it
     was stepping (a cell it cannot read, GB0091). A module class built by code that runs
     eagerly (its caller's frame skipped, or the construction itself broke) has its `__init__`
-    compiled as a frame of its own, which Dynamo refuses (an uninitialized module, GB0119):
-    the break in the caller's function, or inside the construction (also one a finding only led
-    to: a flagged `Metric()` whose break is in torchmetrics), explains it. The finding that
-    explains the break explains its echoes."""
+    compiled as a frame of its own, which Dynamo refuses (an uninitialized module, GB0119), and
+    so is a metaclass's `__call__`, whose `super().__call__()` Dynamo cannot trace there (GB0006;
+    torchsde's solvers, built in `sdeint` after its solver loop broke): the break in the
+    caller's function, or inside the construction (also one a finding only led to: a flagged
+    `Metric()` whose break is in torchmetrics), explains it. The finding that explains the
+    break explains its echoes."""
     places, builders, resumed_never = _places(observed)
     for o in observed:
         if o.explained or not o.loc or o.rec.kind != "graph_break":
             continue
-        if o.rec.reason.startswith(UNINITIALIZED_MODULE):
+        if _built_alone(o):
             continue  # (below, once the echoes here are explained: a builder's break may be one)
         if o.rec.reason.startswith("Missing tp_iternext"):
             home = comprehension_home(o.loc[0], o.loc[1])
@@ -269,7 +271,7 @@ def _explain_echoes(observed: list[_Observed]) -> None:
     # (an echo explained above, a reconstruction failure in the builder, counts too)
     builders = _places(observed)[1]
     for o in observed:
-        if not o.explained and o.loc and o.rec.kind == "graph_break" and o.rec.reason.startswith(UNINITIALIZED_MODULE):
+        if not o.explained and o.loc and o.rec.kind == "graph_break" and _built_alone(o):
             o.explained = _builder_broke(o, builders)
             if o.explained:
                 echoed.add((o.target, o.loc))
@@ -322,6 +324,12 @@ def _places(observed: list[_Observed]):
             if o.explained and o.rec.reason.startswith(CANNOT_RESUME):
                 resumed_never.add((o.target, *o.loc))
     return places, builders, resumed_never
+
+
+def _built_alone(o: _Observed) -> bool:
+    """A break of a construction's frame compiled on its own, which only code running eagerly
+    makes: a module's `__init__` (GB0119), a metaclass's `__call__` (GB0006)."""
+    return o.rec.reason.startswith(UNINITIALIZED_MODULE) or METACLASS_CALL in o.rec.reason
 
 
 def _builder_broke(o: _Observed, places: dict[tuple, tuple[set, set]]) -> bool:
