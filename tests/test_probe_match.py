@@ -957,3 +957,43 @@ def test_a_metaclass_call_compiled_alone_is_its_builders_echo(tmp_path, monkeypa
     assert {brk, echo} <= new_lines([])
     finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="solve")
     assert not {brk, echo} & new_lines([finding])
+
+
+REBUILT_SOURCE = '''
+import torch
+from torch import nn
+
+
+class Spline:
+    def __init__(self, w):
+        self.w = w
+
+    def inv(self, y):
+        print("inv")  # the break
+        return y * self.w
+
+
+class Coupling(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lower = Spline(2.0)
+
+    def forward(self, y):
+        x1 = self.lower.inv(y)  # resumed
+        upper = Spline(3.0)
+        return upper.inv(x1)  # rebuilt echo
+'''
+
+
+def test_a_reconstruction_failure_after_the_same_break_in_the_function_is_its_echo(tmp_path, monkeypatch):
+    """pyro's `SplineCoupling._inverse`: the lower spline's `_inv_call` (an attribute's) breaks
+    and Dynamo resumes after it; the upper spline's (an object the function built) meets the
+    same break, which Dynamo does not log again, and cannot rebuild the method to resume
+    (GB0092). The finding at the break explains the reconstruction failure too."""
+    res, path, line_of, new_lines = _program(tmp_path, monkeypatch, "rebuilt_echo", REBUILT_SOURCE,
+                                             lambda mod, torch: (mod.Coupling(), (torch.ones(3),)))
+    brk, echo = line_of("the break"), line_of("rebuilt echo")
+    assert any(b.line == echo and b.gb_id == "GB0092" for b in res.breaks if b.file == path), res.breaks
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="Spline.inv")
+    assert not {brk, echo} & new_lines([finding])

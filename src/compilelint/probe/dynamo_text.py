@@ -32,7 +32,8 @@ _SKIP_FRAME_RE = re.compile(r"Skipping frame because (?P<why>[^\n]+)")
 # Dynamo's words when it cannot resume after a break (inside a call it inlined)
 GRACEFUL_FAILURE = "Failed to handle graph break gracefully"
 CANNOT_RESUME = "Encountered graph break that we cannot resume from"
-UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, "Reconstruction failure")
+RECONSTRUCTION = "Reconstruction failure"  # GB0092: a method of an object the frame built, which it cannot rebuild
+UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, RECONSTRUCTION)
 UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119: a module's __init__ compiled as a frame of its own
 UNINITIALIZED_GB = "GB0119"  # its id, which the frame skip alone carries when no break is logged
 # GB0006 for a metaclass's `super().__call__()`: met only when the metaclass's `__call__` is a frame of
