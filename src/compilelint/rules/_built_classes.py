@@ -6,6 +6,7 @@ breaks; the project's class table decides, wherever the class is defined:
   attempting to inline ... `__init__`"; measured on 2.13: `__init__(self, x)` and
   `__init__(self, x, neg=None)` break, `__init__(self, *a, **k)` and a class without
   `__init__` are traced). deepinv's `TransformParam(factor, neg=...)`;
+- a subclass of `functools.partial`, which Dynamo models only as itself (GB0147);
 - a subclass of a class outside the project that the knowledge table says breaks when built
   (a "call" row naming a class: `torchmetrics.Metric`, whose `__init__` reads
   `torch.get_default_device()`, GB0208; a tqdm bar; an optimiser): its `__init__` runs the
@@ -15,6 +16,11 @@ breaks; the project's class table decides, wherever the class is defined:
 from __future__ import annotations
 
 TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
+# Dynamo builds a `functools.partial` of its own (measured on 2.13: GB0147 "Unsupported function
+# call" for a subclass; pyro's `_bound_partial(partial(...))` in `Messenger.__call__`)
+PARTIAL_BASES = frozenset({"functools.partial"})
+PARTIAL = ("building `{cls}`, a subclass of `functools.partial`,",
+           "Dynamo traces `functools.partial(...)` itself, not a subclass of it, and breaks the graph (GB0147)")
 TENSOR_INIT = ("building `{cls}`, a tensor subclass whose `__init__` takes arguments,",
                "Dynamo cannot bind them to `__init__` while tracing the construction and breaks the graph (GB7312)")
 
@@ -27,6 +33,8 @@ def construction_break(index, known, class_key: str) -> tuple[str, str] | None:
         entry = known.get(base)
         return f"building `{name}`, a subclass of `{base}`,", f"{entry.why or entry.reason} ({entry.gb_id})"
     infos = [index.classes[owner] for owner in index.lineage(class_key)]
+    if any(base in PARTIAL_BASES for info in infos for base in info.bases):
+        return PARTIAL[0].format(cls=name), PARTIAL[1]
     tensor = any(base in TENSOR_BASES for info in infos for base in info.bases)
     if tensor and next((info.init_required for info in infos if info.init_required is not None), False):
         return TENSOR_INIT[0].format(cls=name), TENSOR_INIT[1]

@@ -1,6 +1,7 @@
 import libcst as cst
 
-from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind
+from compilelint.semantic.facts import facts_of
+from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind, dotted
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules.base import Rule
 
@@ -120,6 +121,15 @@ class Ratio(torch.nn.Module):
     def forward(self, y: torch.Tensor):
         table = torch.zeros(*y.shape)  # sizes from a shape are ints
         return y.clone().add_(y, alpha=self.rtol) + self.rtol * y, table  # in place: takes a tensor
+""",
+        """
+import torch
+@torch.compile
+def walk(y: torch.Tensor, perm: torch.Tensor):
+    cols = []
+    for i, idx in enumerate(perm):
+        cols.append(y[..., i] * idx)  # indexed by enumerate's int; the element in arithmetic
+    return torch.stack(cols, -1)
 """,
         """
 import torch
@@ -282,6 +292,15 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
     rows = slice(indptr[0], indptr[1])  # expect
     return src[rows]
 """,
+        """
+import torch
+@torch.compile
+def inverse(y: torch.Tensor, perm: torch.Tensor):
+    cols = [y[..., idx] for idx in range(3)]
+    for idx in perm:  # each element of a 1-d tensor: a 0-d tensor
+        cols.append(y[..., idx])  # expect
+    return torch.stack(cols, -1)
+""",
     ]
 
     def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
@@ -325,6 +344,29 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
         if named is not None:
             self.ctx.note_number_read(named)
 
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._rows: dict[str, str] = {}  # a loop's name -> the tensor it walks (while in the loop)
+        self._loops: dict[str, cst.For] = {}
+
+    def visit_For(self, node: cst.For) -> None:
+        """`for idx in perm:` / `for i, n in enumerate(lengths):` over a tensor: each element
+        it binds is a tensor of one dimension less (a 0-d one of a 1-d tensor), and the loop's
+        own name, bound nowhere else, still holds one where the body indexes with it."""
+        iterable, target = node.iter, node.target
+        if isinstance(iterable, cst.Call) and self.ctx.qualify(iterable.func) == "builtins.enumerate" \
+                and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+            iterable, target = iterable.args[0].value, target.elements[1].value
+        facts = facts_of(self.ctx.function)
+        if isinstance(target, cst.Name) and facts is not None and isinstance(iterable, (cst.Name, cst.Attribute)) \
+                and self.ctx.kind(iterable) == Kind.TENSOR and len(facts.binders(target.value)) == 1:
+            self._rows[target.value] = dotted(iterable) or "iterated"
+            self._loops[target.value] = node
+
+    def leave_For(self, node: cst.For) -> None:
+        for name in [name for name, loop in self._loops.items() if loop is node]:
+            del self._rows[name], self._loops[name]
+
     def visit_Subscript(self, node: cst.Subscript) -> None:
         bounds = [part for element in node.slice if isinstance(element.slice, cst.Slice)
                   for part in (element.slice.lower, element.slice.upper, element.slice.step)]
@@ -338,6 +380,12 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
             if index is not None and self._row_elements(index):
                 self.report(index, self.message.format(what="indices (`tuple()` of a tensor's row: 0-d tensors)"))
+                return
+        for element in node.slice:  # `x[..., idx]` for `idx` in a tensor: an element, read as an int
+            index = element.slice.value if isinstance(element.slice, cst.Index) else None
+            if isinstance(index, cst.Name) and (walked := self._rows.get(index.value)) is not None:
+                self.report(index, self.message.format(what=f"an index (`{index.value}`, an element of the tensor "
+                                                            f"`{walked}` the loop walks)"))
                 return
         for element in node.slice:  # `x[i]` with `i = scores.argmax()`: one element, read as an int
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
