@@ -1,8 +1,8 @@
 import libcst as cst
 
-from compilelint.semantic.facts import facts_of
-from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind, dotted
+from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind
 from compilelint.semantic.ndarrays import is_ndarray
+from compilelint.rules._loop_rows import LoopRows
 from compilelint.rules.base import Rule
 
 # methods that give a tensor of their receiver's shape: a 0-d tensor stays one (`x.sum().long()`)
@@ -346,26 +346,13 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
 
     def __init__(self, walker) -> None:
         super().__init__(walker)
-        self._rows: dict[str, str] = {}  # a loop's name -> the tensor it walks (while in the loop)
-        self._loops: dict[str, cst.For] = {}
+        self._rows = LoopRows()
 
     def visit_For(self, node: cst.For) -> None:
-        """`for idx in perm:` / `for i, n in enumerate(lengths):` over a tensor: each element
-        it binds is a tensor of one dimension less (a 0-d one of a 1-d tensor), and the loop's
-        own name, bound nowhere else, still holds one where the body indexes with it."""
-        iterable, target = node.iter, node.target
-        if isinstance(iterable, cst.Call) and self.ctx.qualify(iterable.func) == "builtins.enumerate" \
-                and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
-            iterable, target = iterable.args[0].value, target.elements[1].value
-        facts = facts_of(self.ctx.function)
-        if isinstance(target, cst.Name) and facts is not None and isinstance(iterable, (cst.Name, cst.Attribute)) \
-                and self.ctx.kind(iterable) == Kind.TENSOR and len(facts.binders(target.value)) == 1:
-            self._rows[target.value] = dotted(iterable) or "iterated"
-            self._loops[target.value] = node
+        self._rows.enter(node, self.ctx)
 
     def leave_For(self, node: cst.For) -> None:
-        for name in [name for name, loop in self._loops.items() if loop is node]:
-            del self._rows[name], self._loops[name]
+        self._rows.leave(node)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         bounds = [part for element in node.slice if isinstance(element.slice, cst.Slice)
@@ -383,7 +370,7 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
                 return
         for element in node.slice:  # `x[..., idx]` for `idx` in a tensor: an element, read as an int
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
-            if isinstance(index, cst.Name) and (walked := self._rows.get(index.value)) is not None:
+            if isinstance(index, cst.Name) and (walked := self._rows.walked(index.value)) is not None:
                 self.report(index, self.message.format(what=f"an index (`{index.value}`, an element of the tensor "
                                                             f"`{walked}` the loop walks)"))
                 return
