@@ -11,7 +11,8 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.facts import facts_of
-from compilelint.semantic.kinds import Kind, dotted
+from compilelint.semantic.iteration import walked
+from compilelint.semantic.kinds import Kind
 from compilelint.traverse import iter_nodes
 
 ROW_MAKERS = frozenset({"nonzero", "argwhere"})  # a matrix of indices: a loop walks its rows
@@ -25,15 +26,12 @@ class LoopRows:
         self._rows: dict[str, tuple[str, cst.For]] = {}
 
     def enter(self, node: cst.For, ctx) -> None:
-        iterable, target = node.iter, node.target
-        if isinstance(iterable, cst.Call) and ctx.qualify(iterable.func) == "builtins.enumerate" \
-                and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
-            iterable, target = iterable.args[0].value, target.elements[1].value
+        iterable, target = walked(node, ctx.qualify)
         facts = facts_of(ctx.function)
         if isinstance(target, cst.Name) and facts is not None and isinstance(iterable, (cst.Name, cst.Attribute)) \
                 and ctx.kind(iterable) == Kind.TENSOR and len(facts.binders(target.value)) == 1 \
                 and not _matrix(iterable, ctx) and not _subscripted(node.body, target.value):
-            self._rows[target.value] = (dotted(iterable) or "iterated", node)
+            self._rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
 
     def leave(self, node: cst.For) -> None:
         for name in [name for name, (_, loop) in self._rows.items() if loop is node]:

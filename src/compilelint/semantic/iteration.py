@@ -19,10 +19,7 @@ class IterationBindings:
         if not self.scopes:
             return
         scope = self.scopes[-1]
-        iterable, target = node.iter, node.target
-        if isinstance(iterable, cst.Call) and self.qualify(iterable.func) == "builtins.enumerate" \
-                and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
-            iterable, target = iterable.args[0].value, target.elements[1].value
+        iterable, target = walked(node, self.qualify)
         element = self.element_class(iterable)
         iter_kind = infer(node.iter, self)
         for name in target_names(node.target):
@@ -117,6 +114,16 @@ class IterationBindings:
         self._set_open(name, iterable)
         if name in self.scopes[-1].open:
             self.scopes[-1].env[name] = self.scopes[-1].comprehended[name] = Kind.UNKNOWN
+
+
+def walked(node: cst.For, qualify) -> tuple[cst.BaseExpression, cst.BaseExpression]:
+    """(what the loop walks, the target bound to each of its elements): `for i, row in
+    enumerate(t)` walks `t` and binds `row`; any other loop, its own iterable and target."""
+    iterable, target = node.iter, node.target
+    if isinstance(iterable, cst.Call) and qualify(iterable.func) == "builtins.enumerate" \
+            and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
+        return iterable.args[0].value, target.elements[1].value
+    return iterable, target
 
 
 def _iterated_attr(node: cst.BaseExpression) -> str | None:
