@@ -44,6 +44,10 @@ STACK_REFUSED = STORED_UNSUPPORTED | frozenset({
 # A user context manager made before the region: GB0142 on 2.13 (measured), entered on
 # 2.14.1 (measured); the stored grad-mode objects above break on both.
 STORED_USER_TRACED_FROM = (2, 14)
+# C functions that fold an iterable: given a generator expression, Dynamo can neither trace the
+# call (GB0055) nor rebuild the generator for it (GB8335) and skips the frame (measured on 2.13;
+# `sum`, `any`, `max`, `functools.reduce`, `str.join` and a list or tuple are traced)
+GENERATOR_FOLDS = frozenset({"math.prod", "math.fsum"})
 COMPILE = frozenset({"torch.compile"})
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager"})
 # Before 2.7 (from PyTorch's release history, not measured here) Dynamo did not trace
@@ -198,6 +202,14 @@ def batches(x):  # expect
     for row in x:
         yield row * 2
 """,
+        """
+import math
+import torch
+@torch.compile
+def log_mean_exp(x, dims):
+    n = math.prod(x.shape[i] for i in dims)  # expect
+    return torch.logsumexp(x, dim=dims) - math.log(n + math.prod([x.shape[i] for i in dims]))
+""",
     ]
 
     def __init__(self, walker) -> None:
@@ -277,6 +289,13 @@ def batches(x):  # expect
                               "(GB8335), so the whole function runs eagerly",
                         help=f"Build the list first (`{func.value}([(cost, i) for ...])`) or a tuple "
                              f"(`{func.value}(tuple(...))`): Dynamo folds those.")
+            return
+        folded = self.ctx.qualify(func) or ""
+        if folded in GENERATOR_FOLDS and len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp):
+            self.report(node, f"`{folded}()` over a generator expression in a compiled region: Dynamo cannot hand "
+                              "a generator to this C function (GB0055) nor rebuild it to run the call eagerly "
+                              "(GB8335), so the whole function runs eagerly",
+                        help=f"Give it a list (`{folded}([...])`) or a tuple: Dynamo folds those.")
             return
         if isinstance(func, cst.Attribute) and func.attr.value == "enter_context" and self._is_stack(func.value) \
                 and self._refused_through_stack(node):
