@@ -32,6 +32,9 @@ _SKIP_FRAME_RE = re.compile(r"Skipping frame because (?P<why>[^\n]+)")
 # Dynamo's words when it cannot resume after a break (inside a call it inlined)
 GRACEFUL_FAILURE = "Failed to handle graph break gracefully"
 CANNOT_RESUME = "Encountered graph break that we cannot resume from"
+# GB0149: a break inside a function a torch.func transform (vmap, vjp, grad) traces, reported
+# again at the transform's call or at the next statement of the transformed function
+FUNCTORCH = "Unsupported functorch tracing attempt"
 RECONSTRUCTION = "Reconstruction failure"  # GB0092: a method of an object the frame built, which it cannot rebuild
 UNRESUMABLE = (GRACEFUL_FAILURE, CANNOT_RESUME, RECONSTRUCTION)
 UNINITIALIZED_MODULE = "Uninitialized nn.Module"  # GB0119: a module's __init__ compiled as a frame of its own

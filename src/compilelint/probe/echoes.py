@@ -9,8 +9,9 @@ Each observed break is a `match._Observed`: `rec` (its record), `target`, `loc`,
 
 from __future__ import annotations
 
-from compilelint.probe.dynamo_text import (CANNOT_RESUME, LIMIT_HIT, METACLASS_CALL, OBSERVED_EXCEPTION_GB,
-                                            RECONSTRUCTION, UNINITIALIZED_GB, UNINITIALIZED_MODULE, UNRESUMABLE)
+from compilelint.probe.dynamo_text import (CANNOT_RESUME, FUNCTORCH, LIMIT_HIT, METACLASS_CALL,
+                                            OBSERVED_EXCEPTION_GB, RECONSTRUCTION, UNINITIALIZED_GB,
+                                            UNINITIALIZED_MODULE, UNRESUMABLE)
 from compilelint.probe.source_spans import comprehension_home, enclosing_def, enclosing_loop, function_spans, with_body
 
 DUPLICATE = "user stack suppressed due to duplicate graph break"  # torch._dynamo.symbolic_convert's words
@@ -29,7 +30,10 @@ def explain_echoes(observed: list) -> None:
     echoed at the call under another id, in its words for that: a method of an object the
     frame built (a reconstruction failure, GB0092; the break may have been logged first inside
     another call of the same function), a call inside a generator expression it was stepping
-    (a cell it cannot read, GB0091). A module class built by code that runs
+    (a cell it cannot read, GB0091), a function a `torch.func` transform traces (GB0149, at the
+    transform's call or, after a break inside, at a later line of the function: deepinv's
+    `torch.func.vjp` of a Radon transform, mace's `torch.vmap` of a function taking gradients).
+    A module class built by code that runs
     eagerly (its caller's frame skipped, or the construction itself broke) has its `__init__`
     compiled as a frame of its own, which Dynamo refuses (an uninitialized module, GB0119), and
     so is a metaclass's `__call__`, whose `super().__call__()` Dynamo cannot trace there (GB0006;
@@ -54,11 +58,11 @@ def explain_echoes(observed: list) -> None:
             duplicate = DUPLICATE in (o.rec.detail or "")
             # a break inside a call Dynamo cannot resume after (a method of an object the frame
             # built, a generator it was stepping): logged at the call, under another id
-            unresumable = any(w in f"{o.rec.reason} {o.rec.detail or ''}" for w in UNRESUMABLE)
+            unresumable = any(w in f"{o.rec.reason} {o.rec.detail or ''}" for w in (*UNRESUMABLE, FUNCTORCH))
             # (or met again, unlogged as a duplicate, inside another call of the same function:
             # pyro's `SplineCoupling._inverse` calls `_inv_call` of the lower spline, an
             # attribute, which breaks and resumes, then of the upper one, which it built)
-            home = enclosing_def(*o.loc) if RECONSTRUCTION in o.rec.reason else None
+            home = enclosing_def(*o.loc) if RECONSTRUCTION in o.rec.reason or FUNCTORCH in o.rec.reason else None
             o.explained = any(run == o.target and (path, line) != o.loc
                               and ((o.rec.gb_id in ids and (o.loc in stack or duplicate))
                                    or (unresumable and (o.loc in stack or _through(stack, o.loc[0], home))))
