@@ -137,9 +137,26 @@ class CallGraph:
         decides, not a method of the receiver's kind (`x.log()`). (Not a name a call that may
         be a factory bound, `x = self.block(x)`: most often a tensor.)"""
         func = node.func
-        if not (self.scopes and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)):
+        if not (self.scopes and isinstance(func, cst.Attribute)):
             return False
-        return bool(self.held_class(func.value.value, self.scopes[-1])) and self._ctorcall_edge(node) is not None
+        if isinstance(func.value, cst.Name):
+            return bool(self.held_class(func.value.value, self.scopes[-1])) and self._ctorcall_edge(node) is not None
+        return self._held_attr_call(node)
+
+    def _held_attr_call(self, node: cst.Call) -> bool:
+        """`self.sde.sigma_t(t)` where the class types `self.sde` (annotated, or built in
+        `__init__`) with a class that is not torch's: what the method returns, which the
+        project decides, not the attribute's own kind (nor its constructor parameter's)."""
+        owner, scope = node.func.value, self.scopes[-1]
+        if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"
+                and scope.class_name is not None):
+            return False
+        info = self.class_table.get(scope.class_name)
+        ref = info.attr_classes.get(owner.attr.value, "") if info is not None else ""
+        if not ref or ref[:1] in "[@" or ":" in ref or ref.startswith("torch."):
+            return False
+        index = self.edge_index(node)
+        return index is not None and self.functions[scope.qualname].calls[index].kind == "attrcall"
 
     def _ctorcall_edge(self, node: cst.Call) -> int | None:
         """The edge index of `obj.method(...)` when the walk made it a `ctorcall` (a method of
