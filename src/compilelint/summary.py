@@ -112,13 +112,16 @@ class FunctionSummary:
     # parameters whose default builds an object (`noise_model=ZeroNoise()`): a constructor call
     # that leaves one out breaks the graph (semantic.object_defaults, CL152)
     objects: tuple[str, ...] = ()
+    # what its return annotation promises when it returns nothing itself (`-> Tensor` on a method
+    # its subclasses implement: "tensor"); `ret` stays None, so it is still taken for abstract
+    promised: str = ""
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
                       self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached,
-                      self.objects), _FUNCTION)
+                      self.objects, self.promised), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -130,7 +133,8 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, ())
+_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
+             "")
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

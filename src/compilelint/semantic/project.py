@@ -161,7 +161,7 @@ class KindSolver:
             whole = self._returned(caller, edge, None)
             return whole if whole in TENSORISH else "unknown"
         if spec is None:
-            return "unknown"
+            return info.promised or "unknown"  # (a method that returns nothing: its annotation's promise)
         module = callee.split(":", 1)[0]
         call = self.index.functions[caller].calls[edge]
 
