@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import replace
 
-from compilelint.summary import APPLY, BOUND, MADE, NEW, CallEdge
+from compilelint.summary import APPLY, BOUND, MADE, NEW, CallEdge, names_classes
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 # a composite's elements, when their classes are not one family: a few flow layers (gluonts'
@@ -118,8 +118,7 @@ class ManyCallees:
             for owner, info in self.classes.items():
                 module = owner.split(":", 1)[0]
                 for name, ref in info.attr_classes.items():
-                    if ref and not ref.startswith(("[]", MADE, NEW, APPLY, BOUND)) and "|" not in ref \
-                            and (cls := self.resolve_class(module, ref)) is not None:
+                    if names_classes(ref) and "|" not in ref and (cls := self.resolve_class(module, ref)) is not None:
                         self._namesakes.setdefault(name, set()).add(cls)
         found = (self.method(cls, method) for cls in sorted(self._namesakes.get(attr, ())) if cls != held)
         return tuple(dict.fromkeys(f for f in found if f))
@@ -170,7 +169,7 @@ class ManyCallees:
 
     def _held_class(self, class_key: str | None, attr: str) -> str | None:
         owner, ref = self._nearest_attr(class_key, attr) if class_key else (None, None)
-        if not ref or ref.startswith(("[]", MADE, NEW, APPLY, BOUND)) or "|" in ref:
+        if not names_classes(ref) or "|" in ref:
             return None
         return self.resolve_class(owner.split(":", 1)[0], ref)
 

@@ -33,6 +33,12 @@ NEW = "new:"  # a local's class: an instance of the class (a factory picked) aft
 BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method
 
 
+def names_classes(ref: str | None) -> bool:
+    """An `attr_classes` value that names the class of the object held (one, or one per branch:
+    "A|B"), not a container of them, a factory's result, an `apply` nor bound methods."""
+    return bool(ref) and not ref.startswith(("[]", MADE, NEW, APPLY, BOUND))
+
+
 @dataclass(slots=True)
 class CallEdge:
     """A call a function makes, as the project resolves it later. `kind`:

@@ -113,7 +113,7 @@ def _explain_unwound(observed: list) -> None:
     was raised in and, as each enclosing function then runs eagerly and is compiled alone,
     every frame it passes through on the way out: a frame skip whose line is on the user
     stack of an explained break, or of a deeper skip explained so, is that break's."""
-    below = [(o.target, o.stack) for o in observed if o.explained and o.loc and o.rec.kind == "graph_break"]
+    below = [(run, stack) for (run, _, _), (_, stack) in _places(observed)[0].items()]
     skips = sorted((o for o in observed if not o.explained and o.loc and o.rec.kind == "frame_skip"
                     and o.rec.gb_id == OBSERVED_EXCEPTION_GB), key=lambda o: -len(o.rec.stack))
     for o in skips:  # deepest first

@@ -290,8 +290,9 @@ def log_mean_exp(x, dims):
                         help=f"Build the list first (`{func.value}([(cost, i) for ...])`) or a tuple "
                              f"(`{func.value}(tuple(...))`): Dynamo folds those.")
             return
-        folded = self.ctx.qualify(func) or ""
-        if folded in GENERATOR_FOLDS and len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp):
+        generator = len(node.args) == 1 and isinstance(node.args[0].value, cst.GeneratorExp)
+        folded = (self.ctx.qualify(func) or "") if generator else ""  # (qualified only for a generator's call)
+        if folded in GENERATOR_FOLDS:
             self.report(node, f"`{folded}()` over a generator expression in a compiled region: Dynamo cannot hand "
                               "a generator to this C function (GB0055) nor rebuild it to run the call eagerly "
                               "(GB8335), so the whole function runs eagerly",

@@ -10,7 +10,7 @@ import libcst as cst
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, self_getattr
 from compilelint.semantic.local_flags import may_be_none
-from compilelint.summary import CallEdge
+from compilelint.summary import CallEdge, names_classes
 
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
@@ -133,9 +133,10 @@ class CallGraph:
 
     def object_method_call(self, node: cst.Call) -> bool:
         """`solver.t(x)` with `solver` a local holding an instance of a project class (built
-        here or annotated): what the call gives is the method's return, which the project
-        decides, not a method of the receiver's kind (`x.log()`). (Not a name a call that may
-        be a factory bound, `x = self.block(x)`: most often a tensor.)"""
+        here or annotated), or `self.sde.t(x)` with the attribute typed so (`_held_attr_call`):
+        what the call gives is the method's return, which the project decides, not a method
+        of the receiver's kind (`x.log()`). (Not a name a call that may be a factory bound,
+        `x = self.block(x)`: most often a tensor.)"""
         func = node.func
         if not (self.scopes and isinstance(func, cst.Attribute)):
             return False
@@ -153,7 +154,7 @@ class CallGraph:
             return False
         info = self.class_table.get(scope.class_name)
         ref = info.attr_classes.get(owner.attr.value, "") if info is not None else ""
-        if not ref or ref[:1] in "[@" or ":" in ref or ref.startswith("torch."):
+        if not names_classes(ref) or ref.startswith("torch."):
             return False
         index = self.edge_index(node)
         return index is not None and self.functions[scope.qualname].calls[index].kind == "attrcall"
