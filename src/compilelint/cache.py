@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 25  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 26  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -61,7 +61,8 @@ FORMAT = 25  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # each branch of the class holds them all ("A|B"); 23: functions say whether they are
 # `functools.cached_property` getters, and `self.a.x` reads are `attrprop` edges (CL147);
 # 24: call edges name the caller's `self.` attributes they pass (`attrs`); 25: functions that
-# return nothing say what their return annotation promises (`promised`)
+# return nothing say what their return annotation promises (`promised`); 26: functions list their
+# `self.x = v` writes and `.parameters()` reads in order (`state`), classes their registered state
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

@@ -51,8 +51,8 @@ class Finding:
     name: str = ""  # the rule's kebab-case name
     help: str | None = None  # what to do instead, one sentence
     scope: str | None = None  # qualified name of the enclosing function, None at module level
-    # The modes the line only runs in ("training", "eval", "dtype=float16", "labels"): the
-    # enclosing `if`s say so; `[tool.compilelint] assume` can rule them out.
+    # The modes the line only runs in ("training", "eval", "dtype=float16", "labels", "grad",
+    # "no_grad"): the enclosing `if`s say so; `[tool.compilelint] assume` can rule them out.
     when: tuple[str, ...] = ()
     # Project-wide inference: the leaves ("p|fn|param", "r|fn|edge") one of which must be a
     # tensor for the finding to hold (after CERTAIN: a certain one); the engine decides and
@@ -124,7 +124,11 @@ OBJECT_DEFAULT = "d|"
 # a CL119 candidate's `needs`: "t|<function qualname>|<edge index>", kept when building the class
 # that call builds breaks (rules._built_classes; project_rules.cl119_held decides)
 BUILT_CLASS = "t|"
-PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS)  # the candidates the engine hands to the project phases
+# a CL154 candidate's `needs`: "u|<function qualname>|<state event index>", kept when a write to
+# the module's state and one to a plain attribute come before that read in one compiled call
+# (semantic.state_events; project_rules.cl154_pending decides)
+PENDING_STATE = "u|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")
@@ -152,6 +156,7 @@ def class_label(label: str) -> tuple[str, str, str] | None:
 
 
 _WHEN_WORDS = {"training": "in training", "eval": "in eval mode", "labels": "with labels",
+               "grad": "with gradients on", "no_grad": "with gradients off",
                ON_ERROR: "once an exception was raised",
                FALLBACK: "when the class decorator's dispatcher falls back to this forward",
                API: "when user code compiles a call to the package's API"}

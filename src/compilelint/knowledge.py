@@ -302,6 +302,10 @@ ENTRIES: tuple[Entry, ...] = (
           "`_LegacyVariableBase.__new__` is skipped",
           "the legacy wrapper is a no-op since torch 0.4: use the tensor itself", ("kn_autograd_variable_01",),
           "2.13.0, 2.14.1", traced=("clean_kn_eager_helpers_01",)),
+    Entry(_names("torch.autograd.functional", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"), "untraceable",
+          "CL119", "GB0055", "Dynamo cannot hand the Python function to the op (\"Failed to convert args/kwargs to proxy\")",
+          "use `torch.func` (`jacrev`, `jacfwd`, `hessian`, `vjp`, `jvp`), which Dynamo traces",
+          ("kn_autograd_functional_01",), "2.13.0, 2.14.1", traced=("clean_kn_autograd_functional_01",)),
     # ---- torch's own modules on Dynamo's skip list (trace_rules.MOD_SKIPLIST; CL119) ------
     Entry(("torch.quasirandom.SobolEngine",), "skipped", "CL119", "GB0008",
           "torch.quasirandom is on Dynamo's skip list: `SobolEngine.__init__` is marked as skipped",

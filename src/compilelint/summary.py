@@ -30,6 +30,7 @@ APPLY = "apply:"  # ClassSummary.attr_classes: the attribute holds `C.apply` (an
 STAR = "*"  # ModuleSummary.imports key no name can be: "*" + the module a star import reads
 MADE = "made:"  # attr_classes / a local's class: what the factory function after it returns
 NEW = "new:"  # a local's class: an instance of the class (a factory picked) after it
+PARAMETER = "torch.nn.Parameter"  # FunctionSummary.builds: its returns make parameters (no project class)
 BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method
 
 
@@ -121,13 +122,17 @@ class FunctionSummary:
     # what its return annotation promises when it returns nothing itself (`-> Tensor` on a method
     # its subclasses implement: "tensor"); `ret` stays None, so it is still taken for abstract
     promised: str = ""
+    # in walk order, what CL154 follows (semantic.state_events): ("w", attr, evidence, edges
+    # before) for `self.attr = v`, ("r", owner, lazy, edges before) for `owner.parameters()` and its
+    # kin (lazy: only `next()` of it)
+    state: tuple[tuple, ...] = ()
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
                       self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached,
-                      self.objects, self.promised), _FUNCTION)
+                      self.objects, self.promised, self.state), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -140,7 +145,7 @@ class FunctionSummary:
 
 
 _FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
-             "")
+             "", ())
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 
@@ -167,14 +172,17 @@ class ClassSummary:
     # its own `__init__` takes an argument that has no default (a tensor subclass's breaks when
     # built in the region: Dynamo cannot bind it, GB7312); None: the class defines no `__init__`
     init_required: bool | None = None
+    # the module state it registers (`register_buffer("x")`, `self.x = nn.Parameter(...)`, a
+    # torch.nn submodule): assigning one in the region changes the module's state (CL154)
+    state_attrs: tuple[str, ...] = ()
 
     def to_json(self) -> tuple:
         return _trim((self.bases, self.attr_classes, self.decorators, self.none_attrs, self.set_attrs,
                       self.param_attrs, self.tensor_attrs, self.typed_dict, self.attr_functions,
-                      self.init_required), _CLASS)
+                      self.init_required, self.state_attrs), _CLASS)
 
 
-_CLASS = ((), {}, (), (), (), (), (), 0, {}, None)
+_CLASS = ((), {}, (), (), (), (), (), 0, {}, None, ())
 TYPED_DICT, OPTIONAL_KEYS = 1, 2  # ClassSummary.typed_dict's bits
 
 

@@ -11,6 +11,7 @@ from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met, nograd_met
 
 _HOW = {"training": "probe with --train", "eval": "probe without --train",
+        "grad": "probe with --train (gradients on)", "no_grad": "probe without --train (gradients off)",
         "dtype=float16": "probe with --dtype fp16", "dtype=bfloat16": "probe with --dtype bf16",
         "labels": "a target that passes labels"}
 
@@ -56,6 +57,9 @@ def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entr
             met = nograd_met(label, conditions["entry"]["params"] if in_entry else called) is not False
         elif label in ("training", "eval") and "training" in conditions:
             met = bool(conditions["training"]) == (label == "training")
+        elif label in ("grad", "no_grad") and ("grad" in conditions or "training" in conditions):
+            # (a probe run has gradients on exactly when it trains: probe.observe)
+            met = bool(conditions.get("grad", conditions.get("training"))) == (label == "grad")
         elif label.startswith("dtype=") and conditions.get("dtype"):
             met = conditions["dtype"] == label[len("dtype="):]
         elif label.startswith(("labels", "label ")) and "labels" in conditions:

@@ -116,7 +116,10 @@ class CallGraph:
         else:
             return
         name = node.attr.value + accessor
-        seen = (kind, target, name, id(scope.loops[0]) if scope.loops else None, self.when)
+        # (again after the function writes to `self`: a getter that reads `.parameters()` may
+        # then break the graph, CL154)
+        seen = (kind, target, name, id(scope.loops[0]) if scope.loops else None, self.when,
+                len(self.functions[scope.qualname].state))
         if seen in scope.reads:
             return
         scope.reads.add(seen)

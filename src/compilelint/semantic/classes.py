@@ -14,7 +14,7 @@ from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_ar
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,
-                                       annotation_kind, dotted, literal_kind, torch_call_kind)
+                                       annotation_kind, dotted, literal_kind, torch_call_kind, torch_state)
 
 # Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
 INIT_METHODS = frozenset({"__init__", "reset_parameters", "_init_weights", "build", "setup"})
@@ -38,6 +38,7 @@ class ClassInfo:
     # (`self.scope = Scope()`, `self.frozen = torch.no_grad()`: CL141's objects made before the region)
     init_calls: dict[str, str] = field(default_factory=dict)
     init_required: bool | None = None  # ClassSummary.init_required
+    state_attrs: set[str] = field(default_factory=set)  # ClassSummary.state_attrs
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -157,7 +158,8 @@ class ClassTracking:
             typed = {p.name.value: _class_annotation(p.annotation.annotation)
                      for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
                      if p.annotation is not None} if in_init else {}
-            assignments, registered, local_calls, annotated, appended, self_calls = self.scanned(stmt)
+            assignments, registered, local_calls, annotated, appended, self_calls, structural = self.scanned(stmt)
+            info.state_attrs.update(structural)
             if in_init and self_calls:
                 assignments = assignments + self._set_through(node, self_calls)
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
@@ -167,6 +169,8 @@ class ClassTracking:
                                                *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
+                if isinstance(value, cst.Call) and torch_state(self.qualify(value.func)):
+                    info.state_attrs.add(assign_target)  # `self.w = nn.Parameter(...)`, `= nn.Linear(...)`
                 if in_init and isinstance(value, cst.Call):
                     info.init_calls.setdefault(assign_target, self.qualify(value.func) or dotted(value.func) or "")
                 if refs := self._function_refs(value, params, local_calls):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.summary import MADE, NEW
+from compilelint.semantic.kinds import PARAMETERS
+from compilelint.summary import MADE, NEW, PARAMETER
 
 MAX_CLASSES = 16  # a factory returning more is a registry the walk does not follow
 # callees whose results are no project object
@@ -38,6 +39,8 @@ class FactoryTracking:
         made = self.factory_returns.setdefault(qualname, [])
         if isinstance(value, cst.Call) and (ref := self._class_ref(value.func)):
             made.append(("b", ref))
+        elif isinstance(value, cst.Call) and self.qualify(value.func) in PARAMETERS:
+            made.append(("b", PARAMETER))  # `return nn.Parameter(t)`: stored on a module, it is state (CL154)
         elif isinstance(value, (cst.Name, cst.Attribute)) and (ref := self._class_ref(value)):
             made.append(("p", ref))
         elif isinstance(value, cst.Name) and (picked := self._picked_local(value.value)):

@@ -307,3 +307,15 @@ def strongest(a: Kind, b: Kind) -> Kind:
     if a == b == Kind.VALUE:
         return Kind.VALUE
     return Kind.UNKNOWN
+
+
+PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                        "torch.nn.parameter.Buffer"})
+
+
+def torch_state(qualified: str | None) -> bool:
+    """A call that makes module state when stored on a module: a parameter, a buffer, or a
+    torch.nn module (`nn.Linear(...)`, `nn.ModuleList(...)`)."""
+    if not qualified or not qualified.startswith("torch.nn."):
+        return False
+    return qualified in PARAMETERS or (qualified.count(".") == 2 and qualified[9:10].isupper())

@@ -8,18 +8,21 @@ from compilelint import traverse
 from compilelint.semantic.kinds import TENSOR_ONLY_METHODS, Kind, annotation_kind
 
 
-def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list, list]:
+def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list, list, list[str]]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
     nested functions or classes), the names given to `self.register_buffer("name", ...)`
     / `register_parameter` / torchmetrics' `add_state` with a tensor default (nested functions
     included), the calls each local name is
     bound to (`if head is None: head = Head(...)`, for `self.head = head`), (attr,
     annotation) for every `self.attr: Cls = value`, (attr, value) for every
-    `self.attr.append(value)`, and (method, call) for every `self.method(...)` call."""
+    `self.attr.append(value)`, (method, call) for every `self.method(...)` call, and the names
+    `register_buffer` / `register_parameter` / `add_module` / `register_module` register on
+    `self` (module state, not torchmetrics' states, which are plain attributes)."""
     assignments: list = []
     appended: list = []
     annotated: list = []
     registered: list[str] = []
+    structural: list[str] = []
     local_calls: dict[str, list] = {}
     self_calls: list = []
     Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
@@ -56,6 +59,14 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
                 value = node.args[0].value.evaluated_value
                 if isinstance(value, str):
                     registered.append(value)
+                    if type(f.value) is Name and f.value.value == "self":
+                        structural.append(value)
+            elif type(f) is Attribute and f.attr.value in ("add_module", "register_module") and node.args \
+                    and type(f.value) is Name and f.value.value == "self" \
+                    and isinstance(node.args[0].value, cst.SimpleString):
+                value = node.args[0].value.evaluated_value
+                if isinstance(value, str):
+                    structural.append(value)
             elif type(f) is Attribute and f.attr.value == "add_state" and len(node.args) > 1 \
                     and isinstance(node.args[0].value, cst.SimpleString) and type(node.args[1].value) is cst.Call:
                 value = node.args[0].value.evaluated_value  # a torchmetrics state with a tensor default
@@ -68,7 +79,7 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
         below = children(node, skip)
         below.reverse()
         stack.extend([(child, nested) for child in below])
-    return assignments, registered, local_calls, annotated, appended, self_calls
+    return assignments, registered, local_calls, annotated, appended, self_calls, structural
 
 
 def tensor_param_value(value: cst.BaseExpression, func: cst.FunctionDef) -> bool:

@@ -28,12 +28,13 @@ from compilelint.semantic.loops import LoopTracking
 from compilelint.semantic.narrowing import GuardNarrowing, Narrowing
 from compilelint.semantic.number_reads import NumberReads
 from compilelint.semantic.open_attrs import OpenAttributes
+from compilelint.semantic.state_events import StateEvents
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
 PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, OpenAttributes, Narrowing,
          DefaultedParams, FactoryTracking, EntryTracking, BranchMerging, GuardNarrowing, IterationBindings,
-         CompileTracking, CallGraph, NumberReads)
+         CompileTracking, CallGraph, StateEvents, NumberReads)
 
 
 @dataclass(slots=True)
@@ -99,6 +100,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.branch_frames: list = []  # semantic.branches
         self.number_frames: list = []  # semantic.number_reads: one frame per function being walked
         self.not_read: set[int] = set()  # id() of attributes called or assigned, not read (semantic.calls)
+        self.state_reads: dict[int, int] = {}  # id(Call) -> its state event (semantic.state_events)
+        self.state_lazy: set[int] = set()  # id(Call) of the reads `next()` takes one item of
         self.module_functions: dict[str, cst.FunctionDef] = {}  # module-level defs by name
         # on demand, per file: semantic.classes.return_class, semantic.guards' helper values
         # and names empty under compile
@@ -256,7 +259,8 @@ class Walker(*PARTS, cst.CSTVisitor):
                                       tuple(sorted(info.none_attrs - info.set_attrs)), tuple(sorted(info.set_attrs)),
                                       tuple(sorted(info.param_attrs)),
                                       tuple(sorted(a for a, k in info.attr_kinds.items() if k == Kind.TENSOR)),
-                                      info.typed_dict, info.attr_functions, info.init_required)
+                                      info.typed_dict, info.attr_functions, info.init_required,
+                                      tuple(sorted(info.state_attrs)))
                    for name, info in self.class_table.items()}
         return ModuleSummary(self.module, self.imports, classes, self.functions, self.compile_targets,
                              foreign_attrs=tuple(sorted(self.foreign_attrs)), exports=tuple(self.exports))
