@@ -113,4 +113,8 @@ python -m pip install --no-deps deepinv==0.5.0 natsort==8.4.0 h5py==3.16.0
 # (numpy, scipy, pandas, scikit-learn, tqdm, pyyaml, colorama, tabulate, psutil, tensorboard above; thop, plotly,
 # xgboost, lightgbm are never imported on the adapter's paths; its adapter stubs ray, which quick_start imports)
 python -m pip install --no-deps recbole==1.2.1 colorlog==4.7.2 texttable==1.7.0 faiss-cpu==1.15.1
+# stop 54: entmax (sparse softmax mappings and their losses), pykan (Kolmogorov-Arnold networks; its matplotlib
+# imports are stubbed by the adapter; sympy, scikit-learn, pandas, pyyaml, tqdm above) and dynamic-network-architectures
+# (nnU-Net's U-Nets; numpy above, its einops/timm modules unused), each measured first as it came
+python -m pip install --no-deps entmax==1.3 pykan==0.2.8 dynamic-network-architectures==0.4.4
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

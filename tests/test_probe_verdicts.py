@@ -263,3 +263,50 @@ def test_observe_in_process_feeds_match(tmp_path):
     assert branch.evidence["status"] == "confirmed" and branch.evidence["target"] == "inproc"
     # Dynamo resumed after the branch and traced the return line
     assert after.evidence["status"] == "not-reproduced"
+
+
+def test_a_gradients_label_is_judged_by_whether_the_run_had_gradients_on(tmp_path):
+    """CL155's `apply` of a classmethod-forward Function breaks only with gradients on (`when:
+    grad`): an eval run (gradients off) leaves it unmet, a train run confirms it; the
+    `super().forward` finding (`when: no_grad`) is the other way round."""
+    import torch
+
+    from compilelint.config import load
+    from compilelint.engine import check
+    from compilelint.probe.observe import observe
+
+    src = tmp_path / "cm_function_model.py"
+    src.write_text(
+        "import torch\n"
+        "from torch.autograd import Function\n"
+        "class Clip(Function):\n"
+        "    @classmethod\n"
+        "    def forward(cls, ctx, x):\n"
+        "        ctx.save_for_backward(x)\n"
+        "        return x.clamp(min=0)\n"
+        "    @classmethod\n"
+        "    def backward(cls, ctx, grad):\n"
+        "        (x,) = ctx.saved_tensors\n"
+        "        return grad * (x > 0)\n"
+        "class Net(torch.nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return Clip.apply(x) * 2  # APPLY\n"
+    )
+    settings = load(None)
+    found = [f for f in check([str(src)], settings).findings if f.code == "CL155"]
+    assert [(f.line, f.when) for f in found] == [(14, ("grad",))]
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import cm_function_model
+    finally:
+        sys.path.remove(str(tmp_path))
+    verdicts = {}
+    for train in (False, True):
+        torch._dynamo.reset()
+        obs = observe(cm_function_model.Net(), [((torch.randn(3, requires_grad=train),), {})], train=train)
+        (finding,) = [Finding(**{**f.to_dict(), "evidence": None}) for f in found]
+        match([finding], [obs.as_result("train" if train else "eval")])
+        verdicts[train] = finding.evidence["status"]
+    assert verdicts == {False: "condition-not-met", True: "confirmed"}
+    assert unmet_conditions(("no_grad",), {"training": True}) == ["no_grad"]
+    assert unmet_conditions(("no_grad",), {"training": False}) == []

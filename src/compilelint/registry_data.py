@@ -356,7 +356,7 @@ RULES = {
         'name': 'classmethod-autograd-forward',
         'severity': 'error',
         'summary': 'an autograd Function whose `forward` is a `@classmethod`: `.apply` breaks with gradients on',
-        'message': "`{cls}.forward` is a `@classmethod`: with gradients on, Dynamo binds `apply`'s arguments to a static `forward(ctx, ...)`, which fails (GB7312), and breaks the graph",
+        'message': "`{cls}.forward` is a `@classmethod`: with gradients on, Dynamo binds `apply`'s arguments to a static `forward(ctx, ...)`, which fails and breaks the graph (GB7312; on torch 2.14 an exception that unwinds the frame, GB0088)",
         'help': "Make `forward` and `backward` `@staticmethod`s taking `ctx` first (what `torch.autograd.Function` documents); call a shared base's forward as `Base.forward(ctx, ...)`, not through `super()`.",
         'gb_id': 'GB7312',
         'breaks_graph': True,

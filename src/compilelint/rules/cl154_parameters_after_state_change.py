@@ -117,6 +117,25 @@ class Model(nn.Module):
         devices = {p.device for p in self.parameters()}  # expect
         return self.lin(x.to(devices.pop()))
 """,
+        """
+import torch
+from torch import nn
+def as_parameter(t):  # pomegranate's `_cast_as_parameter`
+    return nn.Parameter(t, requires_grad=False)
+class Dist(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.loc = as_parameter(torch.zeros(4))
+        self.fitted = False
+    @property
+    def dtype(self):
+        return next(self.parameters()).dtype  # expect
+    def forward(self, x):
+        self.loc = as_parameter(x.mean(0))  # a parameter, made by a helper
+        self.fitted = True
+        return x.to(self.dtype) * 2
+""",
     ]
 
     def visit_Call(self, node) -> None:

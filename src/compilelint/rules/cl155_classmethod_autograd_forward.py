@@ -12,7 +12,8 @@ class ClassmethodAutogradForward(Rule):
     name = "classmethod-autograd-forward"
     summary = "an autograd Function whose `forward` is a `@classmethod`: `.apply` breaks with gradients on"
     message = ("`{cls}.forward` is a `@classmethod`: with gradients on, Dynamo binds `apply`'s arguments to a "
-               "static `forward(ctx, ...)`, which fails (GB7312), and breaks the graph")
+               "static `forward(ctx, ...)`, which fails and breaks the graph (GB7312; on torch 2.14 an "
+               "exception that unwinds the frame, GB0088)")
     super_message = ("`super().forward(...)` in the `@classmethod` `forward` of `{cls}`: with gradients off, "
                      "Dynamo fails on it with an internal error, so the compiled call raises (or, with "
                      "`suppress_errors`, runs eagerly)")
