@@ -203,3 +203,18 @@ def test_before_build_runs_before_every_make():
     suite.build("a", "eval", None)
     suite.build("b", "train", None)
     assert stubbed == [0, 1]
+
+
+def test_a_single_module_library_is_refused_with_what_it_is(tmp_path, monkeypatch):
+    """A distribution that installs one module, not a package, has no folder to check: the
+    suite says so instead of calling it not installed."""
+    (tmp_path / "onefile_lib.py").write_text("import torch\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    adapter = type(sys)("onefile_adapter")
+    adapter.__file__, adapter.PACKAGE, adapter.MODELS = str(tmp_path / "adapter.py"), "onefile_lib", {}
+    suite = _adapter_module().ZooSuite(adapter)
+    with pytest.raises(SystemExit, match="onefile_lib is a single module .*onefile_lib.py.*, not a package"):
+        suite.package_dir()
+    adapter.PACKAGE = "no_such_lib_here"
+    with pytest.raises(SystemExit, match="no_such_lib_here is not installed"):
+        suite.package_dir()

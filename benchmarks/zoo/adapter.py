@@ -154,9 +154,12 @@ class ZooSuite:
 
     def package_dir(self) -> str:
         spec = importlib.util.find_spec(self.adapter.PACKAGE)
-        if spec is None or not spec.submodule_search_locations:
+        if spec is None:
             raise SystemExit(f"{self.adapter.PACKAGE} is not installed (see {self.adapter.__file__} for the "
                              "pinned version; pip install --no-deps, never torch)")
+        if not spec.submodule_search_locations:
+            raise SystemExit(f"{self.adapter.PACKAGE} is a single module ({spec.origin}), not a package: the zoo "
+                             "checks a package's folder (docs/calibration.md)")
         return os.path.realpath(list(spec.submodule_search_locations)[0])
 
     def warm_up(self) -> None:
