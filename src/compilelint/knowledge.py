@@ -31,22 +31,19 @@ FORMS = ("call", "instance", "method", "branch", "input")
 class Entry:
     """One family of library callables.
 
-    `names`: qualified names as `ctx.qualify` gives them (`torch.nonzero`,
-    `torchvision.ops.nms`); `mod.*` stands for every name in `mod`; `torch.Tensor.m` is
-    the tensor method `m`. `form`: "call" (calling the name breaks), "instance" (calling
-    an object of that class breaks: `self.lstm(x)`), "method" (`Class.method`: calling that method
-    of an object the class, function or module builds from `Class`: `self.engine.draw(n)`) or "branch" (the call is traced and its
-    value becomes a graph input: only an `if`/`while`/conditional expression whose test
-    holds the call breaks, `if random.uniform(0, 1) < p:`) or "input" (a tensor method that
-    breaks only on a graph input: on a tensor held on the module or class, `self.mem.detach_()`,
-    not on one made in the region). `size_at`: the draw breaks only when
-    it returns a Python scalar, i.e. no `size=` and no positional argument at that index
-    (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and
-    the first it no longer does. `case`: corpus cases whose labels Dynamo confirms (for a
-    row that no longer holds, a `clean_` case that shows it); `confirmed`: the torch
-    release(s) that confirmed them. `traced`: `clean_` corpus cases of look-alikes that
-    Dynamo traces (`random.randint`, `np.random.rand(3)`, `nn.LSTMCell`), which the rule
-    must leave alone.
+    `names`: qualified names as `ctx.qualify` gives them (`torch.nonzero`, `torchvision.ops.nms`); `mod.*` stands
+    for every name in `mod`; `torch.Tensor.m` is the tensor method `m`. `form`: "call" (calling the name breaks),
+    "instance" (calling an object of that class breaks: `self.lstm(x)`), "method" (`Class.method`: calling that
+    method of an object the class, function or module builds from `Class`: `self.engine.draw(n)`) or "branch" (the
+    call is traced and its value becomes a graph input: only an `if`/`while`/conditional expression whose test
+    holds the call breaks, `if random.uniform(0, 1) < p:`) or "input" (a tensor method that breaks only on a graph
+    input: on a tensor held on the module or class, `self.mem.detach_()`, not on one made in the region).
+    `size_at`: the draw breaks only when it returns a Python scalar, i.e. no `size=` and no positional argument at
+    that index (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and the first it
+    no longer does. `case`: corpus cases whose labels Dynamo confirms (for a row that no longer holds, a `clean_`
+    case that shows it); `confirmed`: the torch release(s) that confirmed them. `traced`: `clean_` corpus cases of
+    look-alikes that Dynamo traces (`random.randint`, `np.random.rand(3)`, `nn.LSTMCell`), which the rule must
+    leave alone.
     """
 
     names: tuple[str, ...]
@@ -302,10 +299,12 @@ ENTRIES: tuple[Entry, ...] = (
           "`_LegacyVariableBase.__new__` is skipped",
           "the legacy wrapper is a no-op since torch 0.4: use the tensor itself", ("kn_autograd_variable_01",),
           "2.13.0, 2.14.1", traced=("clean_kn_eager_helpers_01",)),
-    Entry(_names("torch.autograd.functional", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"), "untraceable",
-          "CL119", "GB0055", "Dynamo cannot hand the Python function to the op (\"Failed to convert args/kwargs to proxy\")",
-          "use `torch.func` (`jacrev`, `jacfwd`, `hessian`, `vjp`, `jvp`), which Dynamo traces",
-          ("kn_autograd_functional_01",), "2.13.0, 2.14.1", traced=("clean_kn_autograd_functional_01",)),
+    Entry(_names("torch.autograd.functional", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"), "untraceable", "CL119",
+          "GB0055", "Dynamo cannot hand the function to the op", "use `torch.func` (`jacrev`, `hessian`, `vjp`, ...): "
+          "traced", ("kn_autograd_functional_01",), "2.13.0, 2.14.1", traced=("clean_kn_autograd_functional_01",)),
+    Entry(("torch.nn.init.trunc_normal_",), "untraceable", "CL119", "GB0124", "it reads its bounds with `.item()`",
+          "initialise before the region, or draw with `normal_` and clamp", ("kn_trunc_normal_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_trunc_normal_01",)),
     # ---- torch's own modules on Dynamo's skip list (trace_rules.MOD_SKIPLIST; CL119) ------
     Entry(("torch.quasirandom.SobolEngine",), "skipped", "CL119", "GB0008",
           "torch.quasirandom is on Dynamo's skip list: `SobolEngine.__init__` is marked as skipped",
