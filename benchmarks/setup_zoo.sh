@@ -117,4 +117,9 @@ python -m pip install --no-deps recbole==1.2.1 colorlog==4.7.2 texttable==1.7.0 
 # imports are stubbed by the adapter; sympy, scikit-learn, pandas, pyyaml, tqdm above) and dynamic-network-architectures
 # (nnU-Net's U-Nets; numpy above, its einops/timm modules unused), each measured first as it came
 python -m pip install --no-deps entmax==1.3 pykan==0.2.8 dynamic-network-architectures==0.4.4
+# stop 54: FrEIA (invertible networks), bayesian-torch (Bayesian layers; scikit-learn above), torchkbnufft (MRI
+# non-uniform FFTs) and auraloss (audio losses; librosa for its mel filterbank: numba, lazy-loader, pooch and
+# joblib are above), each measured first as it came
+python -m pip install --no-deps FrEIA==0.2 bayesian-torch==0.5.0 torchkbnufft==1.5.2 auraloss==0.4.0 librosa==0.11.0 \
+    decorator==5.2.1 msgpack==1.2.4
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -34,15 +34,24 @@ Eval and train alike: the loss of the network's output against the target (its f
 loss). Train: a loss with ``reduction="none"`` or ``output="full"`` is reduced to one scalar by
 ``mean_loss_module`` (the sum of the means of its float outputs).
 
-    pip install --no-deps auraloss==0.4.0 librosa==0.11.0   # (+ numpy, scipy, numba, lazy_loader,
-                                                            #  pooch...: installed)
+    pip install --no-deps auraloss==0.4.0
+    pip install --no-deps librosa==0.11.0   # (+ numpy 2.4.6, scipy 1.17.1, numba 0.68.1, lazy_loader
+                                            #  0.6, pooch, decorator, joblib, msgpack: installed)
 
 It imports torch and numpy at the top, scipy (``scipy.signal``) in ``FIRFilter`` and
 ``librosa.filters`` when an STFT loss has a ``scale`` (mel); ``librosa.filters`` loads lazily and
 needs none of librosa's audio I/O (soundfile, audioread, soxr stay uninstalled). Nothing
 stubbed. Measured first as it came, before any rule looked at it.
 
-Capture (torch 2.13.0+cpu): see the report of the stop that added it.
+Capture (torch 2.13.0+cpu): 29 models, 58 runs, all built, all 58 ran under Dynamo (29 eval,
+29 train), none failed. 56 runs have no break at all: the losses are plain tensor code. The only
+breaks are ``RandomResolutionSTFTLoss`` (both modes): ``randomize_losses`` in the forward draws
+with numpy (``2 ** np.random.randint(np.log2(...), ...)``: a TypeError on fake tensors, GB0112,
+in a loop: GB7000) and builds new ``STFTLoss`` / ``SpectralConvergenceLoss`` /
+``STFTMagnitudeLoss`` modules there (GB0119 "Uninitialized nn.Module", frame skips). First
+numbers with the frozen linter (``/tmp/lint-start54``): graph-break statement recall 1.00 (4/4),
+precision 1.00 (2/2), 23 findings (all in files run), 21 unjudged (5 shadowed, 2 condition not
+met, 14 not reached). No miss, no false alarm.
 
 Left out: ``ChromaSTFTLoss`` (0.4.0 registers librosa's numpy chroma filterbank as a buffer
 without converting it to a tensor: ``register_buffer`` raises a ``TypeError`` at construction),

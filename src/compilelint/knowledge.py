@@ -10,10 +10,10 @@ The rules read it through `table(code, version)`; docs/knowledge.md is rendered 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from compilelint.knowledge_classes import LR_SCHEDULERS, OPTIMIZERS, TQDM_CLASSES
+from compilelint.knowledge_entry import Entry, Table  # noqa: F401 (Entry: what the rows are, for readers of this module)
 from compilelint.knowledge_numpy import (NUMPY_LINALG_UNSUPPORTED, NUMPY_LISTED_WITH, NUMPY_RANDOM_OTHER,  # noqa: F401
                                         NUMPY_RNG_CLASSES, NUMPY_UNSUPPORTED)
 
@@ -25,48 +25,6 @@ CATEGORIES = {
     "rng": "reads or sets random-number state Dynamo does not model",
 }
 FORMS = ("call", "instance", "method", "branch", "input")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One family of library callables.
-
-    `names`: qualified names as `ctx.qualify` gives them (`torch.nonzero`, `torchvision.ops.nms`); `mod.*` stands
-    for every name in `mod`; `torch.Tensor.m` is the tensor method `m`. `form`: "call" (calling the name breaks),
-    "instance" (calling an object of that class breaks: `self.lstm(x)`), "method" (`Class.method`: calling that
-    method of an object the class, function or module builds from `Class`: `self.engine.draw(n)`) or "branch" (the
-    call is traced and its value becomes a graph input: only an `if`/`while`/conditional expression whose test
-    holds the call breaks, `if random.uniform(0, 1) < p:`) or "input" (a tensor method that breaks only on a graph
-    input: on a tensor held on the module or class, `self.mem.detach_()`, not on one made in the region).
-    `size_at`: the draw breaks only when it returns a Python scalar, i.e. no `size=` and no positional argument at
-    that index (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and the first it
-    no longer does. `case`: corpus cases whose labels Dynamo confirms (for a row that no longer holds, a `clean_`
-    case that shows it); `confirmed`: the torch release(s) that confirmed them. `traced`: `clean_` corpus cases of
-    look-alikes that Dynamo traces (`random.randint`, `np.random.rand(3)`, `nn.LSTMCell`), which the rule must
-    leave alone.
-    """
-
-    names: tuple[str, ...]
-    category: str
-    rule: str
-    gb_id: str | None
-    reason: str  # Dynamo's reason, short
-    note: str  # one line: what happens and what to do instead
-    case: tuple[str, ...]
-    confirmed: str
-    torch_min: tuple[int, int] = (2, 4)
-    torch_max: tuple[int, int] | None = None
-    form: str = "call"
-    size_at: int | None = None
-    traced: tuple[str, ...] = ()
-    why: str | None = None  # the finding's consequence, where the form's general wording would mislead
-
-    def applies_to(self, version: tuple[int, int]) -> bool:
-        return self.torch_min <= version and (self.torch_max is None or version < self.torch_max)
-
-    def torch_range(self) -> str:
-        low = "%d.%d" % self.torch_min
-        return f">= {low}" if self.torch_max is None else f">= {low}, < " + "%d.%d" % self.torch_max
 
 
 def _names(prefix: str, *fns: str) -> tuple[str, ...]:
@@ -302,6 +260,11 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(_names("torch.autograd.functional", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"), "untraceable", "CL119",
           "GB0055", "Dynamo cannot hand the function to the op", "use `torch.func` (`jacrev`, `hessian`, `vjp`, ...): "
           "traced", ("kn_autograd_functional_01",), "2.13.0, 2.14.1", traced=("clean_kn_autograd_functional_01",)),
+    Entry(("torch.get_num_threads", "torch.get_num_interop_threads"), "untraceable", "CL119", "GB0208", "a torch "
+          "function returning a Python int", "read it once outside the region (`__init__`) and keep it", (
+              "kn_num_threads_01",), "2.13.0, 2.14.1", traced=("clean_kn_num_threads_01",)),
+    Entry(("torch.set_num_threads", "torch.set_num_interop_threads"), "skipped", "CL119", "GB0007", "a builtin Dynamo "
+          "skips", "set it once before compiling", ("kn_num_threads_01",), "2.13.0, 2.14.1"),
     Entry(("torch.nn.init.trunc_normal_",), "untraceable", "CL119", "GB0124", "it reads its bounds with `.item()`",
           "initialise before the region, or draw with `normal_` and clamp", ("kn_trunc_normal_01",), "2.13.0, 2.14.1",
           traced=("clean_kn_trunc_normal_01",)),
@@ -456,36 +419,6 @@ ENTRIES: tuple[Entry, ...] = (
           ("clean_deepcopy_config_01",), "2.11.0 (a break: the case's `[torch < 2.13]` label); 2.13.0, 2.14.1 (no break)",
           torch_max=(2, 13)),
 )
-
-
-class Table:
-    """The entries of one rule that hold for one torch release, indexed by name."""
-
-    def __init__(self, entries: tuple[Entry, ...]) -> None:
-        self.entries = entries
-        self.exact: dict[str, Entry] = {}
-        prefixes: list[tuple[str, Entry]] = []
-        for entry in entries:
-            for name in entry.names:
-                if name.endswith(".*"):
-                    prefixes.append((name[:-1], entry))
-                else:
-                    self.exact.setdefault(name, entry)
-        self.prefixes = tuple(prefixes)
-
-    def get(self, qualified: str | None) -> Entry | None:
-        if not qualified:
-            return None
-        entry = self.exact.get(qualified)
-        if entry is None:
-            for prefix, candidate in self.prefixes:
-                if qualified.startswith(prefix):
-                    return candidate
-        return entry
-
-    def names(self, prefix: str) -> frozenset[str]:
-        """The rest of every exact name that starts with `prefix` (`torch.Tensor.` -> methods)."""
-        return frozenset(n[len(prefix):] for n in self.exact if n.startswith(prefix))
 
 
 @lru_cache(maxsize=None)
