@@ -39,11 +39,13 @@ class GeneratorScopes:
 
     def holds(self, owner: cst.BaseExpression, local_flag, qualify) -> bool:
         """Whether `owner` holds a generator: a parameter annotated with one, a local the
-        function builds one into, `self.x` its class sets to one."""
+        function builds one into (and may reseed in place of itself), `self.x` its class sets
+        to one."""
         if isinstance(owner, cst.Name):
             fn = self._stack[-1] if self._stack and isinstance(self._stack[-1], cst.FunctionDef) else None
             return (fn is not None and owner.value in generator_params(fn, qualify)) \
-                or built_generator(local_flag(owner.value), qualify)
+                or built_generator(local_flag(owner.value), qualify) \
+                or (fn is not None and owner.value in generator_locals(fn, qualify))
         if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
             return False
         cls = next((node for node in reversed(self._stack) if isinstance(node, cst.ClassDef)), None)
@@ -76,8 +78,10 @@ def draw_given_generator(rule, node: cst.Call, qualified: str | None) -> bool:
         return False
     if not isinstance(value, (cst.Name, cst.Attribute)):
         return False  # `torch.Generator()` built here: reported where it is built (GB0363)
-    if isinstance(value, cst.Name) and ctx.function is not None \
-            and built_generator(ctx.local_flag(value.value), ctx.qualify):
+    if isinstance(value, cst.Name) and ctx.function is not None and (
+            built_generator(ctx.local_flag(value.value), ctx.qualify)
+            or (isinstance(ctx.function.node, cst.FunctionDef)
+                and value.value in generator_locals(ctx.function.node, ctx.qualify))):
         when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
     else:
         # (a parameter without a default, `given:=g`, says nothing of what it holds)
@@ -98,6 +102,44 @@ def built_generator(value: cst.BaseExpression | None, qualify) -> bool:
             and value.func.attr.value == "manual_seed":
         value = value.func.value
     return isinstance(value, cst.Call) and qualify(value.func) == GENERATOR
+
+
+def generator_locals(fn: cst.FunctionDef, qualify) -> frozenset[str]:
+    """Locals every binding of which holds a generator: one built (`rng = torch.Generator(dev)`)
+    and rebound to itself reseeded (`rng = rng.manual_seed(seed)`, which returns it: FrEIA's
+    mixture model), which a single-binding flag does not follow."""
+    bindings: dict[str, list[cst.BaseExpression]] = {}
+    for node in _own_statements(fn):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            bindings.setdefault(node.targets[0].target.value, []).append(node.value)
+
+    def reseeded(value: cst.BaseExpression, name: str) -> bool:
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value == "manual_seed" and isinstance(value.func.value, cst.Name) \
+            and value.func.value.value == name
+    return frozenset(name for name, values in bindings.items() if len(values) > 1
+                     and any(built_generator(v, qualify) for v in values)
+                     and all(built_generator(v, qualify) or reseeded(v, name) for v in values))
+
+
+def _own_statements(fn: cst.FunctionDef):
+    """The simple statements of a function's body, nested blocks included, not nested functions or classes."""
+    stack = list(fn.body.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            yield from node.body
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        else:
+            for field in ("body", "orelse", "handlers", "finalbody"):
+                part = getattr(node, field, None)
+                if isinstance(part, cst.BaseSuite):
+                    stack.extend(part.body)
+                elif isinstance(part, (cst.If, cst.Else, cst.Finally)):
+                    stack.append(part)
+                elif isinstance(part, (list, tuple)):
+                    stack.extend(part)
 
 
 def generator_params(fn: cst.FunctionDef, qualify) -> frozenset[str]:

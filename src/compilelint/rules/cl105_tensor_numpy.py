@@ -60,6 +60,14 @@ class M(torch.nn.Module):
         """
 import numpy as np
 import torch
+@torch.compile
+def numerical(x):
+    cols = [x[:, i] for i in range(np.prod(x.shape[1:]))]  # expect
+    return torch.stack(cols, -1)
+""",
+        """
+import numpy as np
+import torch
 class Bounds(torch.nn.Module):
     def __init__(self, low, high):
         super().__init__()
@@ -135,6 +143,10 @@ class M(torch.nn.Module):
         name = CASTS.get(qualified)
         if name and node.args and node.args[0].keyword is None and is_ndarray(node.args[0].value, self.ctx):
             self.report(node, self.message.format(what=f"`{name}()`"))
+            return
+        if qualified == "builtins.range" and any(a.keyword is None and is_ndarray(a.value, self.ctx) for a in node.args):
+            # (a NumPy value Dynamo holds as an ndarray, even one it folded from a shape: GB0059)
+            self.report(node, self.message.format(what="`range()`"))
             return
         size = self._array_size(node, qualified)
         if size is not None:
