@@ -210,7 +210,10 @@ class M(torch.nn.Module):
         if id(node) in self._targets or len(node.slice) != 1:
             return
         index = node.slice[0].slice
-        if not isinstance(index, cst.Index) or not isinstance(index.value, cst.Comparison):
+        mask = index.value if isinstance(index, cst.Index) else None
+        if isinstance(mask, cst.Name) and self.ctx.function is not None:
+            mask = self.ctx.local_flag(mask.value)  # `indices = np.absolute(k) < n / 2`, then `k[indices]`
+        if not isinstance(mask, cst.Comparison):
             return
-        if is_ndarray(node.value, self.ctx) and is_ndarray(index.value, self.ctx):
+        if is_ndarray(node.value, self.ctx) and is_ndarray(mask, self.ctx):
             self.report(node, self.message.format(what="Boolean-mask indexing (its size depends on the values)"))
