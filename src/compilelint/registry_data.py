@@ -458,4 +458,13 @@ RULES = {
         'gb_id': 'GB0053',
         'region_only': False,
     },
+    'CL305': {
+        'name': 'backward-hook-on-compiled-model',
+        'severity': 'warning',
+        'summary': 'a module backward hook on a model the same function or file compiles',
+        'message': "a module backward hook (`{hook}`) on {target}, which `{compile}` compiles here too: Dynamo breaks the graph at each hooked module's call unless compiled autograd is on (GB0083)",
+        'help': 'Hook tensors instead (`out.register_hook(fn)` inside the forward, traced), keep the hooks on a model you do not compile, or turn on compiled autograd (`torch._dynamo.config.compiled_autograd = True`).',
+        'gb_id': 'GB0083',
+        'region_only': False,
+    },
 }
