@@ -122,4 +122,8 @@ python -m pip install --no-deps entmax==1.3 pykan==0.2.8 dynamic-network-archite
 # joblib are above), each measured first as it came
 python -m pip install --no-deps FrEIA==0.2 bayesian-torch==0.5.0 torchkbnufft==1.5.2 auraloss==0.4.0 librosa==0.11.0 \
     decorator==5.2.1 msgpack==1.2.4
+# stop 54: ptwt (wavelet transforms; PyWavelets), geoopt (Riemannian manifolds in hyperbolic layers), torch-harmonics
+# (spherical harmonics, DISCO convolutions, spherical neural operators: its 0.9.3 wheel names torch>=2.14 in its metadata
+# but its extensions load on 2.13 with --no-deps) and perceiver-pytorch (einops above), each measured first as it came
+python -m pip install --no-deps ptwt==1.0.1 pywavelets==1.9.0 geoopt==0.5.1 torch-harmonics==0.9.3 perceiver-pytorch==0.11.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"

@@ -94,3 +94,21 @@ def test_resolution_in_process():
     target = config_mod.resolve_torch(config_mod.Settings(target_torch="3.0"))
     assert target.version == newest and target.source == "target-torch" and "3.0" in target.notice
     assert config_mod.resolve_torch(config_mod.Settings(target_torch=NEWEST)).notice is None
+
+
+def test_a_plain_check_message_breaks_only_before_2_14(tmp_path):
+    """CL156: `torch._check(cond, "text")` breaks on 2.13 (GB9840), not on 2.14; a message
+    closure over a tensor's shape breaks on both (GB9158). Both measured (fixtures/corpus/
+    cf_check_message_01.py)."""
+    folder = tmp_path / "checks"
+    make_project(folder, {"pyproject.toml": "[tool.compilelint]\n", "m.py": (
+        "import torch\n"
+        "class M(torch.nn.Module):\n"
+        "    def forward(self, q: torch.Tensor, k: torch.Tensor):\n"
+        "        torch._check(q.dtype == k.dtype, 'dtypes must match')\n"
+        "        torch._check(q.shape == k.shape, lambda: f'{q.shape} vs {k.shape}')\n"
+        "        return q + k\n")})
+    old, _ = check_json("--target-torch", "2.13", cwd=folder, expect_rc=1)
+    new, _ = check_json("--target-torch", "2.14", cwd=folder, expect_rc=1)
+    assert {(line, code) for _, line, code in hits(old)} == {(4, "CL156"), (5, "CL156")}
+    assert {(line, code) for _, line, code in hits(new)} == {(5, "CL156")}

@@ -361,6 +361,15 @@ RULES = {
         'gb_id': 'GB7312',
         'breaks_graph': True,
     },
+    'CL156': {
+        'name': 'check-message',
+        'severity': 'error',
+        'summary': 'a `torch._check*()` message Dynamo cannot take: a plain string (before 2.14), a closure over tensors',
+        'message': '`{call}()` with {what}: Dynamo {why} and breaks the graph ({gb})',
+        'help': 'Pass the message as a lambda returning a constant string (`lambda: "dtypes must match"`), or one over Python values only (`lambda: f"expected {n} rows"` with `n` an int).',
+        'gb_id': 'GB9840',
+        'breaks_graph': True,
+    },
     'CL201': {
         'name': 'module-structure-mutation',
         'severity': 'warning',
