@@ -23,7 +23,7 @@ DEFAULT_EXCLUDE = (
     "_build", "buck-out", "build", "dist", "node_modules", "site-packages", "venv",
     ".compilelint_cache",
 )
-DEFAULT_C_EXTENSIONS = ("scipy", "cv2", "sklearn", "skimage", "PIL", "pandas", "numba", "faiss")
+DEFAULT_C_EXTENSIONS = ("scipy", "cv2", "sklearn", "skimage", "PIL", "pandas", "numba", "faiss", "pywt")
 # The oldest torch release compilelint supports, and the newest one its knowledge (rules,
 # knowledge.ENTRIES, the corpus labels) is confirmed on: a newer torch is checked as this one.
 SUPPORTED_TORCH = ("2.4", "2.14")
