@@ -409,3 +409,39 @@ def test_dynamo_breaks_in_a_star_exported_modules_method(tmp_path):
         result = capture(lambda x: model.decode(x), (torch.randn(3, 4),), backend="eager")
     decoded = next(i for i, text in enumerate(SAMPLER.splitlines(), 1) if "# DECODED" in text)
     assert decoded in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+MIDPOINT = textwrap.dedent("""
+    import torch
+
+
+    def weighted_midpoint(xs, weights, *, posweight: bool = False):
+        if posweight and weights.lt(0).any():  # FLAGGED
+            weights = weights.abs()
+        return (xs * weights).sum(0)
+""")
+
+
+def test_an_api_findings_caller_condition_stays_a_condition(tmp_path):
+    """geoopt's `weighted_midpoint`: the tensor test runs only when the user passes
+    `posweight`, which no compiled call in the package decides: the note says so (it was
+    unconditional, and a false alarm on executed lines where the user left it out)."""
+    root = _package(tmp_path, "geopkg", {"__init__.py": "from .math import weighted_midpoint\n", "math.py": MIDPOINT})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(MIDPOINT.splitlines(), 1) if "# FLAGGED" in text)
+    assert [(f.line, f.code, f.when) for f in findings] == [(line, "CL102", ("given:posweight", API))]
+    assert "only when the caller passes `posweight`" in findings[0].message
+
+
+def test_dynamo_breaks_in_an_api_function_only_when_the_caller_passes_the_flag(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "geopkg", {"__init__.py": "", "math.py": MIDPOINT})
+    line = next(i for i, text in enumerate(MIDPOINT.splitlines(), 1) if "# FLAGGED" in text)
+    with imported(root, "geopkg.math") as math:
+        for posweight, breaks in ((False, False), (True, True)):
+            result = capture(lambda x, w: math.weighted_midpoint(x, w, posweight=posweight),
+                             (torch.randn(3, 2), torch.randn(3, 1)), backend="eager")
+            assert result.error is None
+            assert (line in {r.line for r in result.breaks if r.kind == "graph_break"}) is breaks

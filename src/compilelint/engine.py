@@ -270,6 +270,8 @@ def _decide_call_sites(in_region, project: Project):
         if inherited or (key and any(label.startswith("given:") for label in when)):
             if key in project.region:
                 decided = sites.resolve(key, when)
+            elif key in project.api:  # the user's call to the package's API decides: a condition
+                decided = when
             else:  # a rule about eager code (CL3xx): no compiled caller to ask
                 decided = tuple(label for label in when if not label.startswith("given:"))
             if decided is None:
