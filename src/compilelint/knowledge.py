@@ -266,8 +266,8 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("torch.set_num_threads", "torch.set_num_interop_threads"), "skipped", "CL119", "GB0007", "a builtin Dynamo "
           "skips", "set it once before compiling", ("kn_num_threads_01",), "2.13.0, 2.14.1"),
     Entry(("torch.nn.init.trunc_normal_",), "untraceable", "CL119", "GB0124", "it reads its bounds with `.item()`",
-          "initialise before the region, or draw with `normal_` and clamp", ("kn_trunc_normal_01",), "2.13.0, 2.14.1",
-          traced=("clean_kn_trunc_normal_01",)),
+          "initialise before the region, or draw with `normal_` and clamp", ("kn_trunc_normal_01",), "2.13.0, 2.14.1 "
+          "(2.11.0 traces it)", torch_min=(2, 13), traced=("clean_kn_trunc_normal_01",)),
     # ---- torch's own modules on Dynamo's skip list (trace_rules.MOD_SKIPLIST; CL119) ------
     Entry(("torch.quasirandom.SobolEngine",), "skipped", "CL119", "GB0008",
           "torch.quasirandom is on Dynamo's skip list: `SobolEngine.__init__` is marked as skipped",

@@ -6,14 +6,17 @@ from compilelint.semantic.kinds import VALUE_ATTRS
 
 CHECKS = frozenset({"torch._check", "torch._check_index", "torch._check_value", "torch._check_type",
                     "torch._check_not_implemented", "torch._check_is_size", "torch._check_with"})
-# a message that is not a callable: Dynamo 2.13 and older cannot extract it (GB9840); 2.14 can
+# a message that is not a callable: Dynamo 2.13 and older cannot extract it (GB9840; GB0288 on
+# 2.11); 2.14 can. Before 2.13 a closure formatting any value fails too (GB0288 on 2.11)
 PLAIN_FIXED = (2, 14)
+CLOSURE_FIXED = (2, 13)
 
 
 class CheckMessage(Rule):
     code = "CL156"
     name = "check-message"
     summary = "a `torch._check*()` message Dynamo cannot take: a plain string (before 2.14), a closure over tensors"
+    # (and, before 2.13, any formatting closure)
     message = "`{call}()` with {what}: Dynamo {why} and breaks the graph ({gb})"
     severity = "error"
     gb_id = "GB9840"
@@ -60,7 +63,11 @@ def mul(x: torch.Tensor, y: torch.Tensor):
         call = qualified
         if isinstance(message, cst.Lambda):
             held = _tensor_field(message.body, self.ctx)
-            if held is not None:
+            if held is None and torch_version(self.ctx.settings) < CLOSURE_FIXED and _formats(message.body):
+                self.report(node, self.message.format(
+                    call=call, what="a message closure that formats values",
+                    why="before torch 2.13 cannot turn a formatting closure into a constant message", gb="GB0288"))
+            elif held is not None:
                 self.report(node, self.message.format(
                     call=call, what=f"a message closure that formats `{held}`",
                     why="cannot turn a closure over tensor values into a constant message", gb="GB9158"))
@@ -78,6 +85,11 @@ def _text(node: cst.BaseExpression, ctx) -> bool:
         bound = ctx.local_flag(node.value)
         return isinstance(bound, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
     return False
+
+
+def _formats(body: cst.BaseExpression) -> bool:
+    return isinstance(body, cst.FormattedString) and any(
+        isinstance(part, cst.FormattedStringExpression) for part in body.parts)
 
 
 def _tensor_field(body: cst.BaseExpression, ctx) -> str | None:
