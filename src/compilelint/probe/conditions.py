@@ -58,7 +58,8 @@ def unmet_conditions(when: Iterable[str], conditions: dict[str, Any], *, in_entr
         elif label in ("training", "eval") and "training" in conditions:
             met = bool(conditions["training"]) == (label == "training")
         elif label in ("grad", "no_grad") and ("grad" in conditions or "training" in conditions):
-            # (a probe run has gradients on exactly when it trains: probe.observe)
+            # (a probe run has gradients on exactly when it trains, probe.observe; a program's
+            # run only says its modules' mode, which stands for it)
             met = bool(conditions.get("grad", conditions.get("training"))) == (label == "grad")
         elif label.startswith("dtype=") and conditions.get("dtype"):
             met = conditions["dtype"] == label[len("dtype="):]

@@ -12,7 +12,9 @@ import libcst as cst
 import libcst.matchers as m
 
 from compilelint.rules._callsite import keyword_value
+from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.kinds import not_optional
+from compilelint.traverse import iter_nodes
 
 GENERATOR = "torch.Generator"
 GENERATOR_METHODS = frozenset({"get_state", "set_state", "manual_seed", "seed", "initial_seed",
@@ -108,38 +110,21 @@ def generator_locals(fn: cst.FunctionDef, qualify) -> frozenset[str]:
     """Locals every binding of which holds a generator: one built (`rng = torch.Generator(dev)`)
     and rebound to itself reseeded (`rng = rng.manual_seed(seed)`, which returns it: FrEIA's
     mixture model), which a single-binding flag does not follow."""
-    bindings: dict[str, list[cst.BaseExpression]] = {}
-    for node in _own_statements(fn):
+    bindings: dict[str, list[cst.BaseExpression | None]] = {}
+    for node in iter_nodes(fn.body, prune=nested_scope):
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             bindings.setdefault(node.targets[0].target.value, []).append(node.value)
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)) \
+                and isinstance(node.target, cst.Name):
+            bindings.setdefault(node.target.value, []).append(None)  # bound some other way: not only a generator
 
-    def reseeded(value: cst.BaseExpression, name: str) -> bool:
+    def reseeded(value: cst.BaseExpression | None, name: str) -> bool:
         return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
             and value.func.attr.value == "manual_seed" and isinstance(value.func.value, cst.Name) \
             and value.func.value.value == name
     return frozenset(name for name, values in bindings.items() if len(values) > 1
                      and any(built_generator(v, qualify) for v in values)
                      and all(built_generator(v, qualify) or reseeded(v, name) for v in values))
-
-
-def _own_statements(fn: cst.FunctionDef):
-    """The simple statements of a function's body, nested blocks included, not nested functions or classes."""
-    stack = list(fn.body.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.SimpleStatementLine):
-            yield from node.body
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        else:
-            for field in ("body", "orelse", "handlers", "finalbody"):
-                part = getattr(node, field, None)
-                if isinstance(part, cst.BaseSuite):
-                    stack.extend(part.body)
-                elif isinstance(part, (cst.If, cst.Else, cst.Finally)):
-                    stack.append(part)
-                elif isinstance(part, (list, tuple)):
-                    stack.extend(part)
 
 
 def generator_params(fn: cst.FunctionDef, qualify) -> frozenset[str]:

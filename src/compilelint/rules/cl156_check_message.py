@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.config import torch_version
+from compilelint.rules._callsite import target_version
 from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import VALUE_ATTRS
 
@@ -63,7 +63,7 @@ def mul(x: torch.Tensor, y: torch.Tensor):
         call = qualified
         if isinstance(message, cst.Lambda):
             held = _tensor_field(message.body, self.ctx)
-            if held is None and torch_version(self.ctx.settings) < CLOSURE_FIXED and _formats(message.body):
+            if held is None and target_version(self.ctx) < CLOSURE_FIXED and _formats(message.body):
                 self.report(node, self.message.format(
                     call=call, what="a message closure that formats values",
                     why="before torch 2.13 cannot turn a formatting closure into a constant message", gb="GB0288"))
@@ -71,7 +71,7 @@ def mul(x: torch.Tensor, y: torch.Tensor):
                 self.report(node, self.message.format(
                     call=call, what=f"a message closure that formats `{held}`",
                     why="cannot turn a closure over tensor values into a constant message", gb="GB9158"))
-        elif _text(message, self.ctx) and torch_version(self.ctx.settings) < PLAIN_FIXED:
+        elif _text(message, self.ctx) and target_version(self.ctx) < PLAIN_FIXED:
             self.report(node, self.message.format(
                 call=call, what="a plain string message",
                 why="before torch 2.14 takes only a callable message", gb="GB9840"))
