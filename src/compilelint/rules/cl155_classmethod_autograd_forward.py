@@ -93,9 +93,13 @@ class Net(torch.nn.Module):
 """,
     ]
 
-    def visit_Module(self, node: cst.Module) -> None:
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
         # the file's classes: name -> (bases as written, whether its own `forward` is a classmethod)
         self._classes: dict[str, tuple[list, bool | None]] = {}
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._classes = {}
         if "classmethod" not in (self.ctx.text or "classmethod"):
             return
         for stmt in node.body:

@@ -59,7 +59,11 @@ def train(model, loader):
 """,
     ]
 
-    def visit_Module(self, node: cst.Module) -> None:
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self.visit_Module(None)
+
+    def visit_Module(self, node: cst.Module | None) -> None:
         self._hooks: list[tuple] = []  # (call, hook, root name, scope, what it hooks)
         self._compiles: dict[tuple[object, str], tuple[str, cst.Call]] = {}  # (scope, root) -> (how, call)
         self._walks: dict[tuple[object, str], tuple[str, str]] = {}  # (scope, loop name) -> (model, the walk)
