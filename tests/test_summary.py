@@ -63,3 +63,14 @@ def test_the_summary_module_imports_no_libcst():
     code = "import sys, compilelint.summary; print('libcst' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_project_phase_marks_are_no_kind_leaves():
+    """A finding's `needs` holds kind leaves (`s|Cls|attr`, solved by semantic.project) or a
+    project phase's candidate mark: a mark that starts like a leaf hands the phase a leaf."""
+    from compilelint.finding import PROJECT_DECIDES
+    from compilelint.summary import LEAF_TAGS
+
+    assert all(mark.endswith("|") and len(mark) == 2 for mark in PROJECT_DECIDES)
+    assert not {mark[0] for mark in PROJECT_DECIDES} & LEAF_TAGS
+    assert len(set(PROJECT_DECIDES)) == len(PROJECT_DECIDES)

@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 # the sorted leaves it depends on ("p|fn|param", "r|fn|edge", "i|fn|edge#n" for the n-th
 # element of what the call returned; semantic.project decides).
 Spec = str | tuple[str, ...]
+# the tags a leaf starts with (semantic.project.KindSolver.leaf_kind): a parameter, an annotated
+# one, a self attribute, an attribute of an annotated object, a return, a returned tuple's item.
+# A finding's `needs` holds leaves or a project phase's candidate mark (finding.PROJECT_DECIDES):
+# the two must never share a prefix (CL154's mark was "s|" once, and crashed its phase)
+LEAF_TAGS = frozenset({"p", "a", "s", "o", "r", "i"})
 
 
 def _trim(row: tuple, defaults: tuple) -> tuple:
