@@ -183,7 +183,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             info = self.classes.get(owner)
             module = owner.split(":", 1)[0]
             for ref in info.decorators if info else ():
-                found = self.resolve_name(module, ref) if "." not in ref else self._lookup(ref)
+                found = self.resolve_ref(module, ref)
                 if found and found in self.functions and self.functions[found].swaps_forward:
                     return self.functions[found].swaps_forward
             if f"{owner}.forward" in self.functions:

@@ -45,8 +45,13 @@ class FactoryCallees:
             name = ref[len("self."):]
             found = [self.method(owner, name)] + [f"{sub}.{name}" for sub in self.subclasses(owner)]
             return [f for f in dict.fromkeys(found) if f and f in self.functions]
-        found = self._lookup(ref) if "." in ref else self.resolve_name(module, ref)
+        found = self.resolve_ref(module, ref)
         return [found] if found in self.functions else []
+
+    def resolve_ref(self, module: str, ref: str) -> str | None:
+        """A reference as `module` writes it down: a qualified `pkg.mod.f` or a name the module
+        defines or imports (factories, stored functions, CL154's parameter-making helpers)."""
+        return self._lookup(ref) if "." in ref else self.resolve_name(module, ref)
 
     def made_callees(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`obj(x)` / `obj.m(x)` where `obj` holds what a factory returned: each class's

@@ -132,7 +132,7 @@ class _Replay:
             return cls is not None and index.is_module_class(cls)
         if evidence.startswith("c:"):
             ref = evidence[2:]
-            function = index._lookup(ref) if "." in ref else index.resolve_name(module, ref)
+            function = index.resolve_ref(module, ref)
             info = index.functions.get(function) if function else None
             if info is not None and PARAMETER in info.builds.split("|"):
                 return True

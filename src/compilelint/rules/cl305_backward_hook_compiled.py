@@ -85,14 +85,12 @@ def train(model, loader):
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
-        if is_compile_call(self.ctx, node) and node.args:
-            root = _root(node.args[0].value)
-            if root:
-                self._compiles[(self._scope(), root)] = (f"torch.compile({root})", node)
-        elif isinstance(func, cst.Attribute) and func.attr.value == "compile" and not node.args:
-            root = _root(func.value)
+        compiled = self.ctx.compiled_target(node)
+        if compiled is not None:
+            root = _root(compiled)
             if root and not self.ctx.is_import(root):
-                self._compiles[(self._scope(), root)] = (f"{dotted(func.value) or root}.compile()", node)
+                how = f"torch.compile({root})" if is_compile_call(self.ctx, node) else f"{dotted(compiled) or root}.compile()"
+                self._compiles[(self._scope(), root)] = (how, node)
         elif isinstance(func, cst.Attribute) and func.attr.value in BACKWARD_HOOKS:
             root = _root(func.value)
             if root:

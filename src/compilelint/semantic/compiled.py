@@ -100,23 +100,24 @@ class CompileTracking:
             table[key[1]] = state
             self.compile_options[key] = options or {}
 
-    def enter_Call(self, node: cst.Call) -> None:
+    def compiled_target(self, node: cst.Call) -> cst.BaseExpression | None:
+        """What a call compiles: the first argument of `torch.compile(model)`, the receiver of
+        `model.compile()` (not `re.compile`'s); None for any other call."""
         qualified = self.qualify(node.func)
-        if qualified in COMPILE_NAMES or (
-            isinstance(node.func, cst.Attribute) and node.func.attr.value == "compile"
-            and not (qualified or "").startswith(("builtins.", "re.", "regex."))
-            and dotted(node.func.value) not in ("re", "regex")
-            and not node.args
-        ):
-            self._compile_root(node, qualified in COMPILE_NAMES)
+        if qualified in COMPILE_NAMES:
+            return node.args[0].value if node.args else None
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "compile" \
+                and not (qualified or "").startswith(("builtins.", "re.", "regex.")) \
+                and dotted(node.func.value) not in ("re", "regex") and not node.args:
+            return node.func.value
+        return None
 
-    def _compile_root(self, node: cst.Call, is_torch_compile: bool) -> None:
-        if is_torch_compile:
-            if not node.args:
-                return
-            target = node.args[0].value
-        else:
-            target = node.func.value  # model.compile()
+    def enter_Call(self, node: cst.Call) -> None:
+        target = self.compiled_target(node)
+        if target is not None:
+            self._compile_root(target)
+
+    def _compile_root(self, target: cst.BaseExpression) -> None:
         scope = self.scopes[-1].qualname if self.scopes else ""
         if isinstance(target, cst.Name):
             var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
