@@ -126,4 +126,10 @@ python -m pip install --no-deps FrEIA==0.2 bayesian-torch==0.5.0 torchkbnufft==1
 # (spherical harmonics, DISCO convolutions, spherical neural operators: its 0.9.3 wheel names torch>=2.14 in its metadata
 # but its extensions load on 2.13 with --no-deps) and perceiver-pytorch (einops above), each measured first as it came
 python -m pip install --no-deps ptwt==1.0.1 pywavelets==1.9.0 geoopt==0.5.1 torch-harmonics==0.9.3 perceiver-pytorch==0.11.0
+# stop 55: norse (spiking networks; nir, nirtorch), opacus (differentially private training: grad-sample hooks,
+# DP layers, DP-SGD steps), deepxde (physics-informed networks; scikit-optimize), pytorch-tcn (temporal convolutional
+# networks), egnn-pytorch (E(n)-equivariant graph networks; torch-geometric above) and encodec (neural audio codec;
+# einops above), each measured first as it came
+python -m pip install --no-deps norse==1.1.0 nir==1.0.1 nirtorch==1.0 opacus==1.6.0 deepxde==1.15.0 \
+    scikit-optimize==0.10.2 pytorch-tcn==1.2.3 egnn-pytorch==0.2.8 encodec==0.1.1
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
