@@ -268,7 +268,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(_names("torch.autograd", "set_detect_anomaly", "anomaly_mode.set_detect_anomaly"), "skipped", "CL119", "GB0008", "torch.autograd.anomaly_mode is "
           "marked as skipped", "switch anomaly detection on once, before compiling (or debug the eager model; "
           "`with detect_anomaly():` is CL141's)",
-          ("kn_autograd_anomaly_01",), "2.13.0", traced=("clean_kn_autograd_anomaly_01",)),
+          ("kn_autograd_anomaly_01",), "2.13.0, 2.14.1", traced=("clean_kn_autograd_anomaly_01",)),
     Entry(("torch.nn.init.trunc_normal_",), "untraceable", "CL119", "GB0124", "it reads its bounds with `.item()`",
           "initialise before the region, or draw with `normal_` and clamp", ("kn_trunc_normal_01",), "2.13.0, 2.14.1 "
           "(2.11.0 traces it)", torch_min=(2, 13), traced=("clean_kn_trunc_normal_01",)),

@@ -3,7 +3,7 @@ import libcst as cst
 from compilelint.semantic.ndarrays import is_ndarray, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
-from compilelint.rules.cl107_tensor_as_int import size_arguments
+from compilelint.rules._int_arguments import size_arguments
 
 CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
          "builtins.complex": "complex", "builtins.str": "str", "builtins.repr": "repr",

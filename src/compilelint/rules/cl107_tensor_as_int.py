@@ -1,91 +1,11 @@
 import libcst as cst
 
 from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind
+from compilelint.semantic.local_flags import self_stores
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules._loop_rows import LoopRows
 from compilelint.rules.base import Rule
-
-# methods that give a tensor of their receiver's shape: a 0-d tensor stays one (`x.sum().long()`)
-KEEPS_SHAPE = frozenset({"long", "int", "to", "type", "detach", "cpu", "cuda", "clamp", "clip", "abs", "floor",
-                         "ceil", "round", "add", "sub", "mul", "neg"})
-
-# torch factories whose positional arguments are sizes or bounds (Python ints).
-SIZE_FACTORIES = frozenset({
-    "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
-    "torch.full",
-})
-# Functions whose `size` (second positional) is an output size of Python ints.
-RESIZE_FUNCS = frozenset({
-    "torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.adaptive_avg_pool2d",
-    "torch.nn.functional.adaptive_max_pool2d", "torch.nn.functional.adaptive_avg_pool1d",
-})
-# Tensor methods whose positional arguments are sizes, dims or lengths.
-SIZE_METHODS = frozenset({
-    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full",
-})
-
-
-# torch's Scalar arguments, which a tensor cannot fill: Dynamo reads its value (`.item()`,
-# GB0033; measured on 2.13 and 2.14). (keyword, position or None) per name; the in-place
-# `add_(alpha=)` / `addcmul_(value=)`, `torch.full`, `masked_fill`, `clamp` and `lerp` take
-# a tensor and are traced.
-_F = "torch.nn.functional."
-SCALAR_ARGS = {
-    "torch.add": (("alpha", None),), "torch.sub": (("alpha", None),), "torch.subtract": (("alpha", None),),
-    "torch.addcmul": (("value", None),), "torch.norm": (("p", 1),),
-    **{f"torch.{f}": (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")},
-    **{_F + f: (("p", 1),) for f in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-                                      "normalize")},
-    _F + "leaky_relu": (("negative_slope", 1),), _F + "elu": (("alpha", 1),), _F + "celu": (("alpha", 1),),
-    _F + "softplus": (("beta", 1), ("threshold", 2)), _F + "hardtanh": (("min_val", 1), ("max_val", 2)),
-    _F + "threshold": (("threshold", 1), ("value", 2)), _F + "rrelu": (("lower", 1), ("upper", 2)),
-}
-SCALAR_METHODS = {"add": (("alpha", None),), "sub": (("alpha", None),), "addcmul": (("value", None),),
-                  "new_full": (("fill_value", 1),),
-                  **{f: (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")}}
-
-
-def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:
-    """(name, argument) of each Scalar argument a torch call or a tensor's method is given."""
-    func = node.func
-    if qualified in SCALAR_ARGS:
-        spots = SCALAR_ARGS[qualified]
-    elif isinstance(func, cst.Attribute) and func.attr.value in SCALAR_METHODS and not qualified \
-            and ctx.kind(func.value).tensorish:
-        spots = SCALAR_METHODS[func.attr.value]
-    else:
-        return []
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    found = []
-    for name, position in spots:
-        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == name), None)
-        if value is None and position is not None and len(positional) > position:
-            value = positional[position]
-        if value is not None:
-            found.append((name, value))
-    return found
-
-
-# the calls whose sizes are some positions only (narrow(dim, start, length): a tensor `start`
-# is traced; full's and new_full's fill value too); every positional argument of the others
-SIZES_AT = {"torch.full": slice(0, 1), "new_full": slice(0, 1), "narrow": slice(2, 3)}
-
-
-def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -> tuple[list, str] | None:
-    """The arguments of a torch factory or of a tensor's `.view()` / `.reshape()` / ... that
-    are sizes (Python ints), and what to call them; None for any other call. With `starred`,
-    also what a call that takes sizes at every position is given as `*counts`."""
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    if qualified in SIZE_FACTORIES:
-        name, what = qualified, f"a size of `{qualified}()`"
-    elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
-            and ctx.kind(node.func.value).tensorish:
-        name, what = node.func.attr.value, f"a size of `.{node.func.attr.value}()`"
-    else:
-        return None
-    if name in SIZES_AT:
-        return positional[SIZES_AT[name]], what
-    return positional + ([a.value for a in node.args if a.star == "*"] if starred else []), what
+from compilelint.rules._int_arguments import KEEPS_SHAPE, RESIZE_FUNCS, scalar_arguments, size_arguments
 
 
 class TensorAsInt(Rule):
@@ -168,6 +88,15 @@ import torch
 @torch.compile
 def f(x: torch.Tensor, v: torch.Tensor):
     return torch.full((3,), 1.0) * v[0] + x  # a fill value, not a size
+""",
+        """
+import torch
+class Cell(torch.nn.Module):
+    def __init__(self, hidden_size: int):
+        super().__init__()
+        self.hidden_size = torch.as_tensor(hidden_size)
+    def forward(self, x: torch.Tensor, n: torch.Tensor):
+        return torch.zeros(x.shape[0], self.hidden_size) + x.new_ones(self.hidden_size).sum()  # specialised
 """,
         """
 import torch
@@ -294,6 +223,18 @@ def f(src: torch.Tensor, indptr: torch.Tensor):
 """,
         """
 import torch
+class Cell(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.width = torch.as_tensor(3)
+    def grow(self, x: torch.Tensor):
+        self.width = x.abs().sum().long()  # computed in a compiled call: not the one __init__ set
+    def forward(self, x: torch.Tensor, n: torch.Tensor):
+        self.grow(x)
+        return torch.zeros(self.width) + torch.arange(n).sum()  # expect
+""",
+        """
+import torch
 @torch.compile
 def inverse(y: torch.Tensor, perm: torch.Tensor):
     cols = [y[..., idx] for idx in range(3)]
@@ -311,7 +252,7 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
                 if found is not None:
                     return found
             elif value is not None and (self._tensor(value) or self._scalar(value)) \
-                    and not (sizes and self._constant(value)):
+                    and not (sizes and (self._constant(value) or self._frame_input(value))):
                 return value  # (`lengths.max()` of an input: no int has `.max()`, a tensor's is 0-d)
         return None
 
@@ -332,6 +273,22 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
             and bool(value.args) and all(self.ctx.kind(a.value) == Kind.VALUE for a in value.args
                                          if a.keyword is None)
 
+    def _frame_input(self, value: cst.BaseExpression) -> bool:
+        """An attribute of `self` set at construction only (norse's `self.hidden_size =
+        torch.as_tensor(hidden_size)` in `__init__`): the frame is handed it, and as a size
+        Dynamo specialises on its value (measured on 2.13: no break; a slice bound or `range()`
+        of it still breaks). Not a parameter: an inlined call may pass one the graph computed."""
+        scope = self.ctx.function
+        if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self"
+                and scope is not None and isinstance(scope.node, cst.FunctionDef)):
+            return False
+        info = self.ctx.class_table.get(scope.class_name) if scope.class_name else None
+        if info is not None and value.attr.value in info.late_attrs:
+            return False
+        if id(scope.node) not in self._assigned:
+            self._assigned[id(scope.node)] = self_stores(scope.node)
+        return value.attr.value not in self._assigned[id(scope.node)]
+
     def _check(self, values, what: str, sizes: bool = False) -> None:
         """One finding per slice or call: the first tensor among `values`."""
         value = self._first_tensor(values, sizes)
@@ -347,6 +304,7 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._rows = LoopRows()
+        self._assigned: dict[int, frozenset[str]] = {}
 
     def visit_For(self, node: cst.For) -> None:
         self._rows.enter(node, self.ctx)

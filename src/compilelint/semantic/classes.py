@@ -39,6 +39,7 @@ class ClassInfo:
     init_calls: dict[str, str] = field(default_factory=dict)
     init_required: bool | None = None  # ClassSummary.init_required
     state_attrs: set[str] = field(default_factory=set)  # ClassSummary.state_attrs
+    late_attrs: set[str] = field(default_factory=set)  # self.x = ... outside the INIT_METHODS
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
@@ -169,6 +170,8 @@ class ClassTracking:
                                                *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
+                if not in_init:
+                    info.late_attrs.add(assign_target)
                 if isinstance(value, cst.Call) and torch_state(self.qualify(value.func)):
                     info.state_attrs.add(assign_target)  # `self.w = nn.Parameter(...)`, `= nn.Linear(...)`
                 if in_init and isinstance(value, cst.Call):

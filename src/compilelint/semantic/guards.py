@@ -29,6 +29,7 @@ EXPORTING_FOLDED_FROM = (2, 12)
 PLAIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
                          "Number", "Integral", "Real", "Sequence"})
 TENSOR_TYPES = frozenset({"Tensor", "Parameter", "Buffer"})
+SPARSE_FLAGS = frozenset({"is_sparse", "is_sparse_csr"})
 HALF_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16"}
 
 
@@ -54,6 +55,8 @@ def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTI
     member = membership_in_empty(test, empties)
     if member is not None:
         return member != negated
+    if sparse_test(test):
+        return negated
     if isinstance(test, cst.Call):
         value = constants(test.func.value) if constants and isinstance(test.func, cst.Name) else None
         if value is not None:
@@ -67,6 +70,21 @@ def compiling_guard(test: cst.BaseExpression, release: tuple[int, int] = EXPORTI
         if last in COMPILING_GUARDS:
             return not negated
     return None
+
+
+def sparse_test(test: cst.BaseExpression) -> bool:
+    """`t.is_sparse`, `t.is_sparse_csr`, `t.layout == torch.sparse_coo`: true only for a frame
+    holding a sparse tensor, which Dynamo cannot wrap (GB0015): that frame broke at the test,
+    its first use of `t`, so what only the test lets through never runs compiled (norse's
+    `zeros(...).to_sparse() if input_tensor.is_sparse else zeros(...)`). `self.is_sparse` is a flag."""
+    if isinstance(test, cst.Attribute):
+        return test.attr.value in SPARSE_FLAGS and not (isinstance(test.value, cst.Name) and test.value.value == "self")
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
+            and isinstance(test.comparisons[0].operator, cst.Equal):
+        sides = (test.left, test.comparisons[0].comparator)
+        layout = any(isinstance(side, cst.Attribute) and side.attr.value == "layout" for side in sides)
+        return layout and any((dotted(side) or "").startswith("torch.sparse_") for side in sides)
+    return False
 
 
 def not_tensors(test: cst.BaseExpression, truth: bool,

@@ -71,3 +71,12 @@ def optional_locals(fn: cst.FunctionDef) -> frozenset[str]:
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             names.update(t.value for t in targets if isinstance(t, cst.Name))
     return frozenset(names)
+
+
+def self_stores(fn: cst.FunctionDef) -> frozenset[str]:
+    """The attributes `X` the function assigns as `self.X` (a value it computes, not one it was handed)."""
+    return frozenset(target.attr.value for node in iter_nodes(fn)
+                     if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign))
+                     for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
+                     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                     and target.value.value == "self")

@@ -1,0 +1,88 @@
+"""Where torch calls take Python ints or Scalars — sizes of factories and of `.view()`-like
+methods, Scalar arguments (`alpha=`, `negative_slope`) — for CL107 and CL105's NumPy sizes."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+# methods that give a tensor of their receiver's shape: a 0-d tensor stays one (`x.sum().long()`)
+KEEPS_SHAPE = frozenset({"long", "int", "to", "type", "detach", "cpu", "cuda", "clamp", "clip", "abs", "floor",
+                         "ceil", "round", "add", "sub", "mul", "neg"})
+
+# torch factories whose positional arguments are sizes or bounds (Python ints).
+SIZE_FACTORIES = frozenset({
+    "torch.arange", "torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn",
+    "torch.full",
+})
+# Functions whose `size` (second positional) is an output size of Python ints.
+RESIZE_FUNCS = frozenset({
+    "torch.nn.functional.interpolate", "torch.nn.functional.upsample", "torch.nn.functional.adaptive_avg_pool2d",
+    "torch.nn.functional.adaptive_max_pool2d", "torch.nn.functional.adaptive_avg_pool1d",
+})
+# Tensor methods whose positional arguments are sizes, dims or lengths.
+SIZE_METHODS = frozenset({
+    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full",
+})
+
+
+# torch's Scalar arguments, which a tensor cannot fill: Dynamo reads its value (`.item()`,
+# GB0033; measured on 2.13 and 2.14). (keyword, position or None) per name; the in-place
+# `add_(alpha=)` / `addcmul_(value=)`, `torch.full`, `masked_fill`, `clamp` and `lerp` take
+# a tensor and are traced.
+_F = "torch.nn.functional."
+SCALAR_ARGS = {
+    "torch.add": (("alpha", None),), "torch.sub": (("alpha", None),), "torch.subtract": (("alpha", None),),
+    "torch.addcmul": (("value", None),), "torch.norm": (("p", 1),),
+    **{f"torch.{f}": (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")},
+    **{_F + f: (("p", 1),) for f in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                                      "normalize")},
+    _F + "leaky_relu": (("negative_slope", 1),), _F + "elu": (("alpha", 1),), _F + "celu": (("alpha", 1),),
+    _F + "softplus": (("beta", 1), ("threshold", 2)), _F + "hardtanh": (("min_val", 1), ("max_val", 2)),
+    _F + "threshold": (("threshold", 1), ("value", 2)), _F + "rrelu": (("lower", 1), ("upper", 2)),
+}
+SCALAR_METHODS = {"add": (("alpha", None),), "sub": (("alpha", None),), "addcmul": (("value", None),),
+                  "new_full": (("fill_value", 1),),
+                  **{f: (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")}}
+
+
+def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:
+    """(name, argument) of each Scalar argument a torch call or a tensor's method is given."""
+    func = node.func
+    if qualified in SCALAR_ARGS:
+        spots = SCALAR_ARGS[qualified]
+    elif isinstance(func, cst.Attribute) and func.attr.value in SCALAR_METHODS and not qualified \
+            and ctx.kind(func.value).tensorish:
+        spots = SCALAR_METHODS[func.attr.value]
+    else:
+        return []
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    found = []
+    for name, position in spots:
+        value = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == name), None)
+        if value is None and position is not None and len(positional) > position:
+            value = positional[position]
+        if value is not None:
+            found.append((name, value))
+    return found
+
+
+# the calls whose sizes are some positions only (narrow(dim, start, length): a tensor `start`
+# is traced; full's and new_full's fill value too); every positional argument of the others
+SIZES_AT = {"torch.full": slice(0, 1), "new_full": slice(0, 1), "narrow": slice(2, 3)}
+
+
+def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -> tuple[list, str] | None:
+    """The arguments of a torch factory or of a tensor's `.view()` / `.reshape()` / ... that
+    are sizes (Python ints), and what to call them; None for any other call. With `starred`,
+    also what a call that takes sizes at every position is given as `*counts`."""
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    if qualified in SIZE_FACTORIES:
+        name, what = qualified, f"a size of `{qualified}()`"
+    elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
+            and ctx.kind(node.func.value).tensorish:
+        name, what = node.func.attr.value, f"a size of `.{node.func.attr.value}()`"
+    else:
+        return None
+    if name in SIZES_AT:
+        return positional[SIZES_AT[name]], what
+    return positional + ([a.value for a in node.args if a.star == "*"] if starred else []), what
