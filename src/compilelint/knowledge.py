@@ -323,6 +323,10 @@ ENTRIES: tuple[Entry, ...] = (
           "what `torch.jit.trace` / `trace_module` / `load` / `freeze`, or `torch.jit.script` of a module, "
           "returns; `torch.jit.script` of a function is traced", ("kn_jit_module_01",), "2.13.0, 2.14.1",
           form="instance", traced=("clean_kn_jit_module_01",)),
+    Entry(_names("torch.jit", "script", "trace", "trace_module", "freeze", "load"), "skipped", "CL119", "GB0007",
+          "torch.jit's entry points are marked as skipped", "script or trace once, at import or in `__init__`, and "
+          "call the result (a scripted function is traced)", ("kn_jit_in_region_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_jit_in_region_01",)),
     Entry(("torch.utils.checkpoint.checkpoint_sequential",), "skipped", "CL119", "GB0007",
           "`checkpoint_sequential` is marked as skipped (with either `use_reentrant`)",
           "`torch.utils.checkpoint.checkpoint(segment, x, use_reentrant=False)` per segment is traced",
