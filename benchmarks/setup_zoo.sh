@@ -132,4 +132,9 @@ python -m pip install --no-deps ptwt==1.0.1 pywavelets==1.9.0 geoopt==0.5.1 torc
 # einops above), each measured first as it came
 python -m pip install --no-deps norse==1.1.0 nir==1.0.1 nirtorch==1.0 opacus==1.6.0 deepxde==1.15.0 \
     scikit-optimize==0.10.2 pytorch-tcn==1.2.3 egnn-pytorch==0.2.8 encodec==0.1.1
+# stop 55, a second batch measured first as it came: st-moe-pytorch (mixture-of-experts routing; beartype, colt5 and
+# the rest above), asteroid-filterbanks (learnable audio filterbanks; librosa above), roma (3D rotations) and julius
+# (audio resampling and filters)
+python -m pip install --no-deps st-moe-pytorch==0.1.8 beartype==0.22.9 asteroid-filterbanks==0.4.0 roma==1.8.0 \
+    julius==0.2.8
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
