@@ -445,3 +445,60 @@ def test_dynamo_breaks_in_an_api_function_only_when_the_caller_passes_the_flag(t
                              (torch.randn(3, 2), torch.randn(3, 1)), backend="eager")
             assert result.error is None
             assert (line in {r.line for r in result.breaks if r.kind == "graph_break"}) is breaks
+
+
+BANDS = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class Bands(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            low = torch.tensor(float(n)).item()  # ITEM
+            self.register_buffer("cut", torch.linspace(low, 2 * low, 4))
+
+        def forward(self, x):
+            return x * self.cut.sum()
+
+
+    class Quant(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.scale = torch.tensor(float(n)).item()  # CONVERTED
+            self.w = nn.Parameter(torch.zeros(n))
+
+        def forward(self, x):
+            return x * self.w * self.scale
+
+
+    def split_bands(x, n=3):
+        return Bands(n).to(x)(x)
+
+
+    def convert(model):
+        model.head = Quant(4)
+        return model
+""")
+
+
+def test_a_module_an_api_function_builds_and_calls_runs_in_the_compiled_call(tmp_path):
+    # julius' `split_bands`: `SplitBands(...).to(signal)(signal)` builds the module and runs it,
+    # so its `__init__` is traced with the call; a conversion pass (`convert(model)`, which swaps
+    # in a layer it never calls) builds part of the user's model, which nobody compiles
+    root = _package(tmp_path, "bandpkg", {"__init__.py": "from .bands import split_bands, convert\n",
+                                          "bands.py": BANDS})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(BANDS.splitlines(), 1) if "# ITEM" in text)
+    assert [(f.line, f.code, f.when) for f in findings] == [(line, "CL103", (API,))]
+
+
+def test_dynamo_breaks_in_the_init_of_a_module_an_api_function_builds_and_calls(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "bandpkg", {"__init__.py": "", "bands.py": BANDS})
+    with imported(root, "bandpkg.bands") as bands:
+        result = capture(lambda x: bands.split_bands(x) * 2, (torch.randn(4),), backend="eager")
+    line = next(i for i, text in enumerate(BANDS.splitlines(), 1) if "# ITEM" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

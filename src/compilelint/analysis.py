@@ -120,7 +120,7 @@ def assemble(walker: Walker, text: str, locate, loops_alone) -> FileAnalysis:
             own_test = isinstance(loop, cst.While) and walker.target_release() >= WHILE_TEST_RESUMES \
                 and any(pending.node is op for op in (loop.test, *test_operands(loop.test)))
             if loop is not None and walker.loop_rule is not None and ON_ERROR not in pending.when and not own_test \
-                    and not _before_loop(loop, pending) and scope not in walker.scripted:
+                    and not _before_loop(loop, pending):
                 lpos = positions[loop]
                 key = (lpos.start.line, lpos.start.column, pending.needs)
                 if key not in loops:

@@ -486,12 +486,13 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
 
     def _reach(self, seen: set[str], skip, outside: set[str] = frozenset(), keep=None) -> set[str]:
         """`seen` and every enabled function it calls, not through `outside` (nor, with `keep`,
-        through a callee it refuses)."""
+        through an edge (caller, callee) it refuses)."""
         queue = deque(seen)
         while queue:
-            for callee in self._callees(queue.popleft(), skip):
+            caller = queue.popleft()
+            for callee in self._callees(caller, skip):
                 if callee not in seen and callee not in outside and not self.functions[callee].disabled \
-                        and (keep is None or keep(callee)):
+                        and (keep is None or keep(caller, callee)):
                     seen.add(callee)
                     queue.append(callee)
         return seen

@@ -259,9 +259,23 @@ class RootFinding:
         package's API (`api`: `package_api()`): whether anyone compiles it is the user's
         choice, so what breaks there is a condition, not a fact."""
         seeds = {key for key in api if key not in region and not self.functions[key].disabled}
-        # a module an API function builds is the user's model being made (`build_sam()`), not
-        # code they compile: its constructor is left out (one the region builds is in it)
-        return self._reach(seeds, skip, region, keep=lambda key: not self.module_constructor(key)) if seeds else set()
+        # a module an API function builds is the user's model being made (`build_sam()`), or
+        # converted (a quantisation pass swapping layers), not code they compile: its constructor is
+        # left out (one the region builds is in it), unless the function calls what it built
+        # (julius' `split_bands`: `SplitBands(...)(x)`), which runs in the compiled call
+        return self._reach(seeds, skip, region, keep=lambda caller, key: not self.module_constructor(key)
+                           or self._builds_to_call(caller, key, skip)) if seeds else set()
+
+    def _builds_to_call(self, caller: str, constructor: str, skip) -> bool:
+        """`caller` (no `__init__`) also calls a method of the class whose `constructor` it runs,
+        its own or nn.Module's on the new object (`SplitBands(...).to(x)(x)`)."""
+        owner = self.owner(constructor)
+        if owner is None or self.module_constructor(caller):
+            return False
+        name = owner.rsplit(":", 1)[-1]
+        return any(callee != constructor and self.owner(callee) == owner for callee in self._callees(caller, skip)) \
+            or any(call.kind == "ctorcall" and call.target.rsplit(".", 1)[0].rsplit(".", 1)[-1] == name
+                   for call in self.functions[caller].calls)
 
     def module_constructor(self, key: str) -> bool:
         """Function `key` is the `__init__` (or `__post_init__`) of a module class."""

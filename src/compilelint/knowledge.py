@@ -260,6 +260,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(_names("torch.autograd.functional", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"), "untraceable", "CL119",
           "GB0055", "Dynamo cannot hand the function to the op", "use `torch.func` (`jacrev`, `hessian`, `vjp`, ...): "
           "traced", ("kn_autograd_functional_01",), "2.13.0, 2.14.1", traced=("clean_kn_autograd_functional_01",)),
+    Entry(("torch._C._is_tracing",), "untraceable", "CL119", "GB0208", "a torch binding returning a Python bool "
+          "(torch.* op returned non-Tensor)", "ask `torch.jit.is_tracing()`, which Dynamo folds to False "
+          "(asteroid-filterbanks' copy of torch 1.6's `script_if_tracing` calls the raw binding)",
+          ("kn_is_tracing_raw_01",), "2.13.0, 2.14.1", traced=("clean_kn_is_tracing_raw_01",)),
     Entry(("torch.get_num_threads", "torch.get_num_interop_threads"), "untraceable", "CL119", "GB0208", "a torch "
           "function returning a Python int", "read it once outside the region (`__init__`) and keep it", (
               "kn_num_threads_01",), "2.13.0, 2.14.1", traced=("clean_kn_num_threads_01",)),

@@ -59,7 +59,7 @@ RULES = {
     'CL107': {
         'name': 'tensor-as-int',
         'severity': 'error',
-        'summary': 'a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, `F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`), a tensor indexing a Python list, a tensor in a Scalar argument (`alpha=`, `negative_slope`)…',
+        'summary': "a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, `F.one_hot`'s classes, `topk`'s k, pads, `F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`), a tensor indexing a Python list, a tensor in a Scalar argument (`alpha=`, `negative_slope`)…",
         'message': 'a tensor used as {what}: Python needs its value as an int, so Dynamo reads it (`.item()`) and breaks the graph',
         'help': 'Compute the bound from shapes (`x.shape[0]`, `len(lst)`), pass it in as a Python int, or keep the computation in tensors (masks instead of slices).',
         'gb_id': 'GB0124',

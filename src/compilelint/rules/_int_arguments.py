@@ -21,7 +21,7 @@ RESIZE_FUNCS = frozenset({
 })
 # Tensor methods whose positional arguments are sizes, dims or lengths.
 SIZE_METHODS = frozenset({
-    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full",
+    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full", "repeat",
 })
 
 
@@ -45,14 +45,38 @@ SCALAR_METHODS = {"add": (("alpha", None),), "sub": (("alpha", None),), "addcmul
                   **{f: (("beta", None), ("alpha", None)) for f in ("addmm", "baddbmm", "addbmm", "addmv", "addr")}}
 
 
+# torch's int arguments that are no size (one-hot classes, `k`, chunks, shifts, diagonals,
+# samples, pads, window sizes): a tensor there is read with `.item()` too (GB0033, measured on
+# 2.13: st-moe-pytorch's `F.one_hot(indexes, max(indexes.max() + 2, max_length))`)
+INT_ARGS = {
+    _F + "one_hot": (("num_classes", 1),), _F + "pad": (("pad", 1),),
+    "torch.topk": (("k", 1),), "torch.kthvalue": (("k", 1),), "torch.chunk": (("chunks", 1),),
+    "torch.split": (("split_size_or_sections", 1),), "torch.roll": (("shifts", 1),),
+    "torch.tril": (("diagonal", 1),), "torch.triu": (("diagonal", 1),), "torch.multinomial": (("num_samples", 1),),
+}
+INT_METHODS = {"topk": (("k", 0),), "kthvalue": (("k", 0),), "chunk": (("chunks", 0),),
+               "split": (("split_size", 0),), "roll": (("shifts", 0),), "tril": (("diagonal", 0),),
+               "triu": (("diagonal", 0),), "multinomial": (("num_samples", 0),),
+               "unfold": (("dimension", 0), ("size", 1), ("step", 2))}
+
+
 def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:
     """(name, argument) of each Scalar argument a torch call or a tensor's method is given."""
+    return _arguments(ctx, node, qualified, SCALAR_ARGS, SCALAR_METHODS)
+
+
+def int_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:
+    """(name, argument) of each int argument (not a size) a torch call or a tensor's method is given."""
+    return _arguments(ctx, node, qualified, INT_ARGS, INT_METHODS)
+
+
+def _arguments(ctx, node: cst.Call, qualified: str, functions: dict, methods: dict) -> list:
     func = node.func
-    if qualified in SCALAR_ARGS:
-        spots = SCALAR_ARGS[qualified]
-    elif isinstance(func, cst.Attribute) and func.attr.value in SCALAR_METHODS and not qualified \
+    if qualified in functions:
+        spots = functions[qualified]
+    elif isinstance(func, cst.Attribute) and func.attr.value in methods and not qualified \
             and ctx.kind(func.value).tensorish:
-        spots = SCALAR_METHODS[func.attr.value]
+        spots = methods[func.attr.value]
     else:
         return []
     positional = [a.value for a in node.args if a.keyword is None and not a.star]

@@ -5,13 +5,14 @@ from compilelint.semantic.local_flags import self_stores
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules._loop_rows import LoopRows
 from compilelint.rules.base import Rule
-from compilelint.rules._int_arguments import KEEPS_SHAPE, RESIZE_FUNCS, scalar_arguments, size_arguments
+from compilelint.rules._int_arguments import KEEPS_SHAPE, RESIZE_FUNCS, int_arguments, scalar_arguments, size_arguments
 
 
 class TensorAsInt(Rule):
     code = "CL107"
     name = "tensor-as-int"
     summary = ("a tensor where Python needs an int: slice bounds, `range()`, sizes of `torch.arange`/`zeros`/`view`, "
+               "`F.one_hot`'s classes, `topk`'s k, pads, "
                "`F.interpolate(size=...)`, a 0-d tensor as an index (`x[scores.argmax()]`), a tensor indexing a "
                "Python list, a tensor in a Scalar argument (`alpha=`, `negative_slope`)…")
     message = ("a tensor used as {what}: Python needs its value as an int, so Dynamo reads it "
@@ -235,6 +236,13 @@ class Cell(torch.nn.Module):
 """,
         """
 import torch
+import torch.nn.functional as F
+@torch.compile
+def route(x: torch.Tensor, indexes: torch.Tensor):
+    return F.one_hot(indexes, max(indexes.max() + 2, 4)).sum() + x  # expect
+""",
+        """
+import torch
 @torch.compile
 def inverse(y: torch.Tensor, perm: torch.Tensor):
     cols = [y[..., idx] for idx in range(3)]
@@ -426,6 +434,11 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
             # `torch.zeros(*counts)`: each element of a starred tensor is a 0-d tensor given as a size
             stars = {id(a.value) for a in node.args if a.star == "*"}
             self._check([v for v in sizes[0] if id(v) not in stars or self._tensor(v)], sizes[1], sizes=True)
+        for name, value in int_arguments(self.ctx, node, qualified):
+            called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"
+            if self._first_tensor([value], sizes=True) is not None:
+                self._check([value], f"`{name}` of {called}", sizes=True)
+                return
         for name, value in scalar_arguments(self.ctx, node, qualified):
             if self._first_tensor([value], sizes=False) is not None:
                 called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"

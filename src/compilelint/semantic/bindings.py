@@ -223,8 +223,6 @@ class Bindings:
                 disabled = True
             elif qualified in INFERENCE_DECORATORS:
                 inference = True
-            elif qualified == "torch.jit.script":
-                self.scripted.add(qualname)
             elif qualified == "builtins.staticmethod":
                 static = True
             elif qualified == "functools.cached_property":

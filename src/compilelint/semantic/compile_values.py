@@ -42,7 +42,10 @@ def _first_return(statements, guard: Guard) -> bool | None:
             for small in statement.body:
                 if isinstance(small, cst.Return):
                     value = small.value
-                    return _LITERALS.get(value.value) if isinstance(value, cst.Name) else None
+                    if isinstance(value, cst.Name) and value.value in _LITERALS:
+                        return _LITERALS[value.value]
+                    # `return torch._C._is_tracing()`, `return torch.compiler.is_compiling()`
+                    return guard(value) if value is not None else None
                 if isinstance(small, cst.Raise):
                     return None
             continue

@@ -20,7 +20,9 @@ COMPILING_GUARDS = frozenset({
 })
 # Predicates Dynamo folds to False under torch.compile: what only they let through never
 # runs compiled, and what `not` them guards does (an eager-only check is traced).
-FALSE_WHEN_COMPILING = ("jit.is_tracing", "jit.is_scripting", "onnx.is_in_onnx_export", "_get_tracing_state")
+# (`torch._C._is_tracing()` is not folded: it breaks the graph, CL119, and answers False eagerly)
+FALSE_WHEN_COMPILING = ("jit.is_tracing", "jit.is_scripting", "onnx.is_in_onnx_export", "_get_tracing_state",
+                        "_C._is_tracing")
 FALSE_WHEN_COMPILING_NAMES = frozenset({"is_scripting", "is_in_onnx_export"})
 # `torch.compiler.is_exporting()` (and libraries' `is_exporting()` helpers): true inside a
 # torch.compile trace before torch 2.12, export-only from 2.12 on.

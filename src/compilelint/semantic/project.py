@@ -21,13 +21,14 @@ from __future__ import annotations
 TENSORISH = ("tensor", "likely")
 # call edges that pass the instance as the first parameter
 BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall", "ctorcall", "elemcall"})
+CTX_NAMES = frozenset({"ctx", "_ctx", "context", "self"})
 
 
 def first_argument(call, info) -> int:
     """The callee's parameter a call site's first positional argument lands in: past `self`
     on a bound call, past `ctx` for an autograd Function's `forward` reached by `.apply`."""
-    if call.kind == "apply":
-        return 1
+    if call.kind == "apply":  # past `ctx`; a forward with its own `setup_context` (torch 2's style) takes none
+        return 0 if info.params and info.params[0] not in CTX_NAMES else 1
     # a bare name that lands in a method is a constructor call: `Cls(x)` fills `__init__`'s self
     return info.bound if call.kind in BOUND_EDGES or call.kind == "name" else 0
 

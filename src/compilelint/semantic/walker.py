@@ -91,9 +91,6 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.attr_open: dict[tuple[str, str], tuple[str, ...]] = {}  # (class, attr) -> leaves (semantic.open_attrs)
         self.module_defs: set[str] = set()
         self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant
-        # `@torch.jit.script` functions: a break inside makes Dynamo fall back at the call, and the
-        # function then runs in TorchScript, not as a frame of its own: no loop of it runs eagerly (CL150)
-        self.scripted: set[str] = set()
         self.classes: list = []
         self.class_table: dict = {}
         self.scopes: list = []
