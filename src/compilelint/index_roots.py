@@ -267,15 +267,11 @@ class RootFinding:
                            or self._builds_to_call(caller, key, skip)) if seeds else set()
 
     def _builds_to_call(self, caller: str, constructor: str, skip) -> bool:
-        """`caller` (no `__init__`) also calls a method of the class whose `constructor` it runs,
-        its own or nn.Module's on the new object (`SplitBands(...).to(x)(x)`)."""
+        """`caller` (no `__init__`) also calls a method of the class whose `constructor` it runs
+        (`SplitBands(...).to(x)(x)` runs its forward)."""
         owner = self.owner(constructor)
-        if owner is None or self.module_constructor(caller):
-            return False
-        name = owner.rsplit(":", 1)[-1]
-        return any(callee != constructor and self.owner(callee) == owner for callee in self._callees(caller, skip)) \
-            or any(call.kind == "ctorcall" and call.target.rsplit(".", 1)[0].rsplit(".", 1)[-1] == name
-                   for call in self.functions[caller].calls)
+        return owner is not None and not self.module_constructor(caller) and any(
+            callee != constructor and self.owner(callee) == owner for callee in self._callees(caller, skip))
 
     def module_constructor(self, key: str) -> bool:
         """Function `key` is the `__init__` (or `__post_init__`) of a module class."""

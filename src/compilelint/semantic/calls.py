@@ -20,6 +20,10 @@ OPERATOR_METHODS = {cst.Multiply: "__mul__", cst.Add: "__add__", cst.Subtract: "
                     cst.MatrixMultiply: "__matmul__", cst.Divide: "__truediv__"}
 
 
+# nn.Module methods that return the module itself: `Bands(n).to(x)` is still a `Bands`
+RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "train", "eval",
+                         "requires_grad_", "type", "share_memory"})
+
 class CallGraph:
     """Walker part: each function's call edges and their argument kinds."""
 
@@ -253,6 +257,12 @@ class CallGraph:
                 return CallEdge("name", table)  # SOLVERS[method](...): one of the registry's classes
             element = self.element_class(func.value)
             return CallEdge("instance", element) if element else None  # self.layers[i](x)
+        if isinstance(func, cst.Call):  # `Bands(n)(x)`, `Bands(n).to(x)(x)`: the new object called
+            while isinstance(func.func, cst.Attribute) and func.func.attr.value in RETURN_SELF \
+                    and isinstance(func.func.value, cst.Call):
+                func = func.func.value
+            cls = self._class_name(func.func)
+            return CallEdge("instance", cls) if cls else None
         if not isinstance(func, cst.Attribute):
             return None
         owner = func.value
