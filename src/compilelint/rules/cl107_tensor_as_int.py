@@ -435,8 +435,8 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
             stars = {id(a.value) for a in node.args if a.star == "*"}
             self._check([v for v in sizes[0] if id(v) not in stars or self._tensor(v)], sizes[1], sizes=True)
         for name, value in int_arguments(self.ctx, node, qualified):
-            called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"
             if self._first_tensor([value], sizes=True) is not None:
+                called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"
                 self._check([value], f"`{name}` of {called}", sizes=True)
                 return
         for name, value in scalar_arguments(self.ctx, node, qualified):

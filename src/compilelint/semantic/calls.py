@@ -24,6 +24,7 @@ OPERATOR_METHODS = {cst.Multiply: "__mul__", cst.Add: "__add__", cst.Subtract: "
 RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "train", "eval",
                          "requires_grad_", "type", "share_memory"})
 
+
 class CallGraph:
     """Walker part: each function's call edges and their argument kinds."""
 
