@@ -293,9 +293,7 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         info = self.ctx.class_table.get(scope.class_name) if scope.class_name else None
         if info is not None and value.attr.value in info.late_attrs:
             return False
-        if id(scope.node) not in self._assigned:
-            self._assigned[id(scope.node)] = self_stores(scope.node)
-        return value.attr.value not in self._assigned[id(scope.node)]
+        return value.attr.value not in self_stores(scope.node)
 
     def _check(self, values, what: str, sizes: bool = False) -> None:
         """One finding per slice or call: the first tensor among `values`."""
@@ -312,7 +310,6 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._rows = LoopRows()
-        self._assigned: dict[int, frozenset[str]] = {}
 
     def visit_For(self, node: cst.For) -> None:
         self._rows.enter(node, self.ctx)
