@@ -137,4 +137,9 @@ python -m pip install --no-deps norse==1.1.0 nir==1.0.1 nirtorch==1.0 opacus==1.
 # (audio resampling and filters)
 python -m pip install --no-deps st-moe-pytorch==0.1.8 beartype==0.22.9 asteroid-filterbanks==0.4.0 roma==1.8.0 \
     julius==0.2.8
+# stop 56, measured first as they came: flow-matching (flow-matching paths, ODE and discrete solvers; torchdiffeq
+# above), pfrl (RL: Q-functions, policies, agents' losses; gym), skrl (RL: model mixins, instantiators, agents' act
+# and losses; gymnasium, tensorboard above) and snac (multi-scale neural audio codec; einops above)
+python -m pip install --no-deps flow_matching==1.0.10 pfrl==0.4.0 gym==0.26.2 gym-notices==0.1.0 skrl==2.1.1 \
+    snac==1.2.1
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
