@@ -27,6 +27,11 @@ CATEGORIES = {
 FORMS = ("call", "instance", "method", "branch", "input")
 
 
+# gym's and gymnasium's space helpers: `functools.singledispatch` functions (measured on gym 0.26.2, gymnasium 1.2.2)
+SPACE_UTILS = ("flatdim", "flatten", "unflatten", "flatten_space")
+VECTOR_UTILS = ("batch_space", "concatenate", "create_empty_array", "iterate", "batch_differing_spaces")
+
+
 def _names(prefix: str, *fns: str) -> tuple[str, ...]:
     return tuple(f"{prefix}.{fn}" for fn in fns)
 
@@ -217,7 +222,8 @@ ENTRIES: tuple[Entry, ...] = (
           "`np.isin`, `np.nanmean`, `np.polyfit`, `np.unravel_index`, ... (use `torch.bucketize`, `torch.isin`, "
           "`torch.nanmean`, or compute it outside the region)", ("kn_numpy_unsupported_01",), "2.13.0, 2.14.1",
           traced=("clean_kn_numpy_supported_01",)),
-    Entry(_names("numpy", "isscalar", "ndim", "size", "result_type"), "untraceable", "CL119", "GB0208",
+    Entry(_names("numpy", "isscalar", "ndim", "size", "result_type", "iscomplexobj", "isrealobj", "min_scalar_type"),
+          "untraceable", "CL119", "GB0208",
           "torch.* op returned non-Tensor (torch._numpy answers these with a Python value)",
           "ask Python instead: `isinstance(s, (int, float))`, `len(shape)`, `math.prod(shape)`; "
           "`np.shape`, `np.issubdtype` and `np.finfo` are traced", ("kn_numpy_python_value_01",), CONFIRMED,
@@ -241,6 +247,13 @@ ENTRIES: tuple[Entry, ...] = (
           "ops in the region, or pass `auto_wrap_output_keys=None` in the class statement (rules/_sklearn.py)",
           ("kn_sklearn_transformer_01",), "2.13.0, 2.14.1", form="method", traced=("clean_kn_sklearn_transformer_01",),
           why="scikit-learn wraps it in a function of its own and Dynamo skips scikit-learn"),
+    Entry(tuple(f"{pkg}.{fn}" for pkg in ("gym", "gymnasium") for fn in (
+        *_names("spaces", *SPACE_UTILS), *_names("spaces.utils", *SPACE_UTILS), *_names("vector.utils", *VECTOR_UTILS))),
+          "skipped", "CL119", "GB0007", "a `functools.singledispatch` function with an ABC registered asks "
+          "`_abc.get_cache_token`, which is marked as skipped",
+          "work out sizes and layouts from the space once, outside the region (`flatdim` in `__init__`), and read "
+          "`space.shape` / `space.n` in it", ("kn_gym_spaces_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_gym_spaces_01",)),
     Entry(("importlib.import_module",), "untraceable", "CL119", "GB0007", "`importlib.import_module` is marked as skipped",
           "import the module once, outside the region (at the top of the file or in `__init__`), and keep what "
           "the region needs from it", ("kn_import_module_01",), "2.13.0, 2.14.1", traced=("clean_kn_import_module_01",)),
