@@ -142,4 +142,6 @@ python -m pip install --no-deps st-moe-pytorch==0.1.8 beartype==0.22.9 asteroid-
 # and losses; gymnasium, tensorboard above) and snac (multi-scale neural audio codec; einops above)
 python -m pip install --no-deps flow_matching==1.0.10 pfrl==0.4.0 gym==0.26.2 gym-notices==0.1.0 skrl==2.1.1 \
     snac==1.2.1
+# stop 56: openunmix (music source separation: Open-Unmix, its STFT and Wiener filter; its adapter stubs torchaudio)
+python -m pip install --no-deps openunmix==1.3.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
