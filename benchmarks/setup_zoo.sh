@@ -144,4 +144,7 @@ python -m pip install --no-deps flow_matching==1.0.10 pfrl==0.4.0 gym==0.26.2 gy
     snac==1.2.1
 # stop 56: openunmix (music source separation: Open-Unmix, its STFT and Wiener filter; its adapter stubs torchaudio)
 python -m pip install --no-deps openunmix==1.3.0
+# stop 56: demucs (music source separation: Demucs, HDemucs, HTDemucs, the solver's augmentations and losses,
+# apply_model; julius, einops and tqdm above)
+python -m pip install --no-deps demucs==4.1.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
