@@ -53,6 +53,8 @@ INT_ARGS = {
     "torch.topk": (("k", 1),), "torch.kthvalue": (("k", 1),), "torch.chunk": (("chunks", 1),),
     "torch.split": (("split_size_or_sections", 1),), "torch.roll": (("shifts", 1),),
     "torch.tril": (("diagonal", 1),), "torch.triu": (("diagonal", 1),), "torch.multinomial": (("num_samples", 1),),
+    # (its bounds by keyword only: a positional one is `high` or `low` by the overload)
+    "torch.randint": (("low", None), ("high", None)),
 }
 INT_METHODS = {"topk": (("k", 0),), "kthvalue": (("k", 0),), "chunk": (("chunks", 0),),
                "split": (("split_size", 0),), "roll": (("shifts", 0),), "tril": (("diagonal", 0),),
