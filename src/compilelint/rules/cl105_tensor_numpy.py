@@ -27,6 +27,15 @@ class TensorNumpy(Rule):
         """
 import numpy as np
 import torch
+class PowerToDb(torch.nn.Module):
+    def forward(self, x):
+        log_spec = 10.0 * torch.log10(x.clamp(min=1e-10))
+        log_spec -= 10.0 * np.log10(np.maximum(self.amin, self.ref))  # in place: the tensor stays one
+        return log_spec.clamp(min=log_spec.max().item() - 80.0)  # CL103's `.item()`, no array's
+""",
+        """
+import numpy as np
+import torch
 class M(torch.nn.Module):
     def forward(self, x):
         a = x.detach().cpu().numpy()  # traced: NumPy on a tensor is a tensor op

@@ -461,6 +461,9 @@ class Bindings:
         if not self.scopes or getattr(node, "value", None) is None:
             return
         scope = self.scopes[-1]
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) \
+                and self.name_kind(node.target.value).tensorish:
+            return  # `log_spec -= 10.0 * np.log10(ref)`: in place, the tensor stays one
         if not is_ndarray(node.value, self, scope.ndarrays):
             return
         targets = [n for t in node.targets for n in target_names(t.target)] if isinstance(node, cst.Assign) \
