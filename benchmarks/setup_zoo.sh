@@ -147,4 +147,8 @@ python -m pip install --no-deps openunmix==1.3.0
 # stop 56: demucs (music source separation: Demucs, HDemucs, HTDemucs, the solver's augmentations and losses,
 # apply_model; julius, einops and tqdm above)
 python -m pip install --no-deps demucs==4.1.0
+# stop 56, a second batch measured first as it came: torchlibrosa (STFT, log-mel, SpecAugment, PANNs front ends;
+# librosa above) and vocos (Fourier-based vocoder; encodec, einops, huggingface-hub above; its adapter stubs torchaudio
+# and restores scipy's removed `signal.cosine` alias while building)
+python -m pip install --no-deps torchlibrosa==0.1.0 vocos==0.1.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
