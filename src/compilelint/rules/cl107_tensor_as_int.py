@@ -109,6 +109,19 @@ def f(src: torch.Tensor, bounds: list):
     INVALID = [
         """
 import torch
+class FieldNorm(torch.nn.Module):
+    def __init__(self, sizes=(2, 3)):
+        super().__init__()
+        for s in sizes:  # buffers under computed names (e2cnn), read back by getattr
+            self.register_buffer("indices_" + str(s), torch.LongTensor([0, s]))
+            self.register_buffer("bounds_{0}".format(s), torch.LongTensor([0, s]))
+    def forward(self, x):
+        indices = getattr(self, "indices_" + str(2))
+        bounds = getattr(self, f"bounds_{3}")
+        return x[:, indices[0]:indices[1]] + x[:, :bounds[1]]  # expect
+""",
+        """
+import torch
 class Ratio(torch.nn.Module):
     def __init__(self):
         super().__init__()

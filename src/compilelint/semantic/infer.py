@@ -14,7 +14,8 @@ import libcst as cst
 
 from compilelint.semantic.kinds import (
     FULL_REDUCTIONS, NON_TENSOR_METHODS, STRICT_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS,
-    VALUE_BUILTINS, VALUE_METHODS, Kind, dotted, join, literal_kind, self_getattr, strongest, torch_call_kind,
+    VALUE_BUILTINS, VALUE_METHODS, Kind, dotted, join, literal_kind, name_pattern, self_getattr, strongest,
+    torch_call_kind,
 )
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
@@ -131,10 +132,11 @@ def call_kind(node: cst.Call, env) -> Kind:
                     return Kind.TENSOR  # `min(n, k)` with `n` a tensor: Dynamo computes it as one
                 return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN
             attr = self_getattr(node)
-            if isinstance(attr, cst.SimpleString) and isinstance(attr.evaluated_value, str):
-                # `getattr(self, "_flag", False)`: the attribute, when the class says what it holds
-                if (held := env.self_attr_kind(attr.evaluated_value)) == Kind.TENSOR:
-                    return held
+            # `getattr(self, "_flag", False)`: the attribute, when the class says what it holds;
+            # `getattr(self, f"indices_{s}")`: a buffer registered under that computed name (e2cnn)
+            if attr is not None and (pattern := name_pattern(attr)) is not None \
+                    and env.self_attr_kind(pattern) == Kind.TENSOR:
+                return Kind.TENSOR
             if name in VALUE_BUILTINS:
                 return Kind.VALUE
         if qualified.startswith(("math.", "operator.")):

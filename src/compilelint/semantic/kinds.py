@@ -235,6 +235,28 @@ def self_getattr(node: cst.BaseExpression) -> cst.BaseExpression | None:
     return None
 
 
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def name_pattern(node: cst.BaseExpression) -> str | None:
+    """An attribute name as the source spells it: `"w"`, or with `{}` for each computed part
+    (`f"indices_{s}"`, `"indices_{}".format(s)`, `"indices_" + str(s)` all give `indices_{}`), so
+    what `register_buffer` registers under a computed name and what `getattr(self, ...)` reads
+    back meet; no identifier holds a brace, so a pattern never meets a literal name."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.FormattedString):
+        return "".join(part.value if isinstance(part, cst.FormattedStringText) else "{}" for part in node.parts)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format" \
+            and isinstance(node.func.value, cst.SimpleString) and isinstance(node.func.value.evaluated_value, str):
+        return _FIELD.sub("{}", node.func.value.evaluated_value)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) \
+            and isinstance(node.left, cst.SimpleString) and isinstance(node.left.evaluated_value, str):
+        return node.left.evaluated_value + "{}"
+    return None
+
+
 def literal_kind(node: cst.BaseExpression) -> Kind | None:
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
                          cst.ConcatenatedString, cst.FormattedString, cst.List, cst.Dict,
