@@ -151,4 +151,10 @@ python -m pip install --no-deps demucs==4.1.0
 # librosa above) and vocos (Fourier-based vocoder; encodec, einops, huggingface-hub above; its adapter stubs torchaudio
 # and restores scipy's removed `signal.cosine` alias while building)
 python -m pip install --no-deps torchlibrosa==0.1.0 vocos==0.1.0
+# stop 56, batch 2: d3rlpy (offline RL: encoders, Q-functions, policies, the algorithms' losses; structlog,
+# dataclasses-json and marshmallow; gym, gymnasium, h5py, scikit-learn and the rest above) and e2cnn (E(2)-equivariant
+# steerable CNNs; scipy and sympy above; its adapter patches four numpy-2 / torch-2 incompatibilities of its
+# model-building code while building)
+python -m pip install --no-deps d3rlpy==2.8.1 structlog==26.1.0 dataclasses-json==0.6.7 marshmallow==3.26.1 \
+    typing-inspect==0.9.0 mypy-extensions==1.1.0 e2cnn==0.2.3
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
