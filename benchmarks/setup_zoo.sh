@@ -156,5 +156,5 @@ python -m pip install --no-deps torchlibrosa==0.1.0 vocos==0.1.0
 # steerable CNNs; scipy and sympy above; its adapter patches four numpy-2 / torch-2 incompatibilities of its
 # model-building code while building)
 python -m pip install --no-deps d3rlpy==2.8.1 structlog==26.1.0 dataclasses-json==0.6.7 marshmallow==3.26.1 \
-    typing-inspect==0.9.0 mypy-extensions==1.1.0 e2cnn==0.2.3
+    typing-inspect==0.9.0 mypy-extensions==1.1.0 h5py==3.16.0 colorama==0.4.6 e2cnn==0.2.3
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
