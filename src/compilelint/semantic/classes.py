@@ -237,6 +237,11 @@ class ClassTracking:
                 elif mark := self.attr_factory_mark(value, params, local_calls):
                     info.attr_classes.setdefault(assign_target, mark)  # self.criterion = self.init_criterion()
             for buffer in registered:
+                if buffer.startswith("~"):  # setattr under a computed name: it may hold anything
+                    info.attr_kinds[buffer[1:]] = Kind.UNKNOWN
+                    continue
+                if "{}" in buffer and info.attr_kinds.get(buffer) == Kind.UNKNOWN:
+                    continue  # `register_buffer(f"{n}_indices", t)` beside `setattr(self, f"{n}_indices", [a, b])`
                 info.attr_kinds[buffer] = Kind.TENSOR
                 info.set_attrs.add(buffer)
             for attr, value in appended:

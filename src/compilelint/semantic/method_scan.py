@@ -51,6 +51,9 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
             if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
                     and node.args[0].value.value == "self":
                 registered.append("*")  # setattr(self, name, ...): any attribute
+                pattern = name_pattern(node.args[1].value) if len(node.args) > 1 else None
+                if pattern is not None and "{}" in pattern:
+                    registered.append("~" + pattern)  # not only buffers under that computed name (e2cnn's gnorm)
             elif type(f) is Attribute and f.attr.value == "append" and not nested and len(node.args) == 1 \
                     and type(f.value) is Attribute and type(f.value.value) is Name and f.value.value.value == "self":
                 appended.append((f.value.attr.value, node.args[0].value))
