@@ -502,3 +502,66 @@ def test_dynamo_breaks_in_the_init_of_a_module_an_api_function_builds_and_calls(
         result = capture(lambda x: bands.split_bands(x) * 2, (torch.randn(4),), backend="eager")
     line = next(i for i, text in enumerate(BANDS.splitlines(), 1) if "# ITEM" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+AGENT = textwrap.dedent("""
+    import torch
+
+
+    class Agent:
+        def __init__(self, q_function):
+            self.q_function = q_function
+            self.q_record = []
+
+        def act(self, obs: torch.Tensor):
+            q = self.q_function(obs)
+            self.q_record.append(float(q.mean()))  # RECORDED
+            return q.argmax(-1)
+
+        def update(self, obs: torch.Tensor, target: torch.Tensor):
+            loss = (self.q_function(obs) - target).pow(2).mean()
+            loss.backward()  # a training step: the agent is a learner
+
+        def set_epsilon(self, epsilon):
+            print("set-up, not compute", epsilon)
+
+
+    class Processor:  # takes tensors too, but runs no training step: a preprocessor no one compiles
+        def preprocess(self, images):
+            print("resizing", images.shape)
+            return images.float() / 255
+""")
+# the same agent in a module of a JAX back end: no torch, nothing torch.compile runs
+JAX_AGENT = AGENT.replace("import torch", "import numpy as np").replace("obs: torch.Tensor", "obs")
+
+
+def test_a_public_agents_methods_are_entry_points(tmp_path):
+    """An RL library's agent is no module, yet user code calls `agent.act(obs)` (and its losses)
+    in the step it compiles (pfrl's and skrl's agents): a public class that runs a training step
+    (`.backward()`) in a library's public submodule, or one its `__init__` re-exports, has its
+    public methods that take tensors as entry points; not one in a private module, nor one
+    whose module does not import torch (a JAX back end's twin), nor a set-up method, nor a
+    class that takes tensors but trains nothing (a preprocessor: transformers' image
+    processors)."""
+    package = _package(tmp_path, "rlpkg", {
+        "__init__.py": "from ._private import Agent as ExportedAgent\n", "agents.py": AGENT,
+        "_private.py": AGENT, "_hidden.py": AGENT, "jax_agents.py": JAX_AGENT})
+    settings = config_mod.load(start=str(package))
+    findings = check([str(package)], settings).findings
+    recorded = next(i for i, text in enumerate(AGENT.splitlines(), 1) if "# RECORDED" in text)
+    stepped = next(i for i, text in enumerate(AGENT.splitlines(), 1) if "loss.backward()" in text)
+    assert sorted((f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings) == [
+        (file, line, code, (API,)) for file in ("_private.py", "agents.py")
+        for line, code in ((recorded, "CL102"), (stepped, "CL130"))]
+
+
+def test_dynamo_breaks_in_a_public_agents_method(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "rlpkg", {"__init__.py": "from .agents import Agent\n", "agents.py": AGENT})
+    recorded = next(i for i, text in enumerate(AGENT.splitlines(), 1) if "# RECORDED" in text)
+    with imported(root, "rlpkg.agents") as agents:
+        agent = agents.Agent(torch.nn.Linear(4, 3))
+        result = capture(lambda obs: agent.act(obs), (torch.randn(2, 4),), backend="eager")
+    assert recorded in {r.line for r in result.breaks if r.kind == "graph_break"}

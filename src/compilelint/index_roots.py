@@ -89,6 +89,8 @@ class RootFinding:
                     found.update(self._entry_methods(key))
                 elif key in self.classes and (call := self.method(key, "__call__")) and self.functions[call].entry:
                     found.add(call)  # a loss or metric object user code calls (neuraloperator's `LpLoss`)
+                elif key in self.classes and self._object_api(key):
+                    found.update(self._entry_methods(key))
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`, `from snntorch import
         # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference and entry methods
@@ -98,6 +100,8 @@ class RootFinding:
             module, _, name = class_key.partition(":")
             if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
                 found.update(self._inference_methods(class_key))
+                found.update(self._entry_methods(class_key))
+            elif "." in module and _public(module) and _public(name) and self._object_api(class_key):
                 found.update(self._entry_methods(class_key))
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
@@ -109,6 +113,20 @@ class RootFinding:
                 found.update(closure for q in info.closures.split("|")
                              if (closure := f"{module}:{q}") in self.functions and self._computes(closure))
         return found
+
+    def _object_api(self, class_key: str) -> bool:
+        """A public class that is no module, exported or in a public submodule of a library,
+        in a module that computes with torch, that runs training steps — a method of it or of
+        a class deriving from it calls `.backward()` (`FunctionSummary.trains`): a learner, an
+        RL agent, whose public methods user code calls on tensors in a step it compiles (pfrl's
+        and skrl's agents: `agent.act(obs)`, the losses of `update()`). Not a preprocessor (an
+        image processor takes tensors too, and no one compiles it), nor a JAX back end's twin."""
+        module, _, name = class_key.partition(":")
+        return "." not in name and _public(name) and self._compute_module(module) \
+            and self._library(module.split(".", 1)[0]) \
+            and any(q.split(".", 1)[0] == "torch" for q in self.modules[module].imports.values()) \
+            and any(info.trains for owner in (class_key, *self.subclasses(class_key))
+                    for _, _, info in self._own_methods(owner))
 
     def _star_classes(self, package: str) -> list[str]:
         """The public classes a top-level package re-exports with `from .core import *`

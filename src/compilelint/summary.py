@@ -131,13 +131,14 @@ class FunctionSummary:
     # before) for `self.attr = v`, ("r", owner, lazy, edges before) for `owner.parameters()` and its
     # kin (lazy: only `next()` of it)
     state: tuple[tuple, ...] = ()
+    trains: bool = False  # a method that runs a training step: `.backward()`, `torch.autograd.grad` (entries)
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
                       self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached,
-                      self.objects, self.promised, self.state), _FUNCTION)
+                      self.objects, self.promised, self.state, self.trains), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -150,7 +151,7 @@ class FunctionSummary:
 
 
 _FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
-             "", ())
+             "", (), False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

@@ -22,6 +22,8 @@ from compilelint.semantic.kinds import Kind
 from compilelint.traverse import TRIVIA, iter_nodes
 
 NOT_ENTRIES = frozenset({"builtins.classmethod", "builtins.staticmethod"})
+# a method that calls one of these (or `.backward()`) runs a training step (`FunctionSummary.trains`)
+TRAINING_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 # what only a tensor (not a NumPy array, a list, a string) or only an nn.Module answers
 TENSOR_METHODS = frozenset({
     "detach", "detach_", "unsqueeze", "view", "numel", "dim", "size", "cuda", "masked_fill", "masked_fill_",
@@ -38,7 +40,8 @@ MODULE_ATTRS = frozenset({"_modules", "_parameters", "_buffers"})
 
 
 class EntryTracking:
-    """Walker part (after `Bindings`, whose parameter kinds it reads): `FunctionSummary.entry`."""
+    """Walker part (after `Bindings`, whose parameter kinds it reads): `FunctionSummary.entry`
+    and, for a method, `trains`."""
 
     def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes[-1]
@@ -51,6 +54,9 @@ class EntryTracking:
         if info.class_name is not None:
             info.entry = any(scope.env.get(name, Kind.UNKNOWN) in (Kind.TENSOR, Kind.LIKELY, Kind.UNKNOWN)
                              for name in params[1:])
+            info.trains = any(isinstance(sub, cst.Call) and (
+                (isinstance(sub.func, cst.Attribute) and sub.func.attr.value == "backward")
+                or self.qualify(sub.func) in TRAINING_CALLS) for sub in iter_nodes(node.body, skip=TRIVIA))
         else:
             info.entry = any(scope.env.get(name) == Kind.TENSOR for name in params) \
                 or any(self._typed_as_ours(p.annotation) for p in (*node.params.posonly_params, *node.params.params,
