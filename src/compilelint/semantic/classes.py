@@ -239,11 +239,9 @@ class ClassTracking:
             for buffer in registered:
                 if buffer.startswith("~"):  # setattr under a computed name: it may hold anything
                     info.attr_kinds[buffer[1:]] = Kind.UNKNOWN
-                    continue
-                if "{}" in buffer and info.attr_kinds.get(buffer) == Kind.UNKNOWN:
-                    continue  # `register_buffer(f"{n}_indices", t)` beside `setattr(self, f"{n}_indices", [a, b])`
-                info.attr_kinds[buffer] = Kind.TENSOR
-                info.set_attrs.add(buffer)
+                elif "{}" not in buffer or info.attr_kinds.get(buffer) != Kind.UNKNOWN:  # (e2cnn's gnorm: a list)
+                    info.attr_kinds[buffer] = Kind.TENSOR
+                    info.set_attrs.add(buffer)
             for attr, value in appended:
                 items.setdefault(attr, []).append(self._appended_class(value) if in_init else None)
         for attr, refs in items.items():  # a list `__init__` fills with objects of known classes
