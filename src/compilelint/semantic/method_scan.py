@@ -12,7 +12,8 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
     nested functions or classes), the names given to `self.register_buffer("name", ...)`
     / `register_parameter` / torchmetrics' `add_state` with a tensor default (nested functions
-    included; a computed name as its `kinds.name_pattern`), the calls each local name is
+    included; a computed name as its `kinds.name_pattern`, `"*"` for any `setattr(self, ...)`
+    and `"~"` + the pattern of one under a computed name), the calls each local name is
     bound to (`if head is None: head = Head(...)`, for `self.head = head`), (attr,
     annotation) for every `self.attr: Cls = value`, (attr, value) for every
     `self.attr.append(value)`, (method, call) for every `self.method(...)` call, and the names
