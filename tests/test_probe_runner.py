@@ -161,3 +161,25 @@ def test_worker_pins_malloc_thresholds(tmp_path):
     r = run_target(parse_target(str(tmp_path / "envtarget.py") + ":factory"), timeout=120, timing=False)
     assert r.status == "failed"
     assert f"env {32 << 20} {1 << 30}" in r.error
+
+
+def test_a_namedtuple_input_reaches_the_target_as_one(tmp_path):
+    # RL libraries hand batches over as NamedTuples (stable-baselines3's `ReplayBufferSamples`)
+    # and read them by name: moving the inputs to the device must keep the type (it gave a plain
+    # tuple: "'tuple' object has no attribute 'observations'")
+    (tmp_path / "batchtarget.py").write_text(textwrap.dedent("""
+        from typing import NamedTuple
+        import torch
+
+        class Samples(NamedTuple):
+            observations: torch.Tensor
+            rewards: torch.Tensor
+
+        def loss(batch):
+            return (batch.observations.sum(-1) - batch.rewards).pow(2).mean()
+
+        def factory():
+            return loss, (Samples(torch.randn(4, 3), torch.randn(4)),)
+    """), encoding="utf-8")
+    r = run_target(parse_target(str(tmp_path / "batchtarget.py") + ":factory"), timeout=120, timing=False)
+    assert r.status == "ok", r.error

@@ -6,8 +6,8 @@ from typing import Any
 
 
 def _convert(obj: Any, on_tensor, on_module) -> Any:
-    """``obj`` with its tensors and modules converted, through tuples, lists and dicts;
-    the module of a bound method is converted in place."""
+    """``obj`` with its tensors and modules converted, through tuples (a NamedTuple stays one),
+    lists and dicts; the module of a bound method is converted in place."""
     import torch
 
     if isinstance(obj, torch.Tensor):
@@ -15,7 +15,10 @@ def _convert(obj: Any, on_tensor, on_module) -> Any:
     if isinstance(obj, torch.nn.Module):
         return on_module(obj)
     if isinstance(obj, tuple):
-        return tuple(_convert(o, on_tensor, on_module) for o in obj)
+        items = [_convert(o, on_tensor, on_module) for o in obj]
+        if hasattr(type(obj), "_fields"):  # a NamedTuple the target reads by name (`batch.observations`)
+            return type(obj)(*items)
+        return tuple(items)
     if isinstance(obj, list):
         return [_convert(o, on_tensor, on_module) for o in obj]
     if isinstance(obj, dict):
