@@ -159,5 +159,5 @@ python -m pip install --no-deps d3rlpy==2.8.1 structlog==26.1.0 dataclasses-json
     typing-inspect==0.9.0 mypy-extensions==1.1.0 h5py==3.16.0 colorama==0.4.6 e2cnn==0.2.3
 # stop 56, a third batch measured first as it came with the end-of-stop pass: torchcrepe (CREPE pitch tracking;
 # librosa, scipy above; resampy), sb3-contrib (RL algorithms beside stable-baselines3's) and pytorch-wavelets
-python -m pip install --no-deps torchcrepe==0.0.24 resampy==0.4.3 sb3-contrib==2.9.2
+python -m pip install --no-deps torchcrepe==0.0.24 resampy==0.4.3 sb3-contrib==2.9.2 pytorch-wavelets==1.3.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
