@@ -3,12 +3,10 @@ the kinds of the arguments it passes (for parameter kinds across functions)."""
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from compilelint.semantic.facts import facts_of
-from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, self_getattr
+from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.summary import CallEdge, names_classes
 
@@ -402,32 +400,10 @@ def _dispatch_edge(node: cst.Call) -> CallEdge | None:
     name = self_getattr(node)
     if name is None:
         return None
-    pattern = _name_pattern(name)
+    pattern = name_pattern(name)
     if pattern is None or len(pattern.replace("*", "")) < 3:
         return None  # (a bare variable, or too little text to pick methods by)
     return CallEdge("self", pattern)
-
-
-def _name_pattern(value: cst.BaseExpression) -> str | None:
-    """A glob of the names a string expression can spell: text kept, each value put in `*`."""
-    if isinstance(value, cst.SimpleString):
-        text = value.evaluated_value
-        return text if isinstance(text, str) else None
-    if isinstance(value, cst.FormattedString):
-        parts = [p.value if isinstance(p, cst.FormattedStringText) else "*" for p in value.parts]
-        return "".join(parts)
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format" \
-            and isinstance(value.func.value, cst.SimpleString):
-        text = value.func.value.evaluated_value
-        return re.sub(r"\{[^{}]*\}", "*", text) if isinstance(text, str) else None
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo) \
-            and isinstance(value.left, cst.SimpleString):
-        text = value.left.evaluated_value
-        return re.sub(r"%[-+ #0-9.]*[sdifr]", "*", text) if isinstance(text, str) else None
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
-        left, right = _name_pattern(value.left), _name_pattern(value.right)
-        return (left or "*") + (right or "*") if left or right else None
-    return None
 
 
 SIZE_METHODS = frozenset({"size", "numel", "dim", "ndimension", "nelement"})

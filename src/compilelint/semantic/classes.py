@@ -239,7 +239,7 @@ class ClassTracking:
             for buffer in registered:
                 if buffer.startswith("~"):  # setattr under a computed name: it may hold anything
                     info.attr_kinds[buffer[1:]] = Kind.UNKNOWN
-                elif "{}" not in buffer or info.attr_kinds.get(buffer) != Kind.UNKNOWN:  # (e2cnn's gnorm: a list)
+                elif buffer == "*" or "*" not in buffer or info.attr_kinds.get(buffer) != Kind.UNKNOWN:  # (e2cnn's gnorm)
                     info.attr_kinds[buffer] = Kind.TENSOR
                     info.set_attrs.add(buffer)
             for attr, value in appended:

@@ -14,8 +14,8 @@ import libcst as cst
 
 from compilelint.semantic.kinds import (
     FULL_REDUCTIONS, NON_TENSOR_METHODS, STRICT_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS,
-    VALUE_BUILTINS, VALUE_METHODS, Kind, dotted, join, literal_kind, name_pattern, self_getattr, strongest,
-    torch_call_kind,
+    VALUE_BUILTINS, VALUE_METHODS, Kind, computed_name, dotted, join, literal_kind, name_pattern, self_getattr,
+    strongest, torch_call_kind,
 )
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
@@ -134,8 +134,8 @@ def call_kind(node: cst.Call, env) -> Kind:
             attr = self_getattr(node)
             # `getattr(self, "_flag", False)`: the attribute, when the class says what it holds;
             # `getattr(self, f"indices_{s}")`: a buffer registered under that computed name (e2cnn)
-            if attr is not None and (pattern := name_pattern(attr)) is not None \
-                    and env.self_attr_kind(pattern) == Kind.TENSOR:
+            pattern = name_pattern(attr) if isinstance(attr, cst.SimpleString) else computed_name(attr) if attr else None
+            if pattern is not None and env.self_attr_kind(pattern) == Kind.TENSOR:
                 return Kind.TENSOR
             if name in VALUE_BUILTINS:
                 return Kind.VALUE

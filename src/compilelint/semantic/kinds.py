@@ -235,26 +235,40 @@ def self_getattr(node: cst.BaseExpression) -> cst.BaseExpression | None:
     return None
 
 
-_FIELD = re.compile(r"\{[^{}]*\}")
-
-
-def name_pattern(node: cst.BaseExpression) -> str | None:
-    """An attribute name as the source spells it: `"w"`, or with `{}` for each computed part
-    (`f"indices_{s}"`, `"indices_{}".format(s)`, `"indices_" + str(s)` all give `indices_{}`), so
-    what `register_buffer` registers under a computed name and what `getattr(self, ...)` reads
-    back meet; no identifier holds a brace, so a pattern never meets a literal name."""
-    if isinstance(node, cst.SimpleString):
-        value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    if isinstance(node, cst.FormattedString):
-        return "".join(part.value if isinstance(part, cst.FormattedStringText) else "{}" for part in node.parts)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format" \
-            and isinstance(node.func.value, cst.SimpleString) and isinstance(node.func.value.evaluated_value, str):
-        return _FIELD.sub("{}", node.func.value.evaluated_value)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) \
-            and isinstance(node.left, cst.SimpleString) and isinstance(node.left.evaluated_value, str):
-        return node.left.evaluated_value + "{}"
+def name_pattern(value: cst.BaseExpression) -> str | None:
+    """A glob of the names a string expression can spell: text kept, each computed part put
+    in `*` (`f"indices_{s}"`, `"indices_{}".format(s)`, `"indices_" + str(s)` all give
+    `indices_*`): what a `getattr(self, ...)` may read, and what a `register_buffer` under a
+    computed name registers. No identifier holds a `*`, so a glob never meets a literal name."""
+    if isinstance(value, cst.SimpleString):
+        text = value.evaluated_value
+        return text if isinstance(text, str) else None
+    if isinstance(value, cst.FormattedString):
+        parts = [p.value if isinstance(p, cst.FormattedStringText) else "*" for p in value.parts]
+        return "".join(parts)
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format" \
+            and isinstance(value.func.value, cst.SimpleString):
+        text = value.func.value.evaluated_value
+        return re.sub(r"\{[^{}]*\}", "*", text) if isinstance(text, str) else None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Modulo) \
+            and isinstance(value.left, cst.SimpleString):
+        text = value.left.evaluated_value
+        return re.sub(r"%[-+ #0-9.]*[sdifr]", "*", text) if isinstance(text, str) else None
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        left, right = name_pattern(value.left), name_pattern(value.right)
+        return (left or "*") + (right or "*") if left or right else None
     return None
+
+
+def computed_name(value: cst.BaseExpression) -> str | None:
+    """`name_pattern` of a name built at run time that keeps some text (`indices_*`; not `*`
+    alone, which would meet every computed name), from an f-string, `.format` or a leading
+    literal's `+` (what Dynamo was measured on: `"indices_" + str(s)`)."""
+    if isinstance(value, cst.BinaryOperation) and not (
+            isinstance(value.operator, cst.Add) and isinstance(value.left, cst.SimpleString)):
+        return None
+    pattern = name_pattern(value)
+    return pattern if pattern and "*" in pattern and pattern.strip("*") else None
 
 
 def literal_kind(node: cst.BaseExpression) -> Kind | None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint import traverse
-from compilelint.semantic.kinds import TENSOR_ONLY_METHODS, Kind, annotation_kind, name_pattern
+from compilelint.semantic.kinds import TENSOR_ONLY_METHODS, Kind, annotation_kind, computed_name
 
 
 def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, list, list, list[str]]:
     """(attr, value) for every `self.attr = value` in a method, nested blocks included (not
     nested functions or classes), the names given to `self.register_buffer("name", ...)`
     / `register_parameter` / torchmetrics' `add_state` with a tensor default (nested functions
-    included; a computed name as its `kinds.name_pattern`, `"*"` for any `setattr(self, ...)`
+    included; a computed name as its `kinds.computed_name`, `"*"` for any `setattr(self, ...)`
     and `"~"` + the pattern of one under a computed name), the calls each local name is
     bound to (`if head is None: head = Head(...)`, for `self.head = head`), (attr,
     annotation) for every `self.attr: Cls = value`, (attr, value) for every
@@ -52,20 +52,19 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
             if type(f) is Name and f.value == "setattr" and node.args and type(node.args[0].value) is Name \
                     and node.args[0].value.value == "self":
                 registered.append("*")  # setattr(self, name, ...): any attribute
-                pattern = name_pattern(node.args[1].value) if len(node.args) > 1 else None
-                if pattern is not None and "{}" in pattern:
+                if len(node.args) > 1 and (pattern := computed_name(node.args[1].value)):
                     registered.append("~" + pattern)  # not only buffers under that computed name (e2cnn's gnorm)
             elif type(f) is Attribute and f.attr.value == "append" and not nested and len(node.args) == 1 \
                     and type(f.value) is Attribute and type(f.value.value) is Name and f.value.value.value == "self":
                 appended.append((f.value.attr.value, node.args[0].value))
             elif type(f) is Attribute and f.attr.value in ("register_buffer", "register_parameter") and node.args:
-                value = name_pattern(node.args[0].value)
-                if value is not None and isinstance(node.args[0].value, cst.SimpleString):
-                    registered.append(value)
+                name = node.args[0].value
+                if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str):
+                    registered.append(name.evaluated_value)
                     if type(f.value) is Name and f.value.value == "self":
-                        structural.append(value)
-                elif value is not None and "{}" in value:
-                    registered.append(value)  # `register_buffer("indices_{}".format(s), t)`: read by getattr
+                        structural.append(name.evaluated_value)
+                elif pattern := computed_name(name):
+                    registered.append(pattern)  # `register_buffer("indices_{}".format(s), t)`: read by getattr
             elif type(f) is Attribute and f.attr.value in ("add_module", "register_module") and node.args \
                     and type(f.value) is Name and f.value.value == "self" \
                     and isinstance(node.args[0].value, cst.SimpleString):
