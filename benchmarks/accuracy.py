@@ -58,6 +58,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "corpus"
+SITE = ROOT / "fixtures" / "site"  # packages the cases import as installed ones (its README)
 SRC = ROOT / "src"
 RESULT_MARK = "@@ACCURACY-RESULT@@ "
 CASE_TIMEOUT_S = 180
@@ -289,7 +290,7 @@ def worker(paths: list[str]) -> int:
 def _env() -> dict:
     env = dict(os.environ)
     env["PYTHONBREAKPOINT"] = "0"  # breakpoint() cases: Dynamo still sees the call
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC)] + [p for p in [env.get("PYTHONPATH")] if p])
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(SITE)] + [p for p in [env.get("PYTHONPATH")] if p])
     env.setdefault("OMP_NUM_THREADS", "1")
     env.pop("TORCH_LOGS", None)
     return env
@@ -513,7 +514,7 @@ def run_labels(cases: list[Case], jobs: int, verbose: bool) -> tuple[int, list[d
 
 def run_cli(corpus: Path) -> list[dict]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC)] + [p for p in [env.get("PYTHONPATH")] if p])
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), str(SITE)] + [p for p in [env.get("PYTHONPATH")] if p])
     cmd = [sys.executable, "-m", "compilelint", "check", str(corpus), "--format", "json", "--no-cache", "--exit-zero",
            "--target-torch", "%d.%d" % RELEASE]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=600)

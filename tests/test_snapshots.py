@@ -86,7 +86,8 @@ def snapshot_rule(rule, tmp_path: Path) -> dict:
 
 def snapshot_tree(folder: str, cwd: Path) -> dict:
     """`compilelint check FOLDER --format json`, run once, as a user runs it."""
-    proc = run_cli("check", "--no-cache", "--target-torch", "2.13", "--format", "json", folder, cwd=cwd)
+    site = {"PYTHONPATH": str(REPO / "fixtures" / "site")}  # the corpus's installed packages (its README)
+    proc = run_cli("check", "--no-cache", "--target-torch", "2.13", "--format", "json", folder, cwd=cwd, env=site)
     assert proc.returncode in (0, 1), proc.stderr
     findings = json.loads(proc.stdout)["findings"]
     return {"command": f"compilelint check --target-torch 2.13 --format json {folder}",

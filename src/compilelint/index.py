@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from compilelint import external_classes
 from compilelint.index_made import FactoryCallees
 from compilelint.index_many import ManyCallees
 from compilelint.index_roots import RootFinding
@@ -20,16 +21,15 @@ from compilelint.summary import APPLY, BOUND, KEEPS, MADE, NEW, STAR, SWAPS, Cal
 
 
 # Base classes outside the project that are nn.Modules.
-EXTERNAL_MODULE_BASES = (
+EXTERNAL_MODULE_BASES = (  # (without reading them: external_classes reads the others installed)
     "torch.nn.", "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
-    "pytorch_lightning.LightningModule", "lightning.LightningModule",
-    "lightning.pytorch.LightningModule", "timm.models.", "torchvision.models.",
-    "torchmetrics.Metric", "torchmetrics.metric.Metric",
-)
+    "pytorch_lightning.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
+    "timm.models.", "torchvision.models.", "torchmetrics.Metric", "torchmetrics.metric.Metric")
 
 
 class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
+        external_classes.refresh()
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, FunctionSummary] = {}
         self.classes: dict[str, ClassSummary] = {}
@@ -241,7 +241,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
                 result = True
                 break
             base_key = self.resolve_class(module, base)
-            if base_key and depth < 50 and self.is_module_class(base_key, depth + 1):
+            if base_key and depth < 50 and self.is_module_class(base_key, depth + 1) \
+                    or base_key is None and external_classes.is_module(base):  # (an installed package's)
                 result = True
                 break
         self._is_module[class_key] = result

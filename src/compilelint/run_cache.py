@@ -24,9 +24,9 @@ import marshal
 import os
 from functools import lru_cache
 
-from compilelint import cache
+from compilelint import cache, external_classes
 
-FORMAT = 1
+FORMAT = 2
 
 
 @lru_cache(maxsize=1)
@@ -72,9 +72,9 @@ def load(store, run_id: str, key: str):
         return None
     _, Finding, _, _, finding_fields = cache.layout()
     try:
-        fmt, stored_key, files, lines, rows = marshal.loads(blob[13:])
-        if fmt != FORMAT or stored_key != key:
-            return None
+        fmt, stored_key, files, lines, rows, installed = marshal.loads(blob[13:])
+        if fmt != FORMAT or stored_key != key or not external_classes.unchanged(installed):
+            return None  # (an installed package whose classes the selection read has changed)
         return [cache.finding_from_row(row, Finding, finding_fields) for row in rows], files, lines
     except Exception:  # noqa: BLE001 - any damage reads as a miss
         return None
@@ -84,7 +84,7 @@ def save(store, run_id: str, key: str, findings, files: int, lines: int) -> None
     _, _, _, _, finding_fields = cache.layout()
     rows = [cache.finding_row(f, finding_fields) for f in findings]
     try:
-        payload = b"r" + marshal.dumps((FORMAT, key, files, lines, rows))
+        payload = b"r" + marshal.dumps((FORMAT, key, files, lines, rows, external_classes.consulted()))
     except ValueError:  # something marshal cannot write: not cached
         return
     store.put_file(_name(run_id), cache.framed(payload))

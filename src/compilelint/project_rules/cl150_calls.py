@@ -42,6 +42,8 @@ def run(context) -> list:
                 continue
             reached = [sites.through(callee, call, when, key) for when in reach[callee]]
             reached = [both(tuple(call.when), when) for when in reached if when is not None]
+            if callee == index.function_backward(index.resolve_call(key, call)):
+                reached = [both(when, ("training",)) for when in reached]  # (traced only when gradients flow)
             if through_override(index, key, call, callee) and (owner := index.owner(callee)):
                 # a subclass's override of `self.m()`: its `self.` tests are on that class's instances
                 reached = [tuple(on_class(label, owner) if on_self(label) else label for label in when)

@@ -9,6 +9,7 @@ from compilelint.rules._jitted import numba_functions
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
 from compilelint.rules._module_classes import callee_class, library_base, makes_script_module, type_pinned
+from compilelint.rules._rnn_reads import WRAP_REFUSED, RnnReads
 from compilelint.rules._sparse import file_model, product_when
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
@@ -22,7 +23,6 @@ UNTRACEABLE_HELP = ("Move the call to the eager caller or to `__init__` (a progr
                     "the compiled step, packing before the compiled call, NumPy quadrature nodes computed once and "
                     "kept as a buffer), or use the tensor directly for the legacy `Variable`.")
 SCRIPT_MODULE = "torch.jit.ScriptModule"  # Dynamo refuses to call into one (module_classes.makes_script_module)
-WRAP_REFUSED = "GB0014"  # an RNN module: refused where the frame first reads it, not only called
 
 
 class UntraceableCall(Rule):
@@ -221,6 +221,21 @@ class Noise(nn.Module):
         self.rng.manual_seed(seed)  # expect
         return x + torch.randn(x.shape)
 """,
+        """
+import torch
+from torch import nn
+class Policy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(4, 4)
+    @staticmethod
+    def sequence(x, lstm: nn.LSTM, cell: nn.LSTMCell = None):
+        n = lstm.input_size  # expect
+        out, _ = lstm(x.reshape(-1, 1, n))
+        return out
+    def forward(self, x):
+        return self.sequence(x, self.lstm)  # expect
+""",
     ]
 
     def __init__(self, walker) -> None:
@@ -234,10 +249,7 @@ class Noise(nn.Module):
         self._scripted: set[tuple[str | None, str]] = set()
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
         self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
-        # per function: `self.` RNN module -> the blocks (`_blocks`) each read so far was in
-        self._rnn_reads: list[dict[str, list[tuple[cst.CSTNode, ...]]]] = [{}]
-        self._tested: list[dict[str, tuple[str, ...]]] = [{}]  # per function: `self.x` an isinstance chain pins
-        self._blocks: list[cst.CSTNode] = []  # the blocks (bodies) around the node walked
+        self._rnn = RnnReads(self.ctx, self._known)
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
         self._generators = GeneratorScopes()  # what holds a torch.Generator
         self._classes: dict = {}  # the file's classes, when it imports scikit-learn (rules._sklearn)
@@ -253,15 +265,13 @@ class Noise(nn.Module):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.append((set(), {}))
         self._numpy_rngs.append(set())
-        self._rnn_reads.append({})
-        self._tested.append({})
+        self._rnn.enter(node)
         self._generators.enter(node)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._scopes.pop()
         self._numpy_rngs.pop()
-        self._rnn_reads.pop()
-        self._tested.pop()
+        self._rnn.leave()
         self._generators.leave()
 
     def leave_ClassDef(self, node: cst.ClassDef) -> None:
@@ -269,17 +279,17 @@ class Noise(nn.Module):
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth += 1
-        self._blocks.append(node)
+        self._rnn.blocks.append(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self._depth -= 1
-        self._blocks.pop()
+        self._rnn.blocks.pop()
 
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self._blocks.append(node)
+        self._rnn.blocks.append(node)
 
     def leave_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
-        self._blocks.pop()
+        self._rnn.blocks.pop()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._stored.update(id(t.target) for t in node.targets)
@@ -330,7 +340,7 @@ class Noise(nn.Module):
     def visit_If(self, node: cst.If) -> None:
         self._branch_draws(node.test)
         if pinned := type_pinned(self.ctx, node):  # (before its test's read of the attribute is walked)
-            self._tested[-1].setdefault(*pinned)
+            self._rnn.tested[-1].setdefault(*pinned)
 
     def visit_While(self, node: cst.While) -> None:
         self._branch_draws(node.test)
@@ -391,10 +401,12 @@ class Noise(nn.Module):
             self.report(node, needs=(f"{BUILT_CLASS}{self.ctx.function.qualname}|{index}",))
             return
         called = callee_class(self.ctx, self._known, node.func)
+        if called is None and isinstance(node.func, cst.Name):
+            called = self._rnn.params[-1].get(node.func.value)
         cls = library_base(self.ctx, self._known, called)
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
-            if entry.gb_id != WRAP_REFUSED or self._first_read(node.func):
+            if entry.gb_id != WRAP_REFUSED or self._rnn.first_read(node.func):
                 what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
                 self.report(node, self.message.format(what=what, why=why_text(entry)))
         elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
@@ -404,32 +416,9 @@ class Noise(nn.Module):
                             needs=(f"{MODULE_CLASS}{self.ctx.function.qualname}|{index}",))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        """`self.lstm.num_layers`, `self.rnn.flatten_parameters()`, `isinstance(self.rnn, nn.LSTM)`:
-        Dynamo refuses an RNN module when the frame first reads it, so the first read of
-        the function (not the call after it) is where the graph breaks."""
-        scope = self.ctx.function
-        if not (isinstance(node.value, cst.Name) and node.value.value == "self" and scope is not None
-                and scope.class_name) or id(node) in self._stored:
-            return
-        classes = [library_base(self.ctx, self._known, callee_class(self.ctx, self._known, node))]
-        if self._known.get(classes[0]) is None:  # (`rnn: nn.Module`: what `if isinstance(...)` ... `else: raise` leaves)
-            classes = [library_base(self.ctx, self._known, c) for c in self._tested[-1].get(node.attr.value, ())]
-        entries = [self._known.get(c) for c in classes]
-        if entries and all(e is not None and e.form == "instance" and e.gb_id == WRAP_REFUSED for e in entries) \
-                and self._first_read(node):
-            what = f"reading `self.{node.attr.value}`, an " + " or ".join(f"`nn.{c.rsplit('.', 1)[-1]}`" for c in classes)
-            self.report(node, self.message.format(what=what + ",", why=why_text(entries[0])))
-
-    def _first_read(self, func: cst.BaseExpression) -> bool:
-        """`self.x` not read before on every path here: no earlier read in this block or one
-        around it (a read in the `if` branch does not cover the `elif` one)."""
-        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
-            return True
-        here, reads = tuple(self._blocks), self._rnn_reads[-1].setdefault(func.attr.value, [])
-        if any(len(seen) <= len(here) and all(a is b for a, b in zip(seen, here)) for seen in reads):
-            return False
-        reads.append(here)
-        return True
+        if id(node) not in self._stored and (read := self._rnn.read(node)) is not None:
+            what, entry = read
+            self.report(node, self.message.format(what=what, why=why_text(entry)))
 
     def _numpy_rng_method(self, node: cst.Call) -> bool:
         """`rng.normal(...)` / `seeds.generate_state(4)` on a name the function (or the module)
