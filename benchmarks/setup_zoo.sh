@@ -161,3 +161,12 @@ python -m pip install --no-deps d3rlpy==2.8.1 structlog==26.1.0 dataclasses-json
 # librosa, scipy above; resampy), sb3-contrib (RL algorithms beside stable-baselines3's) and pytorch-wavelets
 python -m pip install --no-deps torchcrepe==0.0.24 resampy==0.4.3 sb3-contrib==2.9.2 pytorch-wavelets==1.3.0
 python -c "import torch; print('torch', torch.__version__, '(unchanged)')"
+# stop 57: first contact: pytorch-optimizer (optimizers, wrappers and losses; compiled optimizer and train steps)
+python -m pip install --no-deps pytorch_optimizer==4.1.0
+# stop 57: first contact: rsl-rl-lib (PPO / distillation for legged robots: models, rollout, update, RND, symmetry;
+# tensordict is pure Python since 0.15 and needs pyvers; numpy, cloudpickle above)
+python -m pip install --no-deps rsl-rl-lib==5.5.1 tensordict==0.15.3 pyvers==0.2.2
+# stop 57: first contact: diffsptk (differentiable speech signal processing; torchlpc and torchcomp for its all-pole
+# filters and DRC; scipy, mpmath, tqdm, vector-quantize-pytorch above; its adapter stubs torchaudio and soundfile) and
+# torch-rechub (recommendation models: ranking, matching, multi-task; numpy, pandas, scikit-learn, tqdm above)
+python -m pip install --no-deps diffsptk==4.0.1 torchlpc==0.6 torchcomp==0.2.1 torch-rechub==0.9.0
