@@ -41,7 +41,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 
-FORMAT = 29  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 30  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -65,7 +65,8 @@ FORMAT = 29  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # `self.x = v` writes and `.parameters()` reads in order (`state`), classes their registered state;
 # 27: calling an object just built (`Bands(n)(x)`, `Bands(n).to(x)(x)`) is an `instance` edge;
 # 28: classes hold the buffers they register under a computed name, as `indices_{}`; methods say
-# whether they run a training step (`trains`); 29: those names are globs (`indices_*`, kinds.name_pattern)
+# whether they run a training step (`trains`); 29: those names are globs (`indices_*`, kinds.name_pattern);
+# 30: a subpackage `__init__` that declares `__all__` lists its exports (index_roots._library)
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

@@ -10,6 +10,7 @@ from compilelint.summary import STAR
 DISTRIBUTION_BASES = ("torch.distributions.",)
 CONSTRAINTS = "torch.distributions.constraints."
 DISTRIBUTION_HOOKS = frozenset({"__call__", "_call", "_inverse"})  # what torch.distributions calls
+OPTIMIZER_BASES, SCHEDULERS = ("torch.optim.",), ("torch.optim.lr_scheduler.", "torch.optim.swa_utils.")
 # nn.Module's own API, which a class may override: set-up and bookkeeping, not where tensors come in
 MODULE_API = frozenset({
     "forward", "extra_repr", "reset_parameters", "init_weights", "train", "eval", "to", "cuda", "cpu", "half",
@@ -90,7 +91,9 @@ class RootFinding:
                 elif key in self.classes and (call := self.method(key, "__call__")) and self.functions[call].entry:
                     found.add(call)  # a loss or metric object user code calls (neuraloperator's `LpLoss`)
                 elif key in self.classes and self._object_api(key):
-                    found.update(self._entry_methods(key))
+                    found.update(self._learner_methods(key))
+                elif key in self.classes and self._optimizer_class(key):
+                    found.update(self._step_methods(key))
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`, `from snntorch import
         # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference and entry methods
@@ -102,7 +105,9 @@ class RootFinding:
                 found.update(self._inference_methods(class_key))
                 found.update(self._entry_methods(class_key))
             elif "." in module and _public(module) and _public(name) and self._object_api(class_key):
-                found.update(self._entry_methods(class_key))
+                found.update(self._learner_methods(class_key))
+            elif "." in module and _public(module) and _public(name) and self._optimizer_class(class_key):
+                found.update(self._step_methods(class_key))
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
         # which user code calls in its forward): the nested function, not the factory, when it
@@ -127,6 +132,30 @@ class RootFinding:
             and any(q.split(".", 1)[0] == "torch" for q in self.modules[module].imports.values()) \
             and any(info.trains for owner in (class_key, *self.subclasses(class_key))
                     for _, _, info in self._own_methods(owner))
+
+    def _learner_methods(self, class_key: str) -> list[str]:
+        """A learner's entry methods, and its public methods that run a training step
+        themselves, whatever they take (rsl_rl's `PPO.update()`, stable-baselines3's
+        `train(gradient_steps)`: no module, so nn.Module's names are not set aside)."""
+        return [*self._entry_methods(class_key),
+                *(key for name, key, info in self._own_methods(class_key) if info.trains and name[0] != "_"
+                  and name not in ("forward", "__call__") and not name.startswith(SETUP_PREFIXES))]
+
+    def _optimizer_class(self, class_key: str) -> bool:
+        """A public class deriving from a `torch.optim` optimizer (not a scheduler), in a
+        library module that computes: user code compiles its `step` (`torch.compile(opt.step)`,
+        or the whole training step around it)."""
+        module, _, name = class_key.partition(":")
+        return "." not in name and _public(name) and self._compute_module(module) \
+            and self._library(module.split(".", 1)[0]) \
+            and any(base.startswith(OPTIMIZER_BASES) and not base.startswith(SCHEDULERS)
+                    for owner in self._lineage(class_key) for base in self._bases(owner))
+
+    def _step_methods(self, class_key: str) -> list[str]:
+        """An optimizer's own `step` and `zero_grad`, and the public `*_step` methods that split
+        the step (SAM's `first_step`, `second_step`)."""
+        return [key for name, key, info in self._own_methods(class_key)
+                if (name in ("step", "zero_grad") or name.endswith("_step") and name[0] != "_") and not info.accessor]
 
     def _star_classes(self, package: str) -> list[str]:
         """The public classes a top-level package re-exports with `from .core import *`
@@ -194,10 +223,16 @@ class RootFinding:
 
     def _library(self, top: str) -> bool:
         """A package whose `__init__` re-exports names (`from .spikegen import rate`, `from
-        ._neurons import *`): a library others import. An application's package (an empty
+        ._neurons import *`), or one of whose subpackages declares what it exports (`__all__`):
+        a library others import. An application's package (an empty
         `__init__`) has no API beyond what it compiles itself."""
-        summary = self.modules.get(top)
-        return summary is not None and (bool(summary.exports) or any(k.startswith(STAR) for k in summary.imports))
+        libraries = self.__dict__.setdefault("_libraries", {})
+        if top not in libraries:
+            summary = self.modules.get(top)
+            libraries[top] = summary is not None and (bool(summary.exports) or any(
+                k.startswith(STAR) for k in summary.imports) or any(  # (a subpackage's `__all__`)
+                sub.exports for name, sub in self.modules.items() if name.startswith(top + ".") and name.count(".") == 1))
+        return libraries[top]
 
     def _inference_methods(self, class_key: str) -> list[str]:
         """An exported module's public methods decorated `@torch.no_grad()` /

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from compilelint.knowledge_classes import LR_SCHEDULERS, OPTIMIZERS, TQDM_CLASSES
+from compilelint.knowledge_classes import LR_SCHEDULERS, OPTIMIZER_BASES, OPTIMIZERS, TQDM_CLASSES
 from compilelint.knowledge_entry import Entry, Table  # noqa: F401 (Entry: what the rows are, for readers of this module)
 from compilelint.knowledge_numpy import (NUMPY_LINALG_UNSUPPORTED, NUMPY_LISTED_WITH, NUMPY_RANDOM_OTHER,  # noqa: F401
                                         NUMPY_RNG_CLASSES, NUMPY_UNSUPPORTED)
@@ -238,6 +238,11 @@ ENTRIES: tuple[Entry, ...] = (
           "work out what the model needs from the graph (degrees, paths, a Laplacian) once, outside the "
           "region, and keep it as tensors", ("kn_networkx_01",), CONFIRMED,
           traced=("clean_kn_networkx_01",), why="Dynamo skips networkx (its third-party skip list) and breaks the graph"),
+    Entry(("torch.utils.data.*",), "skipped", "CL119", "GB0008", "Dynamo skips `torch.utils.data` (datasets, samplers, "
+          "`DataLoader`, `random_split`: `TensorDataset.__init__`, `DataLoader.__init__` are marked as skipped)",
+          "build datasets and loaders outside the region and hand the compiled code the batches (diffsptk's "
+          "`to_dataloader` called in a forward)", ("kn_torch_data_01",), "2.13.0, 2.14.1",
+          traced=("clean_kn_torch_data_01",), why="Dynamo skips `torch.utils.data` and breaks the graph"),
     Entry(("pandas.*",), "skipped", "CL119", "GB0008", "pandas is on Dynamo's third-party skip list (`DataFrame.__init__`)",
           "build tables from the compiled code's outputs, outside the region", ("kn_pandas_01",), CONFIRMED,
           traced=("clean_kn_pandas_01",), why="Dynamo skips pandas (its third-party skip list) and breaks the graph"),
@@ -426,12 +431,15 @@ ENTRIES: tuple[Entry, ...] = (
           "runs the base's); compute inside with torchmetrics' functional forms", ("cf_metric_built_01",),
           "2.13.0, 2.14.1", traced=("clean_metric_built_01",),
           why="building a torchmetrics metric breaks the graph in `Metric.__init__`"),
-    Entry(_methods(OPTIMIZERS, "step", "zero_grad") + _methods(LR_SCHEDULERS, "step", "get_last_lr"), "skipped",
+    # (not the base's `step`: a project optimizer deriving from it may be traced whole; every
+    # optimizer but one overriding it runs the base's `zero_grad`, which is skipped)
+    Entry(_methods(OPTIMIZERS, "step", "zero_grad") + _methods(LR_SCHEDULERS, "step", "get_last_lr")
+          + _methods(OPTIMIZER_BASES, "zero_grad"), "skipped",
           "CL119", "GB0008", "torch.optim is skipped: `zero_grad` and a scheduler's methods are not inlined; "
           "`Optimizer.step` calls `torch._dynamo.graph_break()` (GB0025)",
           "step the optimiser and its schedule in the eager training loop, around the compiled forward "
-          "(or compile `opt.step` on its own)", ("kn_optimizer_methods_01",), "2.13.0, 2.14.1", form="method",
-          traced=("clean_kn_optimizer_methods_01",)),
+          "(or compile `opt.step` on its own)", ("kn_optimizer_methods_01", "kn_optimizer_methods_02"), "2.13.0, 2.14.1",
+          form="method", traced=("clean_kn_optimizer_methods_01", "clean_kn_optimizer_methods_02")),
     Entry(_methods(TQDM_CLASSES, "update", "close", "set_postfix", "set_postfix_str", "set_description",
                    "set_description_str", "refresh", "reset", "clear"), "skipped", "CL119", "GB0008",
           "tqdm is skipped: its methods are not inlined",

@@ -15,7 +15,8 @@ from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENC
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
-                                       call_sites_decide, dotted, literal_kind, scalar_annotation, strongest)
+                                       call_sites_decide, dotted, literal_kind, not_optional, scalar_annotation,
+                                       strongest)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
@@ -268,7 +269,8 @@ class Bindings:
                     scope.declared[name] = kind
                 elif kind == Kind.VALUE and scalar_annotation(param.annotation.annotation):  # (project decides)
                     scope.open[name] = (f"a|{scope.qualname}|{name}",)
-                elif kind == Kind.UNKNOWN and (cls := annotated_class(param.annotation.annotation, self.qualify)):
+                elif kind == Kind.UNKNOWN and (cls := annotated_class(param.annotation.annotation, self.qualify)
+                                               or self._known_class(param.annotation.annotation)):
                     scope.typed[name] = cls
             elif commented is not None and index < len(commented):
                 kind = commented[index]
@@ -291,6 +293,12 @@ class Bindings:
             if isinstance(star, cst.Param):
                 scope.env[star.name.value] = Kind.VALUE if star is node.params.star_kwarg else Kind.UNKNOWN
         return defaults
+
+    def _known_class(self, annotation: cst.BaseExpression) -> str | None:
+        """A library class whose methods the knowledge table names (`optimizer: Optimizer`):
+        `self.optimizer = optimizer` then holds one, and `self.optimizer.zero_grad()` is its."""
+        qualified = self.qualify(not_optional(annotation))
+        return qualified if qualified in method_classes() else None
 
     def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes.pop()

@@ -64,8 +64,13 @@ class ImportTracking:
         """A top-level package's `__init__`: the names it re-exports unconditionally (its
         module-level `from ... import name`, not those under `if TYPE_CHECKING:` or `try:`)
         and the classes it defines itself (pytorch-crf's `CRF`), the package's API
-        (index_roots.package_api)."""
-        if "." in self.module or not self.path.endswith(("__init__.py", "__init__.pyi")):
+        (index_roots.package_api). A subpackage's `__init__` counts when it declares `__all__`
+        (rsl_rl's `algorithms/__init__.py`: `from .ppo import PPO`, `__all__ = ["PPO", ...]`
+        under an empty top-level `__init__`): a library's, not an application's folder."""
+        if not self.path.endswith(("__init__.py", "__init__.pyi")) or "." in self.module and not any(
+                isinstance(small, cst.Assign) and any(dotted(t.target) == "__all__" for t in small.targets)
+                for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
+                for small in statement.body):
             return
         for statement in node.body:
             if isinstance(statement, cst.ClassDef):
