@@ -34,6 +34,18 @@ def self_attribute_class(ctx, known, owner: str, attr: str) -> str | None:
     return ref
 
 
+def either_class(ctx, known, func: cst.BaseExpression, cls: str) -> list[str]:
+    """`cls`, or every class `self.<attr>` may hold when its constructor picks one of several
+    known ones alike (`rnn_cls = nn.GRU if gru else nn.LSTM`): what a message names."""
+    scope = ctx.function
+    if not (isinstance(func, cst.Attribute) and dotted(func.value) == "self" and scope and scope.class_name):
+        return [cls]
+    ref = next((info.attr_classes[func.attr.value] for info in ctx.local_lineage(scope.class_name)
+                if info.attr_classes.get(func.attr.value)), "")
+    picked = [library_base(ctx, known, c) for c in ref.split("|")]
+    return picked if "|" in ref and all(known.get(c) == known.get(cls) for c in picked) else [cls]
+
+
 def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:
     """The class of the object called: `nn.LSTM(...)(x)`, `rnn(x)`, `self.rnn(x)`, and
     `super().forward(x)` in a project subclass of the known class."""

@@ -8,7 +8,8 @@ from compilelint.rules._generators import GeneratorScopes, draw_given_generator,
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
-from compilelint.rules._module_classes import callee_class, library_base, makes_script_module, type_pinned
+from compilelint.rules._module_classes import (callee_class, either_class, library_base, makes_script_module,
+                                                type_pinned)
 from compilelint.rules._rnn_reads import WRAP_REFUSED, RnnReads
 from compilelint.rules._sparse import file_model, product_when
 from compilelint.rules.base import Rule
@@ -407,7 +408,8 @@ class Policy(nn.Module):
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
             if entry.gb_id != WRAP_REFUSED or self._rnn.first_read(node.func):
-                what = "calling an `nn.%s`" % cls.rsplit(".", 1)[-1]
+                what = "calling an " + " or ".join(f"`nn.{c.rsplit('.', 1)[-1]}`"
+                                                   for c in either_class(self.ctx, self._known, node.func, cls))
                 self.report(node, self.message.format(what=what, why=why_text(entry)))
         elif entry is None and called and self.ctx.local_class(called) is None and not called.startswith(FOREIGN):
             index = self.ctx.edge_index(node)  # (a class of another file, a factory's: project_rules.cl119_held)

@@ -16,6 +16,8 @@ import libcst as cst
 from compilelint.semantic.kinds import PARAMETERS
 from compilelint.summary import MADE, NEW, PARAMETER
 
+PICKED_MAX = 4  # classes a local may pick between (as `classes.EITHER_MAX`)
+
 MAX_CLASSES = 16  # a factory returning more is a registry the walk does not follow
 # callees whose results are no project object
 FOREIGN = ("builtins.", "torch.", "numpy.", "math.", "typing.", "functools.", "itertools.", "collections.",
@@ -133,6 +135,22 @@ class FactoryTracking:
         ref = self.qualify(func)
         return MADE + ref if ref and not ref.startswith(FOREIGN) else None
 
+    def _picked_classes(self, bound: list) -> str | None:
+        """"A|B" when every value a local name is bound to is a class, named or picked by a
+        conditional expression (rsl_rl's `rnn_cls = nn.GRU if type == "gru" else nn.LSTM`)."""
+        refs, todo = [], list(bound)
+        while todo:
+            value = todo.pop()
+            if isinstance(value, cst.IfExp):
+                todo.extend((value.orelse, value.body))
+                continue
+            ref = self.qualify(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+            if not ref or not ref.rsplit(".", 1)[-1][:1].isupper():
+                return None
+            refs.append(ref)
+        refs = list(dict.fromkeys(refs))
+        return "|".join(refs) if 0 < len(refs) <= PICKED_MAX else None
+
     def attr_factory_mark(self, value: cst.BaseExpression, params: set, local_calls: dict | None = None) -> str | None:
         """`self.x = self.make_x()` / `= build_x(cfg)`, or `self.make_x() if x is None else x`
         (the other branch a constructor parameter or `None`), or a class a factory picked,
@@ -141,6 +159,8 @@ class FactoryTracking:
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and local_calls \
                 and value.func.value in local_calls:
             bound = local_calls[value.func.value]
+            if picked := self._picked_classes(bound):
+                return picked  # `rnn_cls = nn.GRU if gru else nn.LSTM`, then `self.rnn = rnn_cls(...)`
             inner = self.factory_mark(bound[0].func, in_class=True) \
                 if len(bound) == 1 and isinstance(bound[0], cst.Call) else None
             return NEW + inner if inner and inner.startswith(MADE) else None
