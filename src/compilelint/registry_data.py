@@ -370,6 +370,15 @@ RULES = {
         'gb_id': 'GB9840',
         'breaks_graph': True,
     },
+    'CL157': {
+        'name': 'tensor-attribute-set',
+        'severity': 'error',
+        'summary': '`t.real = ...`, `t.imag += ...` on a tensor in a region',
+        'message': "setting `{target}` in a compiled region: Dynamo cannot set a tensor's `.{attr}` while tracing and breaks the graph",
+        'help': 'Build a new tensor instead, `torch.complex(c.real + 1, c.imag)`, or work in place on the view, `c.real.add_(1)`.',
+        'gb_id': 'GB0058',
+        'breaks_graph': True,
+    },
     'CL201': {
         'name': 'module-structure-mutation',
         'severity': 'warning',
