@@ -61,8 +61,7 @@ def _class_annotation(annotation: cst.BaseExpression) -> str | None:
 
 
 def _typed_attr(info: ClassInfo, attr: str, ref: str) -> None:
-    """The first class an attribute is given, over a factory's mark (`self.config =
-    Config.from_dict(d)` beside `self.config = config`, `config: Config`)."""
+    """The first class an attribute is given, over a factory's mark (`self.config = Config.from_dict(d)`)."""
     if not info.attr_classes.get(attr, MADE).startswith(MADE):
         return
     info.attr_classes[attr] = ref
@@ -410,13 +409,14 @@ class ClassTracking:
                     return True
         return False
 
-    def object_attr_kind(self, name: str, attr: str) -> Kind:
+    def object_attr_kind(self, name: str | None, attr: str, ref: str | None = None) -> Kind:
         """What `name.attr` holds when `name` holds an instance of a class of this file
         (`index = IndexMap(...)`, `flat = flatten(index)` with `flatten` returning one), or is
-        a parameter annotated with a class (`model: "Whisper"`): one of another file of the
-        project is asked of the project (`o|class|attr`), as `self.attr` set by a base class is."""
+        a parameter annotated with a class (`model: "Whisper"`), or the class `ref` the caller
+        knows (`self.stats._std`): one of another file of the project is asked of the project
+        (`o|class|attr`), as `self.attr` set by a base class is."""
         scope = self.scopes[-1] if self.scopes else None
-        ref = self.held_class(name, scope) if scope else self.module_var_class.get(name)
+        ref = ref or (self.held_class(name, scope) if scope else self.module_var_class.get(name))
         if not ref:
             return Kind.UNKNOWN
         local = self.local_class(ref)

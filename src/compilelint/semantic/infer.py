@@ -36,6 +36,10 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             return env.self_attr_kind(attr)
         if attr in VALUE_ATTRS:
             return Kind.VALUE
+        if (held_class := _self_attribute_class(node.value, env)) is not None:
+            held = env.object_attr_kind(None, attr, held_class)  # `self.emp_norm._std`, a buffer of its class
+            if held != Kind.UNKNOWN:
+                return held
         if isinstance(node.value, cst.Name):
             held = env.object_attr_kind(node.value.value, attr)  # `flat.num_segments`, flat an IndexMap
             if held != Kind.UNKNOWN:
@@ -211,3 +215,15 @@ def _eq_none_folded(env) -> bool:
     target; elsewhere no target is known: folded, as on the pinned 2.13)."""
     release = getattr(env, "target_release", None)
     return release is None or release() >= EQ_NONE_FOLDED_FROM
+
+
+def _self_attribute_class(node: cst.BaseExpression, env) -> str | None:
+    """The one class `self.<attr>` holds (`self.emp_norm = EmpiricalNormalization(...)`), not a
+    container's, a factory's or one of several."""
+    scope = env.function
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+            and scope is not None and scope.class_name):
+        return None
+    ref = next((info.attr_classes[node.attr.value] for info in env.local_lineage(scope.class_name)
+                if info.attr_classes.get(node.attr.value)), None)
+    return ref if ref and ref[:1].isalpha() and not any(c in ref for c in ":|") else None
