@@ -25,9 +25,9 @@ class Mine(Policy):
 '''
 
 
-def _site(tmp_path: Path, base: str = "nn.Module") -> Path:
+def _site(tmp_path: Path, base: str = "nn.Module", name: str = "vendorlib") -> Path:
     site = tmp_path / "site"
-    pkg = site / "vendorlib"
+    pkg = site / name
     (pkg / "core").mkdir(parents=True, exist_ok=True)
     # importing the package would fail loudly: the static pass must only read it
     (pkg / "__init__.py").write_text("raise RuntimeError('imported')\nfrom .core.policies import *\n")
@@ -89,3 +89,20 @@ def test_the_run_cache_notices_a_changed_package(tmp_path):
     os.utime(policies, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # a later install
     again = _codes(run_cli("check", *cache, "--format", "json", "model.py", cwd=project, env=env))
     assert again == []
+
+
+def test_a_long_lived_process_forgets_a_changed_package(tmp_path, monkeypatch):
+    """A daemon or language server outlives a `pip install`: the next index reads again."""
+    from compilelint import external_classes
+
+    site = _site(tmp_path, name="refreshed_vendorlib")  # (a name of its own: the caches are per process)
+    monkeypatch.syspath_prepend(str(site))
+    dotted = "refreshed_vendorlib.core.policies.Policy"
+    assert external_classes.is_module(dotted)
+    policies = site / "refreshed_vendorlib" / "core" / "policies.py"
+    policies.write_text(policies.read_text().replace("class Base(nn.Module)", "class Base(object)"))
+    stat = policies.stat()
+    os.utime(policies, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert external_classes.is_module(dotted)  # memoised until asked to look again
+    external_classes.refresh()
+    assert not external_classes.is_module(dotted)
