@@ -4,6 +4,7 @@
 import libcst as cst
 
 from compilelint.semantic.guards import ends_in
+from compilelint.semantic.infer import held_class_ref
 from compilelint.semantic.kinds import dotted
 
 # what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
@@ -28,7 +29,7 @@ def library_base(ctx, known, cls: str | None) -> str | None:
 def self_attribute_class(ctx, known, owner: str, attr: str) -> str | None:
     """The class `self.<attr>` holds in class `owner`, set in its `__init__` or in a base
     class of this file's (`class Tagger(Encoder)` reads the `self.lstm` Encoder built)."""
-    ref = next((info.attr_classes[attr] for info in ctx.local_lineage(owner) if info.attr_classes.get(attr)), None)
+    ref = held_class_ref(ctx, owner, attr)
     if ref and "|" in ref:  # one class per branch of __init__: the known one, where it is built
         return next((c for c in ref.split("|") if known.get(library_base(ctx, known, c)) is not None), None)
     return ref
@@ -40,8 +41,7 @@ def either_class(ctx, known, func: cst.BaseExpression, cls: str) -> list[str]:
     scope = ctx.function
     if not (isinstance(func, cst.Attribute) and dotted(func.value) == "self" and scope and scope.class_name):
         return [cls]
-    ref = next((info.attr_classes[func.attr.value] for info in ctx.local_lineage(scope.class_name)
-                if info.attr_classes.get(func.attr.value)), "")
+    ref = held_class_ref(ctx, scope.class_name, func.attr.value) or ""
     picked = [library_base(ctx, known, c) for c in ref.split("|")]
     return picked if "|" in ref and all(known.get(c) == known.get(cls) for c in picked) else [cls]
 

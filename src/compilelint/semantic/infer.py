@@ -224,6 +224,11 @@ def _self_attribute_class(node: cst.BaseExpression, env) -> str | None:
     if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
             and scope is not None and scope.class_name):
         return None
-    ref = next((info.attr_classes[node.attr.value] for info in env.local_lineage(scope.class_name)
-                if info.attr_classes.get(node.attr.value)), None)
+    ref = held_class_ref(env, scope.class_name, node.attr.value)
     return ref if ref and ref[:1].isalpha() and not any(c in ref for c in ":|") else None
+
+
+def held_class_ref(env, owner: str, attr: str) -> str | None:
+    """What the file's class `owner` (or a base of this file) records `self.<attr>` to hold:
+    a class, "A|B", or a container's or factory's mark."""
+    return next((info.attr_classes[attr] for info in env.local_lineage(owner) if info.attr_classes.get(attr)), None)
