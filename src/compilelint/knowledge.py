@@ -421,6 +421,14 @@ ENTRIES: tuple[Entry, ...] = (
           "multiply by the dense adjacency (`adj @ x`), or run the sparse product outside the region",
           ("kn_sparse_operand_01",), CONFIRMED, traced=("clean_kn_sparse_operand_01",),
           why="Dynamo cannot wrap the sparse tensor it multiplies and breaks the graph where the frame first reads it"),
+    Entry(("torch.distributions.kl_divergence", "torch.distributions.kl.kl_divergence"), "untraceable", "CL119",
+          "GB0059", "Failed to trace builtin operator (the registry lookup's `min()` over its matches)",
+          "call `kl_divergence` once eagerly for the pair before compiling, or write the closed form "
+          "(`torch.log(s2 / s1) + (s1**2 + (m1 - m2)**2) / (2 * s2**2) - 0.5` for two Normals)",
+          ("kn_kl_divergence_01", "kn_kl_divergence_02"), "2.13.0, 2.14.1", form="dispatch",
+          traced=("clean_kn_kl_divergence_01",),
+          why="the first call for a pair of exponential-family distributions looks it up in torch's KL registry, "
+              "which Dynamo cannot trace, and breaks the graph"),
     Entry(OPTIMIZERS, "untraceable", "CL119", "GB0008",
           "`Optimizer.__init__` is skipped (SGD GB0467, LBFGS GB0088); the frame runs eagerly (GB8335)",
           "build the optimiser outside the region (test-time optimisation: run its loop eagerly)",

@@ -16,7 +16,8 @@ class Entry:
     method of an object the class, function or module builds from `Class`: `self.engine.draw(n)`) or "branch" (the
     call is traced and its value becomes a graph input: only an `if`/`while`/conditional expression whose test
     holds the call breaks, `if random.uniform(0, 1) < p:`) or "input" (a tensor method that breaks only on a graph
-    input: on a tensor held on the module or class, `self.mem.detach_()`, not on one made in the region).
+    input: on a tensor held on the module or class, `self.mem.detach_()`, not on one made in the region) or "dispatch"
+    (calling the name breaks only for the classes of its arguments: `kl_divergence`, rules._kl_pairs).
     `size_at`: the draw breaks only when it returns a Python scalar, i.e. no `size=` and no positional argument at
     that index (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and the first it
     no longer does. `case`: corpus cases whose labels Dynamo confirms (for a row that no longer holds, a `clean_`

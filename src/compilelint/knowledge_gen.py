@@ -67,6 +67,8 @@ def _names(entry: Entry) -> str:
         names += " (scalar draws only: no `size`)"
     if entry.form == "branch":
         names += " (a branch on the value)"
+    if entry.form == "dispatch":
+        names += " (for the argument classes it cannot dispatch on)"
     return names
 
 

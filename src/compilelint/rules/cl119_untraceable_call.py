@@ -6,6 +6,7 @@ from compilelint.config import torch_version
 from compilelint.finding import BUILT_CLASS, MODULE_CLASS
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
 from compilelint.rules._jitted import numba_functions
+from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
 from compilelint.rules._module_classes import (callee_class, either_class, library_base, makes_script_module,
@@ -375,6 +376,11 @@ class Policy(nn.Module):
                         help="Call it outside the compiled code, or write it with torch ops (Dynamo compiles those).")
             return
         entry = self._known.get(qualified)
+        if entry is not None and entry.form == "dispatch":
+            if severity := kl_severity(self.ctx, node):
+                self.report(node, self.message.format(what=f"`{qualified}()`", why=why_text(entry)),
+                            help=entry.note[:1].upper() + entry.note[1:] + ".", severity=severity)
+            return
         if entry is not None and entry.form == "call":
             when = product_when(self.ctx, node) if entry.gb_id == "GB0015" else ()
             if when is None:
