@@ -14,7 +14,8 @@ from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_ar
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,
-                                       annotation_kind, dotted, literal_kind, torch_call_kind, torch_state)
+                                       annotation_kind, dotted, literal_kind, not_optional, torch_call_kind,
+                                       torch_state)
 
 # Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
 INIT_METHODS = frozenset({"__init__", "reset_parameters", "_init_weights", "build", "setup"})
@@ -43,13 +44,12 @@ class ClassInfo:
 
 
 def _class_annotation(annotation: cst.BaseExpression) -> str | None:
-    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]`: a project class to follow (no tensor or value type)."""
+    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]` / `LlamaConfig | None`: a project class to follow
+    (no tensor or value type)."""
+    annotation = not_optional(annotation)
     if isinstance(annotation, cst.SimpleString):
         text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
         name = text.strip() if text.strip().replace(".", "").replace("_", "").isalnum() else None
-    elif isinstance(annotation, cst.Subscript) and (dotted(annotation.value) or "").split(".")[-1] == "Optional" \
-            and len(annotation.slice) == 1 and isinstance(annotation.slice[0].slice, cst.Index):
-        return _class_annotation(annotation.slice[0].slice.value)
     else:
         name = dotted(annotation)
     if not name:
