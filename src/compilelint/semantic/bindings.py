@@ -37,6 +37,7 @@ class FunctionScope:
     is_forward: bool = False
     node: cst.CSTNode | None = None
     bound: bool = False  # a method callers reach through an instance (its first parameter is filled)
+    scripted: bool = False  # `@torch.jit.script`: Dynamo never resumes in its frame, so it has no loop to skip
     facts: object = None  # semantic.facts.CallerFacts, made when a branch first asks
     text_uses: frozenset[str] | None = None  # semantic.param_uses, made when a guess is first read
     # name -> the leaves ("p|fn|name", "a|fn|name", "r|fn|edge") its kind depends on (semantic.project)
@@ -234,7 +235,8 @@ class Bindings:
         params = [p.name.value for p in every]
         method = class_name is not None and not self.scopes
         scope = FunctionScope(qualname, class_name, params, node=node,
-                              is_forward=method and name == "forward", bound=method and not static)
+                              is_forward=method and name == "forward", bound=method and not static,
+                              scripted=any(self.qualify(d.decorator) == "torch.jit.script" for d in node.decorators))
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,

@@ -23,7 +23,8 @@ class LoopTracking:
 
     def enter_For(self, node: cst.For) -> None:
         self._count_loop(node)
-        self.loops.append(node)
+        if not (self.scopes and self.scopes[-1].scripted):  # (its loops are TorchScript's: no CL150)
+            self.loops.append(node)
 
     def exit_For(self, node: cst.For) -> None:
         if self.loops and self.loops[-1] is node:
