@@ -3,12 +3,13 @@ import libcst as cst
 from compilelint.semantic.ndarrays import is_ndarray, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
-from compilelint.rules._int_arguments import size_arguments
+from compilelint.rules._int_arguments import int_arguments, size_arguments
 
 CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
          "builtins.complex": "complex", "builtins.str": "str", "builtins.repr": "repr",
          "builtins.format": "format", "numpy.array2string": "np.array2string",
-         "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr"}
+         "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr",
+         "math.ceil": "math.ceil", "math.floor": "math.floor"}
 
 
 class TensorNumpy(Rule):
@@ -169,8 +170,8 @@ class M(torch.nn.Module):
             values = [a.value for a in node.args[1:2] if a.keyword is None and not a.star]
         elif sizes is not None:
             values = sizes[0]
-        else:
-            return None
+        else:  # an int argument: `F.pad(x, (0, right_pad))`, `x.chunk(n)`
+            values = [value for _, value in int_arguments(self.ctx, node, qualified)]
         for value in values:
             items = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
             for item in items:

@@ -81,7 +81,9 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
         return is_ndarray(node.value, ctx, names) or any(
             isinstance(e.slice, cst.Index) and is_ndarray(e.slice.value, ctx, names) for e in node.slice)
     if isinstance(node, cst.BinaryOperation):
-        return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names)
+        return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names) or any(
+            numpy_attribute(side, ctx) and ctx.kind(other) != Kind.TENSOR
+            for side, other in ((node.left, node.right), (node.right, node.left)))
     if isinstance(node, cst.UnaryOperation):
         return not isinstance(node.operator, cst.Not) and is_ndarray(node.expression, ctx, names)
     if isinstance(node, cst.Comparison):
@@ -93,6 +95,19 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     if isinstance(node, cst.BooleanOperation):
         return is_ndarray(node.left, ctx, names) or is_ndarray(node.right, ctx, names)
     return False
+
+
+def numpy_attribute(node: cst.BaseExpression, ctx) -> bool:
+    """`self.hop_length`, set in the class's `__init__` from a NumPy call (`np.prod(rates)`)
+    and nowhere else: a NumPy value kept on the object. Read alone Dynamo takes it as a
+    constant (`int(self.h)`, `pad(x, (0, self.h))`), but arithmetic on it is traced NumPy, a
+    0-d array (`n // self.hop_length`; measured on 2.13.0 and 2.14.1)."""
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"):
+        return False
+    scope = ctx.function
+    info = ctx.class_table.get(scope.class_name) if scope is not None and scope.class_name else None
+    made = info.init_calls.get(node.attr.value, "") if info is not None else ""
+    return made.startswith("numpy.") and made not in PYTHON_FUNCTIONS and node.attr.value not in info.late_attrs
 
 
 def tests_numpy_value(node: cst.BaseExpression, ctx) -> bool:
