@@ -21,7 +21,7 @@ RESIZE_FUNCS = frozenset({
 })
 # Tensor methods whose positional arguments are sizes, dims or lengths.
 SIZE_METHODS = frozenset({
-    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full", "repeat",
+    "view", "reshape", "expand", "narrow", "new_zeros", "new_ones", "new_empty", "new_full", "repeat", "permute",
 })
 
 

@@ -165,7 +165,7 @@ class M(torch.nn.Module):
     def _array_size(self, node: cst.Call, qualified: str) -> cst.BaseExpression | None:
         """An array given as a size (CL107's `size_arguments`, and `torch.reshape`'s
         shape); alone or in a list or tuple of sizes (`x.reshape(-1, np.prod(x.shape[1:]))`)."""
-        sizes = size_arguments(self.ctx, node, qualified)
+        sizes = size_arguments(self.ctx, node, qualified, starred=True)  # (`x.permute(*dims)`)
         if qualified == "torch.reshape":
             values = [a.value for a in node.args[1:2] if a.keyword is None and not a.star]
         elif sizes is not None:
