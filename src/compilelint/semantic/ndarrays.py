@@ -24,6 +24,9 @@ from compilelint.semantic.kinds import Kind
 
 # ndarray attributes that are Python values (or shapes), not arrays.
 VALUE_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides", "flags"})
+# attributes that hold an ndarray whatever object they are read from: gym's and gymnasium's
+# `MultiDiscrete.nvec` (no other library names one so)
+ARRAY_ATTRS = frozenset({"nvec"})
 # ndarray methods that leave NumPy for Python values: the conversion itself.
 PYTHON_METHODS = frozenset({"item", "tolist", "tobytes", "__len__"})
 # numpy functions that build an array from whatever they are given (a list, a shape):
@@ -76,7 +79,7 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     if isinstance(node, cst.Attribute):
         if node.attr.value in VALUE_ATTRS:
             return False
-        return is_ndarray(node.value, ctx, names)
+        return node.attr.value in ARRAY_ATTRS or is_ndarray(node.value, ctx, names)
     if isinstance(node, cst.Subscript):
         return is_ndarray(node.value, ctx, names) or any(
             isinstance(e.slice, cst.Index) and is_ndarray(e.slice.value, ctx, names) for e in node.slice)
