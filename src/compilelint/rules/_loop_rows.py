@@ -19,11 +19,13 @@ ROW_MAKERS = frozenset({"nonzero", "argwhere"})  # a matrix of indices: a loop w
 
 
 class LoopRows:
-    """Enter and leave each `for` of the walk; `walked(name)`: the tensor the loop binding
-    `name` walks, while inside that loop."""
+    """Enter and leave each `for` (and comprehension) of the walk; `walked(name)`: the tensor
+    the loop binding `name` walks, while inside that loop; `range_bound(name)`: the source of
+    `n` for a name a loop around the node binds over `range(n)`."""
 
     def __init__(self) -> None:
         self._rows: dict[str, tuple[str, cst.For]] = {}
+        self._ranges: list[tuple[str, str, cst.CSTNode]] = []  # (name, `n` of its `range(n)`, the loop)
 
     def enter(self, node: cst.For, ctx) -> None:
         iterable, target = walked(node, ctx.qualify)
@@ -32,10 +34,26 @@ class LoopRows:
                 and ctx.kind(iterable) == Kind.TENSOR and len(facts.binders(target.value)) == 1 \
                 and not _matrix(iterable, ctx) and not _subscripted(node.body, target.value):
             self._rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
+        self._enter_range(node.target, node.iter, node, ctx)
 
-    def leave(self, node: cst.For) -> None:
+    def enter_comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, ctx) -> None:
+        comp = node.for_in  # (entered with the comprehension: its element is walked before its `for`)
+        while comp is not None:
+            self._enter_range(comp.target, comp.iter, node, ctx)
+            comp = comp.inner_for_in
+
+    def _enter_range(self, target: cst.BaseExpression, iterable: cst.BaseExpression, loop: cst.CSTNode, ctx) -> None:
+        if isinstance(target, cst.Name) and isinstance(iterable, cst.Call) and len(iterable.args) == 1 \
+                and iterable.args[0].keyword is None and ctx.qualify(iterable.func) == "builtins.range":
+            self._ranges.append((target.value, cst.Module([]).code_for_node(iterable.args[0].value), loop))
+
+    def leave(self, node: cst.CSTNode) -> None:
         for name in [name for name, (_, loop) in self._rows.items() if loop is node]:
             del self._rows[name]
+        self._ranges = [entry for entry in self._ranges if entry[2] is not node]
+
+    def range_bound(self, name: str) -> str | None:
+        return next((bound for bound_name, bound, _ in reversed(self._ranges) if bound_name == name), None)
 
     def walked(self, name: str) -> str | None:
         found = self._rows.get(name)

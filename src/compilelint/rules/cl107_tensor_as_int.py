@@ -330,6 +330,15 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
     def leave_For(self, node: cst.For) -> None:
         self._rows.leave(node)
 
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._rows.enter_comprehension(node, self.ctx)
+
+    def leave_ListComp(self, node: cst.ListComp) -> None:
+        self._rows.leave(node)
+
+    visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_ListComp
+    leave_GeneratorExp = leave_SetComp = leave_DictComp = leave_ListComp
+
     def visit_Subscript(self, node: cst.Subscript) -> None:
         bounds = [part for element in node.slice if isinstance(element.slice, cst.Slice)
                   for part in (element.slice.lower, element.slice.upper, element.slice.step)]
@@ -397,6 +406,8 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         if isinstance(value, cst.Name):
             bound = self.ctx.local_flag(value.value) if self.ctx.function is not None else None
             return bound is not None and self._scalar(bound)
+        if isinstance(value, cst.Subscript):
+            return self._topk_element(value)
         if isinstance(value, cst.BinaryOperation) and isinstance(
                 value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
             sides = (value.left, value.right)
@@ -415,6 +426,31 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         qualified = self.ctx.qualify(func) or ""
         return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in FULL_REDUCTIONS \
             and len(positional) == 1 and self._reduced(positional[0])
+
+    def _topk_element(self, value: cst.Subscript) -> bool:
+        """`index[i]` for `i` in `range(top_k)` with `index = torch.topk(v, top_k, dim=-1)[1]`
+        (Autoformer's time-delay aggregation): a loop over the k picks walks the picks of a
+        1-d `v`, each a 0-d tensor."""
+        picks = [e.slice.value for e in value.slice if isinstance(e.slice, cst.Index)]
+        if len(value.slice) != 1 or len(picks) != 1 or not isinstance(picks[0], cst.Name) \
+                or not isinstance(value.value, cst.Name) or self.ctx.function is None:
+            return False
+        bound, made = self._rows.range_bound(picks[0].value), self.ctx.local_flag(value.value.value)
+        if bound is None or not (isinstance(made, cst.Subscript) and len(made.slice) == 1
+                                 and isinstance(made.slice[0].slice, cst.Index)
+                                 and isinstance(made.slice[0].slice.value, cst.Integer)
+                                 and made.slice[0].slice.value.value == "1" and isinstance(made.value, cst.Call)):
+            return False
+        call = made.value
+        method = isinstance(call.func, cst.Attribute) and call.func.attr.value == "topk" \
+            and not (isinstance(call.func.value, cst.Name) and self.ctx.is_import(call.func.value.value))
+        if not method and self.ctx.qualify(call.func) != "torch.topk":
+            return False
+        positional = [a.value for a in call.args if a.keyword is None]
+        k = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "k"), None)
+        k = k if k is not None else (positional[0] if method and positional else positional[1] if len(positional) > 1
+                                     else None)
+        return k is not None and cst.Module([]).code_for_node(k) == bound
 
     def _reduced(self, value: cst.BaseExpression) -> bool:
         """What `.argmax()` is called on is a tensor, or likely one and no NumPy array (whose
