@@ -170,3 +170,15 @@ python -m pip install --no-deps rsl-rl-lib==5.5.1 tensordict==0.15.3 pyvers==0.2
 # filters and DRC; scipy, mpmath, tqdm, vector-quantize-pytorch above; its adapter stubs torchaudio and soundfile) and
 # torch-rechub (recommendation models: ranking, matching, multi-task; numpy, pandas, scikit-learn, tqdm above)
 python -m pip install --no-deps diffsptk==4.0.1 torchlpc==0.6 torchcomp==0.2.1 torch-rechub==0.9.0
+# stop 58: first contact: pypots (partially-observed time series: the model cores of its imputation, forecasting,
+# classification, clustering and anomaly-detection models; pygrinder, tsdb, benchpots and ai4ts are pure Python;
+# numpy, scipy, sympy, einops, pandas, h5py, scikit-learn, tensorboard above; its adapter stubs nonlinear_benchmarks
+# and transformers)
+python -m pip install --no-deps pypots==1.5 pygrinder==0.7 tsdb==0.8 benchpots==1 ai4ts==0.0.3
+# stop 58: first contact: bs-roformer (BS-RoFormer, Mel-Band RoFormer and FlowBSRoformer music source separation;
+# pope-pytorch is pure Python; beartype, einops, einx, hyper-connections, librosa, rotary-embedding-torch and
+# torch-einops-utils above)
+python -m pip install --no-deps bs-roformer==1.2.4 pope-pytorch==0.2.1
+# stop 58: first contact: torchsurv (survival-analysis losses: Cox, Weibull, survival; C-index, AUC, Brier score,
+# IPCW, Kaplan-Meier; numpy, scipy, pydantic, torchmetrics, pandas above)
+python -m pip install --no-deps torchsurv==0.2.0
