@@ -24,7 +24,7 @@ CATEGORIES = {
     "untraceable": "something Dynamo refuses or fails to trace",
     "rng": "reads or sets random-number state Dynamo does not model",
 }
-FORMS = ("call", "instance", "method", "branch", "input")
+FORMS = ("call", "instance", "method", "branch", "input", "dispatch")
 
 
 # gym's and gymnasium's space helpers: `functools.singledispatch` functions (measured on gym 0.26.2, gymnasium 1.2.2)
