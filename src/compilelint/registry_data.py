@@ -379,6 +379,16 @@ RULES = {
         'gb_id': 'GB0058',
         'breaks_graph': True,
     },
+    'CL158': {
+        'name': 'function-attribute-set',
+        'severity': 'error',
+        'summary': '`fn.cache = ...` / `setattr(fn, ...)` on a function of the module, in a region',
+        'message': '`{target}` sets an attribute on the function `{function}`: Dynamo cannot set attributes on a function object and breaks the graph (GB0467)',
+        'help': 'Cache at module level (`_TRANSITION = None`, then `global`), with `functools.lru_cache` on a helper that builds the value, or compute it once outside the compiled code.',
+        'gb_id': 'GB0467',
+        'torch_max': (2, 14),
+        'breaks_graph': True,
+    },
     'CL201': {
         'name': 'module-structure-mutation',
         'severity': 'warning',
