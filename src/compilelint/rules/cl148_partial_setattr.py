@@ -1,11 +1,12 @@
 import libcst as cst
 
+from compilelint.rules._attribute_writes import AttributeWrites
 from compilelint.rules.base import Rule
 
 PARTIALS = frozenset({"functools.partial"})
 
 
-class PartialSetattr(Rule):
+class PartialSetattr(AttributeWrites, Rule):
     code = "CL148"
     name = "partial-setattr"
     summary = "sets an attribute on a `functools.partial` object in the compiled region"
@@ -62,13 +63,6 @@ class Conditional(nn.Module):
         value = self.ctx.local_flag(name.value)
         return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "") in PARTIALS
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            t = target.target
-            if isinstance(t, cst.Attribute) and self._partial(t.value):
-                self.report(node, self.message.format(target=f"{t.value.value}.{t.attr.value} = ..."))
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualify(node.func) == "builtins.setattr" and len(node.args) >= 2 \
-                and self._partial(node.args[0].value):
-            self.report(node, self.message.format(target=f"setattr({node.args[0].value.value}, ...)"))
+    def _written(self, node: cst.CSTNode, owner: cst.BaseExpression, shown: str) -> None:
+        if self._partial(owner):
+            self.report(node, self.message.format(target=shown))

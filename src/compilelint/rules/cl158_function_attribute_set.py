@@ -1,9 +1,11 @@
 import libcst as cst
 
+from compilelint.rules._attribute_writes import AttributeWrites
 from compilelint.rules.base import Rule
 
 
-class FunctionAttributeSet(Rule):
+class FunctionAttributeSet(AttributeWrites, Rule):
+    augmented = True  # `f.calls += 1`
     code = "CL158"
     name = "function-attribute-set"
     summary = "`fn.cache = ...` / `setattr(fn, ...)` on a function of the module, in a region"
@@ -68,23 +70,6 @@ def f(x):
                    for t in small.targets if isinstance(t.target, cst.Name)}
         self._functions = frozenset(defs - rebound)
 
-    def _function(self, value: cst.BaseExpression) -> str | None:
-        if isinstance(value, cst.Name) and value.value in self._functions and not self.ctx.locally_bound(value.value):
-            return value.value
-        return None
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._check(node, target.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._check(node, node.target)
-
-    def _check(self, node: cst.CSTNode, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Attribute) and (function := self._function(target.value)):
-            self.report(node, self.message.format(target=f"{function}.{target.attr.value} = ...", function=function))
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.qualify(node.func) == "builtins.setattr" and len(node.args) >= 2 \
-                and (function := self._function(node.args[0].value)):
-            self.report(node, self.message.format(target=f"setattr({function}, ...)", function=function))
+    def _written(self, node: cst.CSTNode, owner: cst.BaseExpression, shown: str) -> None:
+        if isinstance(owner, cst.Name) and owner.value in self._functions and not self.ctx.locally_bound(owner.value):
+            self.report(node, self.message.format(target=shown, function=owner.value))
