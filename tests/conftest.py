@@ -7,6 +7,14 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "fixtures" / "corpus"
+
+
+def corpus_sample(count: int) -> list[Path]:
+    """`count` corpus cases spread evenly over the sorted corpus: cases of every rule, and a
+    test time that stays put as the corpus grows (a fixed fraction of it did not)."""
+    cases = sorted(CORPUS.glob("*.py"))
+    return cases[::max(1, len(cases) // count)][:count]
 
 
 def run_cli(*args, cwd=None, input=None, env=None, timeout=120):

@@ -18,16 +18,16 @@ from compilelint import config, engine
 from compilelint.analysis import analyze
 from compilelint.incremental import FileModel
 from compilelint.incremental import splice
-from conftest import REPO
+from conftest import corpus_sample
 
-CORPUS = sorted((REPO / "fixtures" / "corpus").glob("*.py"))
 SETTINGS = config.Settings()
 RULES = engine.rules_for(SETTINGS)
 
 
-def joined(step: int) -> str:
-    """Every `step`-th corpus case, one after another: many classes, findings of every rule."""
-    return "".join(path.read_text(encoding="utf-8") + "\n\n" for path in CORPUS[::step])
+def joined(count: int) -> str:
+    """`count` corpus cases spread over the corpus, one after another: many classes, findings
+    of every rule family."""
+    return "".join(path.read_text(encoding="utf-8") + "\n\n" for path in corpus_sample(count))
 
 
 TYPED = ["        print('x')\n", "# note\n", "\n", "    \n", "        y = x.item()\n", "    # indented note\n",
@@ -71,7 +71,7 @@ def parses(text: str) -> bool:
 
 @pytest.mark.parametrize("seed", range(2))
 def test_splice_builds_the_tree_a_whole_parse_builds(seed):
-    old = splice.parse(joined(7))
+    old = splice.parse(joined(40))
     spliced = 0
     for text in edits(old.text, 40, seed):
         if not parses(text):
@@ -87,7 +87,7 @@ def test_splice_builds_the_tree_a_whole_parse_builds(seed):
 
 
 def test_model_gives_what_a_whole_analysis_gives():
-    text = joined(6)
+    text = joined(45)
     path = "joined.py"
     model = FileModel(path, "joined", RULES, SETTINGS)
     assert model.analyze(text) == analyze(path, text, "joined", RULES, SETTINGS)
