@@ -182,3 +182,16 @@ python -m pip install --no-deps bs-roformer==1.2.4 pope-pytorch==0.2.1
 # stop 58: first contact: torchsurv (survival-analysis losses: Cox, Weibull, survival; C-index, AUC, Brier score,
 # IPCW, Kaplan-Meier; numpy, scipy, pydantic, torchmetrics, pandas above)
 python -m pip install --no-deps torchsurv==0.2.0
+# stop 59: first contact: tabpfn (TabPFN v2 / v2.5 / v2.6 / v3 / v3.5 architectures from small random configs, the
+# fine-tuning losses, the bar distribution, the torch GPU preprocessing; numpy, scipy, pandas, scikit-learn, einops,
+# pydantic, pydantic-settings, safetensors, huggingface-hub, joblib, tqdm, filelock above; its adapter stubs skrub) and
+# pytorch-frame (torch_frame: FTTransformer, ResNet, TabNet, TabTransformer, Trompt, ExcelFormer, MLP, convolutions,
+# decoders, stype encoders on a FakeDataset TensorFrame; numpy, pandas, tqdm, pillow, scikit-learn above)
+python -m pip install --no-deps tabpfn==9.2.0 pytorch-frame==0.3.0
+# stop 59: first contact: stanza (Stanford NLP pipeline models: tagger, parsers, NER, tokenizer, MWT, lemmatizer,
+# sentiment, constituency, langid, charlm; emoji, udtools, udapi, termcolor are pure Python, imported by `import stanza`;
+# numpy, networkx, orjson, platformdirs, protobuf, requests, tqdm, regex, colorama, huggingface-hub above)
+python -m pip install --no-deps stanza==1.15.0 emoji==2.16.0 udtools==0.2.9 udapi==0.5.2 termcolor==3.3.0
+# stop 59: first contact: torchkge (knowledge-graph embedding models, samplers, losses, evaluators; numpy, pandas,
+# tqdm above)
+python -m pip install --no-deps torchkge==0.17.7
