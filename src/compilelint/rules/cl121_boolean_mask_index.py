@@ -2,6 +2,7 @@ import libcst as cst
 
 from compilelint.semantic.kinds import Kind
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
+from compilelint.rules._mask_helpers import MaskHelpers
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
     compared_names, compares_slice, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names,
@@ -199,14 +200,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._attr_masks: dict[str, dict[str, str | None]] = {}  # class -> self attribute -> verdict
         self._sliced: dict[tuple, frozenset[str]] = {}  # (id(function), scan) -> names indexed `x[:, 4]`, ordered
         self._arrays = NdarrayNames(walker)
-        # module-level function -> its returns' verdicts, and the functions whose every
-        # return is a boolean tensor (`return new_mask.bool()`): calling one gives a mask
-        self._returns: dict[str, list[str | None]] = {}
-        self._mask_functions: dict[str, str] = {}
-        # helpers defined below their callers: scope -> name -> the bare function it was bound
-        # from, and the findings held until the module's end shows whether that returns a mask
-        self._called: dict[str, dict[str, str]] = {}
-        self._held: list[tuple[str, list]] = []
+        self._helpers = MaskHelpers()
 
     def visit_Module(self, node: cst.Module) -> None:
         self._captured = captures_dynamic_output_shapes(node)
@@ -296,12 +290,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         return frozenset()
 
     def visit_Return(self, node: cst.Return) -> None:
-        scope = self.ctx.function
-        if scope is not None and "." not in scope.qualname and node.value is not None:
-            self._returns.setdefault(scope.qualname, []).append(self._boolish(node.value))
+        if self.ctx.function is not None and node.value is not None:
+            self._helpers.returned(self.ctx.function, self._boolish(node.value))
 
     def _bool_call(self, node: cst.Call) -> str | None:
-        if isinstance(node.func, cst.Name) and node.func.value in self._mask_functions:
+        if MaskHelpers.key(node.func, self.ctx.function) in self._helpers.masks:
             return "likely"  # a same-file helper that returns a mask
         qualified = (self.ctx.qualify(node.func) or "") if not isinstance(node.func, cst.Attribute) \
             or not isinstance(node.func.value, (cst.Call, cst.Subscript)) else ""
@@ -364,11 +357,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 equalities.discard(name)
         self._arrays.assign(node)
         verdict = self._boolish(node.value)
-        called = self._called.setdefault(self._scope(), {})
-        for name in names:
-            called.pop(name, None)
-            if verdict is None and isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name):
-                called[name] = node.value.func.value
+        self._helpers.bound(self._scope(), names, node.value, verdict, self.ctx.function)
         for target in node.targets:
             self._mark_stores(target.target)
             if isinstance(target.target, cst.Name):
@@ -419,12 +408,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             qualname = self.ctx.function.qualname
             self._bools.pop(qualname, None)
             self._ordered.pop(qualname, None)
-            self._called.pop(qualname, None)
             for scan in (sliced_names, ordered_names):
                 self._sliced.pop((id(self.ctx.function.node), scan.__name__), None)
-            returns = self._returns.pop(qualname, None)
-            if returns and all(v in ("certain", "likely") for v in returns):
-                self._mask_functions[qualname] = "likely"
+            self._helpers.left(qualname)
 
     # ---- the index ---------------------------------------------------------------------
 
@@ -469,20 +455,16 @@ def clean(x: torch.Tensor, y: torch.Tensor):
     def _hold(self, node: cst.Subscript, mask: cst.BaseExpression) -> None:
         """`x[keep]` with `keep = helper(...)`, `helper` not walked yet: report now, but hold the
         finding until the module's end says whether `helper` returns a mask."""
-        if self.ctx.assuming is not None or not isinstance(mask, cst.Name):
-            return
-        helper = self._called.get(self._scope(), {}).get(mask.value)
-        if helper is None or helper in self._mask_functions:
+        helper = self._helpers.held_helper(self._scope(), mask) if self.ctx.assuming is None else None
+        if helper is None:
             return
         before = len(self.ctx.pending)
         self.report(node, severity="warning")
-        self._held.append((helper, self.ctx.pending[before:]))
+        self._helpers.hold(helper, self.ctx.pending[before:])
         del self.ctx.pending[before:]
 
     def leave_Module(self, original_node: cst.Module) -> None:
-        for helper, findings in self._held:
-            if helper in self._mask_functions:
-                self.ctx.pending.extend(findings)
+        self.ctx.pending.extend(self._helpers.released())
 
     def _sliced_names(self, scan=sliced_names) -> frozenset[str]:
         """The current function's names indexed along several dimensions (`scan`: or ordered),
