@@ -236,7 +236,8 @@ class Bindings:
         method = class_name is not None and not self.scopes
         scope = FunctionScope(qualname, class_name, params, node=node,
                               is_forward=method and name == "forward", bound=method and not static,
-                              scripted=any(self.qualify(d.decorator) == "torch.jit.script" for d in node.decorators))
+                              scripted=any(self.qualify(d.decorator) == "torch.jit.script" for d in node.decorators),
+                              ndarrays=self.scopes[-1].ndarrays - frozenset(params) if self.scopes else frozenset())
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
         info = FunctionSummary(class_name=class_name if method else None, parent=parent,
