@@ -13,6 +13,7 @@ import libcst.matchers as m
 
 from compilelint.rules._callsite import keyword_value
 from compilelint.semantic.compile_values import nested_scope
+from compilelint.semantic.guards import compiling_guard
 from compilelint.semantic.kinds import not_optional
 from compilelint.traverse import iter_nodes
 
@@ -107,11 +108,13 @@ def built_generator(value: cst.BaseExpression | None, qualify) -> bool:
 
 
 def generator_locals(fn: cst.FunctionDef, qualify) -> frozenset[str]:
-    """Locals every binding of which holds a generator: one built (`rng = torch.Generator(dev)`)
-    and rebound to itself reseeded (`rng = rng.manual_seed(seed)`, which returns it: FrEIA's
-    mixture model), which a single-binding flag does not follow."""
+    """Locals every binding of which that runs compiled holds a generator: one built (`rng =
+    torch.Generator(dev)`) and rebound to itself reseeded (`rng = rng.manual_seed(seed)`, which
+    returns it: FrEIA's mixture model), or to None only in a branch that never runs compiled
+    (`eager_only`), which a single-binding flag does not follow."""
     bindings: dict[str, list[cst.BaseExpression | None]] = {}
-    for node in iter_nodes(fn.body, prune=nested_scope):
+    eager = eager_only(fn)
+    for node in iter_nodes(fn.body, prune=lambda n: nested_scope(n) or id(n) in eager):
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             bindings.setdefault(node.targets[0].target.value, []).append(node.value)
         elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)) \
@@ -122,9 +125,23 @@ def generator_locals(fn: cst.FunctionDef, qualify) -> frozenset[str]:
         return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
             and value.func.attr.value == "manual_seed" and isinstance(value.func.value, cst.Name) \
             and value.func.value.value == name
-    return frozenset(name for name, values in bindings.items() if len(values) > 1
-                     and any(built_generator(v, qualify) for v in values)
+    return frozenset(name for name, values in bindings.items()
+                     if any(built_generator(v, qualify) for v in values)
                      and all(built_generator(v, qualify) or reseeded(v, name) for v in values))
+
+
+def eager_only(fn: cst.FunctionDef) -> set[int]:
+    """The branches of `fn` that never run compiled (`if torch.jit.is_tracing(): generator =
+    None` — an ONNX export's fallback — and the `else` of an `is_compiling()` test)."""
+    dead = set()
+    for node in iter_nodes(fn.body, prune=nested_scope):
+        if isinstance(node, cst.If):
+            holds = compiling_guard(node.test)
+            if holds is False:
+                dead.add(id(node.body))
+            elif holds is True and node.orelse is not None:
+                dead.add(id(node.orelse))
+    return dead
 
 
 def generator_params(fn: cst.FunctionDef, qualify) -> frozenset[str]:
