@@ -267,10 +267,11 @@ ENTRIES: tuple[Entry, ...] = (
           "`tqdm.__new__` is marked as skipped",
           "a progress bar around a loop (even `disable=True`) breaks, and the frame runs eagerly (GB0008): keep "
           "it in the eager caller", ("kn_tqdm_01",), "2.13.0, 2.14.1", traced=("clean_kn_eager_helpers_01",)),
-    Entry(_names("torch.nn.utils.rnn", "pack_padded_sequence", "pack_sequence"), "untraceable", "CL119", "GB0007",
-          "the packing runs a function Dynamo marks as skipped",
-          "`pad_sequence` is traced; pack outside the region (an RNN that takes packed input is refused anyway)",
-          ("kn_pack_sequence_01",), "2.13.0, 2.14.1"),
+    Entry(_names("torch.nn.utils.rnn", "pack_padded_sequence", "pack_sequence", "pad_packed_sequence"), "untraceable",
+          "CL119", "GB0007", "packing and unpacking run functions Dynamo marks as skipped",
+          "`pad_sequence` is traced; pack and unpack outside the region, or keep padded tensors and masks "
+          "(an RNN that takes packed input is refused anyway)",
+          ("kn_pack_sequence_01", "kn_pad_packed_sequence_01"), "2.13.0, 2.14.1"),
     Entry(("torch.autograd.Variable", "torch.autograd.variable.Variable"), "untraceable", "CL119", "GB0007",
           "`_LegacyVariableBase.__new__` is skipped",
           "the legacy wrapper is a no-op since torch 0.4: use the tensor itself", ("kn_autograd_variable_01",),
