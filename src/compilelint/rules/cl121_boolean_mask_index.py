@@ -205,6 +205,9 @@ def clean(x: torch.Tensor, y: torch.Tensor):
     def visit_Module(self, node: cst.Module) -> None:
         self._captured = captures_dynamic_output_shapes(node)
 
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._helpers.classes(node, node.name.value)
+
     # ---- which expressions are boolean tensors -----------------------------------------
 
     def _scope(self) -> str:
@@ -294,7 +297,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             self._helpers.returned(self.ctx.function, self._boolish(node.value))
 
     def _bool_call(self, node: cst.Call) -> str | None:
-        if MaskHelpers.key(node.func, self.ctx.function) in self._helpers.masks:
+        if self._helpers.key(node.func, self.ctx.function) in self._helpers.masks:
             return "likely"  # a same-file helper that returns a mask
         qualified = (self.ctx.qualify(node.func) or "") if not isinstance(node.func, cst.Attribute) \
             or not isinstance(node.func.value, (cst.Call, cst.Subscript)) else ""
