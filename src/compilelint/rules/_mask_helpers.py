@@ -14,29 +14,31 @@ class MaskHelpers:
         self.masks: set[str] = set()  # the helpers every return of which is a mask
         self._called: dict[str, dict[str, str]] = {}  # scope -> name -> the helper it was bound from
         self._held: list[tuple[str, list]] = []
-        self._bases: dict[str, list[str]] = {}
-        self._walked: set[str] = set()  # the functions and methods walked to their end
+        self._bases: dict[str, list[str]] = {}  # class -> its bases named as this file's classes
+        self._methods: dict[str, frozenset[str]] = {}  # class -> the methods its body defines
 
     def classes(self, node: cst.ClassDef, qualname: str) -> None:
-        """A class walked: its bases written as names of this file's classes, whose mask
-        methods `self.helper(...)` reaches too (a loss's subclass calling the base's)."""
+        """A class walked: the methods it defines, and its bases written as names, whose mask
+        methods `self.helper(...)` reaches when the class does not define its own (a loss's
+        subclass calling the base's)."""
         self._bases[qualname] = [b.value.value for b in node.bases if isinstance(b.value, cst.Name)]
+        self._methods[qualname] = frozenset(f.name.value for f in node.body.body if isinstance(f, cst.FunctionDef))
 
     def key(self, func: cst.BaseExpression, function) -> str | None:
         """The helper a call's `func` names: `helper` or, in a method, `self.helper` (the
-        class's own, else the first of its same-file bases' that returns a mask)."""
+        class's own, else that of the first same-file base along the first bases that defines it)."""
         if isinstance(func, cst.Name):
             return func.value
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 and function is not None and function.class_name):
             return None
         owner, seen = function.class_name, set()
-        while owner and owner not in seen:
+        while owner in self._methods and owner not in seen:
             seen.add(owner)
-            if (key := f"{owner}.{func.attr.value}") in self.masks or key in self._walked:
-                return key  # (an override that returns no mask hides the base's)
-            owner = next(iter(self._bases.get(owner, ())), None)
-        return f"{function.class_name}.{func.attr.value}"  # its own, maybe defined below
+            if func.attr.value in self._methods[owner]:
+                return f"{owner}.{func.attr.value}"  # (an override hides the base's, mask or not)
+            owner = next(iter(self._bases[owner]), None)
+        return f"{function.class_name}.{func.attr.value}"
 
     def returned(self, function, verdict: str | None) -> None:
         qualname = function.qualname
@@ -44,7 +46,6 @@ class MaskHelpers:
             self._returns.setdefault(qualname, []).append(verdict)
 
     def left(self, qualname: str) -> None:
-        self._walked.add(qualname)
         self._called.pop(qualname, None)
         returns = self._returns.pop(qualname, None)
         if returns and all(v in ("certain", "likely") for v in returns):
