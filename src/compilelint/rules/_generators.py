@@ -13,7 +13,6 @@ import libcst.matchers as m
 
 from compilelint.rules._callsite import keyword_value
 from compilelint.semantic.compile_values import nested_scope
-from compilelint.semantic.guards import compiling_guard
 from compilelint.semantic.kinds import not_optional
 from compilelint.traverse import iter_nodes
 
@@ -40,26 +39,26 @@ class GeneratorScopes:
     def leave(self) -> None:
         self._stack.pop()
 
-    def holds(self, owner: cst.BaseExpression, local_flag, qualify) -> bool:
+    def holds(self, owner: cst.BaseExpression, ctx) -> bool:
         """Whether `owner` holds a generator: a parameter annotated with one, a local the
         function builds one into (and may reseed in place of itself), `self.x` its class sets
         to one."""
         if isinstance(owner, cst.Name):
             fn = self._stack[-1] if self._stack and isinstance(self._stack[-1], cst.FunctionDef) else None
-            return (fn is not None and owner.value in generator_params(fn, qualify)) \
-                or built_generator(local_flag(owner.value), qualify) \
-                or (fn is not None and owner.value in generator_locals(fn, qualify))
+            return (fn is not None and owner.value in generator_params(fn, ctx.qualify)) \
+                or built_generator(ctx.local_flag(owner.value), ctx.qualify) \
+                or (fn is not None and owner.value in generator_locals(fn, ctx.qualify, ctx.escaped_nodes))
         if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
             return False
         cls = next((node for node in reversed(self._stack) if isinstance(node, cst.ClassDef)), None)
-        return cls is not None and owner.attr.value in class_generators(cls, qualify)
+        return cls is not None and owner.attr.value in class_generators(cls, ctx.qualify)
 
 
 def generator_method(rule, node: cst.Call, scopes: GeneratorScopes) -> bool:
     """`rng.get_state()`, `self.rng.manual_seed(s)` on a `torch.Generator`: reported (GB7650)."""
     func = node.func
     if not isinstance(func, cst.Attribute) or func.attr.value not in GENERATOR_METHODS or rule.ctx.function is None \
-            or not scopes.holds(func.value, rule.ctx.local_flag, rule.ctx.qualify):
+            or not scopes.holds(func.value, rule.ctx):
         return False
     rule.report(node, rule.message.format(what=f"`torch.Generator.{func.attr.value}()`", why=(
         "Dynamo does not trace a generator's state and breaks the graph (GB7650)")),
@@ -84,7 +83,7 @@ def draw_given_generator(rule, node: cst.Call, qualified: str | None) -> bool:
     if isinstance(value, cst.Name) and ctx.function is not None and (
             built_generator(ctx.local_flag(value.value), ctx.qualify)
             or (isinstance(ctx.function.node, cst.FunctionDef)
-                and value.value in generator_locals(ctx.function.node, ctx.qualify))):
+                and value.value in generator_locals(ctx.function.node, ctx.qualify, ctx.escaped_nodes))):
         when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
     else:
         # (a parameter without a default, `given:=g`, says nothing of what it holds)
@@ -107,14 +106,14 @@ def built_generator(value: cst.BaseExpression | None, qualify) -> bool:
     return isinstance(value, cst.Call) and qualify(value.func) == GENERATOR
 
 
-def generator_locals(fn: cst.FunctionDef, qualify) -> frozenset[str]:
+def generator_locals(fn: cst.FunctionDef, qualify, escaped: set[int] = frozenset()) -> frozenset[str]:
     """Locals every binding of which that runs compiled holds a generator: one built (`rng =
     torch.Generator(dev)`) and rebound to itself reseeded (`rng = rng.manual_seed(seed)`, which
     returns it: FrEIA's mixture model), or to None only in a branch that never runs compiled
-    (`eager_only`), which a single-binding flag does not follow."""
+    (`escaped`: the walker's `escaped_nodes`, `if torch.jit.is_tracing(): generator = None`),
+    which a single-binding flag does not follow."""
     bindings: dict[str, list[cst.BaseExpression | None]] = {}
-    eager = eager_only(fn)
-    for node in iter_nodes(fn.body, prune=lambda n: nested_scope(n) or id(n) in eager):
+    for node in iter_nodes(fn.body, prune=lambda n: nested_scope(n) or id(n) in escaped):
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             bindings.setdefault(node.targets[0].target.value, []).append(node.value)
         elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)) \
@@ -128,20 +127,6 @@ def generator_locals(fn: cst.FunctionDef, qualify) -> frozenset[str]:
     return frozenset(name for name, values in bindings.items()
                      if any(built_generator(v, qualify) for v in values)
                      and all(built_generator(v, qualify) or reseeded(v, name) for v in values))
-
-
-def eager_only(fn: cst.FunctionDef) -> set[int]:
-    """The branches of `fn` that never run compiled (`if torch.jit.is_tracing(): generator =
-    None` — an ONNX export's fallback — and the `else` of an `is_compiling()` test)."""
-    dead = set()
-    for node in iter_nodes(fn.body, prune=nested_scope):
-        if isinstance(node, cst.If):
-            holds = compiling_guard(node.test)
-            if holds is False:
-                dead.add(id(node.body))
-            elif holds is True and node.orelse is not None:
-                dead.add(id(node.orelse))
-    return dead
 
 
 def generator_params(fn: cst.FunctionDef, qualify) -> frozenset[str]:

@@ -9,35 +9,24 @@ import libcst as cst
 
 
 class MaskHelpers:
-    def __init__(self) -> None:
+    def __init__(self, lineage) -> None:
+        self._lineage = lineage  # the walker's `local_lineage`: a class of this file, then its bases here
         self._returns: dict[str, list[str | None]] = {}  # function or `Class.method` -> its returns' verdicts
         self.masks: set[str] = set()  # the helpers every return of which is a mask
         self._called: dict[str, dict[str, str]] = {}  # scope -> name -> the helper it was bound from
         self._held: list[tuple[str, list]] = []
-        self._bases: dict[str, list[str]] = {}  # class -> its bases named as this file's classes
-        self._methods: dict[str, frozenset[str]] = {}  # class -> the methods its body defines
-
-    def classes(self, node: cst.ClassDef, qualname: str) -> None:
-        """A class walked: the methods it defines, and its bases written as names, whose mask
-        methods `self.helper(...)` reaches when the class does not define its own (a loss's
-        subclass calling the base's)."""
-        self._bases[qualname] = [b.value.value for b in node.bases if isinstance(b.value, cst.Name)]
-        self._methods[qualname] = frozenset(f.name.value for f in node.body.body if isinstance(f, cst.FunctionDef))
 
     def key(self, func: cst.BaseExpression, function) -> str | None:
         """The helper a call's `func` names: `helper` or, in a method, `self.helper` (the
-        class's own, else that of the first same-file base along the first bases that defines it)."""
+        class's own, else that of the first class up its same-file lineage that defines it)."""
         if isinstance(func, cst.Name):
             return func.value
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 and function is not None and function.class_name):
             return None
-        owner, seen = function.class_name, set()
-        while owner in self._methods and owner not in seen:
-            seen.add(owner)
-            if func.attr.value in self._methods[owner]:
-                return f"{owner}.{func.attr.value}"  # (an override hides the base's, mask or not)
-            owner = next(iter(self._bases[owner]), None)
+        for info in self._lineage(function.class_name):
+            if func.attr.value in info.methods:
+                return f"{info.qualname}.{func.attr.value}"  # (an override hides the base's, mask or not)
         return f"{function.class_name}.{func.attr.value}"
 
     def returned(self, function, verdict: str | None) -> None:
