@@ -252,6 +252,29 @@ def test_a_syntax_error_keeps_the_last_good_version():
     assert walked == 1  # still spliced against the last text that parsed
 
 
+def test_a_rules_bound_method_of_the_walker_is_compared_and_put_back_as_the_new_walkers():
+    """A rule may keep `walker.local_lineage`: the state after a statement must still equal
+    the next walk's (else every edit walks the whole file), and what is put back must call
+    the walker now walking, not the one the snapshot was taken from."""
+    from compilelint.incremental import state
+    from compilelint.rules.base import Rule
+    from compilelint.semantic.walker import Walker
+
+    class KeepsLineage(Rule):
+        code, name, message = "CL999", "keeps-lineage", ""
+
+        def __init__(self, walker) -> None:
+            super().__init__(walker)
+            self.lineage = walker.local_lineage
+
+    first = Walker("m.py", "m", [KeepsLineage], SETTINGS)
+    snapshot = state.take(first)
+    second = Walker("m.py", "m", [KeepsLineage], SETTINGS)
+    assert state.same(second, snapshot, set(), {})
+    state.restore(snapshot, second, cst.parse_module(""), {})
+    assert second.rules[0].lineage.__self__ is second
+
+
 def test_a_string_that_swallows_statements_is_parsed_with_them():
     """A triple quote typed in one class is a syntax error until it is closed in the
     next: then the string holds the end of one class and the start of the other, and the

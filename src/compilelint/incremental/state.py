@@ -99,6 +99,8 @@ class _Copier:
             if all(a is b for a, b in zip(items, obj)):
                 return obj
             return kind(items) if kind is tuple else kind(*items)
+        if kind is types.MethodType:  # a rule keeping `walker.local_lineage`: bound to this walker
+            return types.MethodType(obj.__func__, self(obj.__self__))
         if _immutable(obj) or callable(obj):
             return obj
         new = object.__new__(kind)
@@ -211,6 +213,8 @@ class _Comparer:
             return {v for v in new if self._kept(v)} == {v for v in old if self._kept(v)}
         if isinstance(new, (list, tuple)):
             return len(new) == len(old) and all(self.same(a, b) for a, b in zip(new, old))
+        if kind is types.MethodType:
+            return new.__func__ is old.__func__ and self.same(new.__self__, old.__self__)
         if _immutable(new) or callable(new):
             return new == old
         if hasattr(new, "__dict__") and not self.same(vars(new), vars(old)):

@@ -9,8 +9,10 @@ import libcst as cst
 
 
 class MaskHelpers:
-    def __init__(self, lineage) -> None:
-        self._lineage = lineage  # the walker's `local_lineage`: a class of this file, then its bases here
+    def __init__(self, walker) -> None:
+        # (the walker, not its bound `local_lineage`: the incremental model's state comparison
+        # and restore map a reference to the walker onto the current one, not a bound method)
+        self._walker = walker
         self._returns: dict[str, list[str | None]] = {}  # function or `Class.method` -> its returns' verdicts
         self.masks: set[str] = set()  # the helpers every return of which is a mask
         self._called: dict[str, dict[str, str]] = {}  # scope -> name -> the helper it was bound from
@@ -24,7 +26,7 @@ class MaskHelpers:
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 and function is not None and function.class_name):
             return None
-        for info in self._lineage(function.class_name):
+        for info in self._walker.local_lineage(function.class_name):
             if func.attr.value in info.methods:
                 return f"{info.qualname}.{func.attr.value}"  # (an override hides the base's, mask or not)
         return f"{function.class_name}.{func.attr.value}"

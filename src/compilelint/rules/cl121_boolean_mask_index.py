@@ -200,7 +200,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         self._attr_masks: dict[str, dict[str, str | None]] = {}  # class -> self attribute -> verdict
         self._sliced: dict[tuple, frozenset[str]] = {}  # (id(function), scan) -> names indexed `x[:, 4]`, ordered
         self._arrays = NdarrayNames(walker)
-        self._helpers = MaskHelpers(walker.local_lineage)
+        self._helpers = MaskHelpers(walker)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._captured = captures_dynamic_output_shapes(node)
