@@ -1,5 +1,6 @@
-"""Same-file helpers that return a boolean mask (CL121): a module-level function, or a method
-of the class being walked, every `return` of which is a mask (`return torch.isnan(y)`).
+"""Same-file helpers that return a boolean mask (CL121): a module-level function, a function
+defined in the calling function, or a method of the class being walked (or of a same-file
+base), every `return` of which is a mask (`return torch.isnan(y)`).
 Calling one gives a mask (`keep = helper(x)`, `ignore = self.ignore_init(y)`); a call met
 before the helper is walked holds its finding until the module's end says."""
 
@@ -17,12 +18,15 @@ class MaskHelpers:
         self.masks: set[str] = set()  # the helpers every return of which is a mask
         self._called: dict[str, dict[str, str]] = {}  # scope -> name -> the helper it was bound from
         self._held: list[tuple[str, list]] = []
+        self._nested: set[str] = set()  # the functions defined in a function (`outer.<locals>.inner`)
 
     def key(self, func: cst.BaseExpression, function) -> str | None:
-        """The helper a call's `func` names: `helper` or, in a method, `self.helper` (the
-        class's own, else that of the first class up its same-file lineage that defines it)."""
+        """The helper a call's `func` names: `helper` (the calling function's own `def helper`,
+        else the module's) or, in a method, `self.helper` (the class's own, else that of the
+        first class up its same-file lineage that defines it)."""
         if isinstance(func, cst.Name):
-            return func.value
+            nested = f"{function.qualname}.<locals>.{func.value}" if function is not None else None
+            return nested if nested in self._nested else func.value  # (a local def hides the module's)
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 and function is not None and function.class_name):
             return None
@@ -32,12 +36,12 @@ class MaskHelpers:
         return f"{function.class_name}.{func.attr.value}"
 
     def returned(self, function, verdict: str | None) -> None:
-        qualname = function.qualname
-        if "." not in qualname or (function.class_name and qualname.rsplit(".", 1)[0] == function.class_name):
-            self._returns.setdefault(qualname, []).append(verdict)
+        self._returns.setdefault(function.qualname, []).append(verdict)
 
     def left(self, qualname: str) -> None:
         self._called.pop(qualname, None)
+        if ".<locals>." in qualname:  # (a `def` runs before the calls of its maker that reach it)
+            self._nested.add(qualname)
         returns = self._returns.pop(qualname, None)
         if returns and all(v in ("certain", "likely") for v in returns):
             self.masks.add(qualname)

@@ -121,7 +121,7 @@ CREATION = frozenset({
     "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like",
     "tensor", "as_tensor", "rand", "randint", "bernoulli",
 })
-MASK_NAME = re.compile(r"(^|_)mask$", re.IGNORECASE)
+MASK_NAME = re.compile(r"(^|_)masks?$", re.IGNORECASE)  # `mask`, `masks`, `pad_mask`
 COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
 

@@ -268,7 +268,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                         break
             if scope and node.value in scope.params and MASK_NAME.search(node.value) \
                     and self.ctx.kind(node) not in (Kind.VALUE, Kind.MODULE):
-                return "likely"  # a parameter called `mask`
+                return "likely"  # a parameter called `mask`, `masks`, `pad_mask`
         return None
 
     def _ordered_names(self, node: cst.BaseExpression) -> frozenset[str]:
