@@ -102,13 +102,17 @@ def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -
     are sizes (Python ints), and what to call them; None for any other call. With `starred`,
     also what a call that takes sizes at every position is given as `*counts`."""
     positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    if qualified in SIZE_FACTORIES:
+    if qualified in SIZE_FACTORIES or qualified == "torch.randint":
         name, what = qualified, f"a size of `{qualified}()`"
     elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
             and ctx.kind(node.func.value).tensorish:
         name, what = node.func.attr.value, f"a size of `.{node.func.attr.value}()`"
     else:
         return None
+    # `size=(b, n)` (`torch.randint(0, k, size=...)`, `torch.zeros(size=...)`, `x.new_zeros(size=...)`)
+    keyword = [a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"]
+    if name == "torch.randint":  # its size is its one tuple or list; the ints before it are bounds
+        return [v for v in positional if isinstance(v, (cst.Tuple, cst.List))] + keyword, what
     if name in SIZES_AT:
-        return positional[SIZES_AT[name]], what
-    return positional + ([a.value for a in node.args if a.star == "*"] if starred else []), what
+        return positional[SIZES_AT[name]] + keyword, what
+    return positional + ([a.value for a in node.args if a.star == "*"] if starred else []) + keyword, what

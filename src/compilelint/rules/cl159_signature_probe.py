@@ -1,0 +1,101 @@
+import libcst as cst
+
+from compilelint.rules.base import Rule
+from compilelint.traverse import iter_nodes
+
+
+class SignatureProbe(Rule):
+    code = "CL159"
+    name = "signature-probe"
+    summary = "`try: layer(x, lengths=n)` / `except TypeError: layer(x)`: a call retried with fewer arguments"
+    message = ("`{call}` is retried with fewer arguments when it raises `TypeError`: a callee that does not "
+               "take them fails Dynamo's argument binding, which skips the whole frame (GB7312)")
+    severity = "warning"  # (a break only where some callee lacks the parameter, as the fallback says one does)
+    gb_id = "GB7312"
+    torch_max = (2, 14)  # 2.14 raises the TypeError inside the trace, where the handler catches it (2.14.1)
+    help = ("Give every callee the same signature (`def forward(self, x, lengths=None)`), or decide once, "
+            "outside the compiled code, which layers take the argument (`inspect.signature` at construction) "
+            "and branch on that flag.")
+    # (no CL150 for a loop around it: the binding failure skips the whole frame, not the loop)
+
+    VALID = [
+        """
+import torch
+class Stack(torch.nn.Module):
+    def __init__(self, blocks):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList(blocks)
+    def forward(self, x, lengths=None):
+        for layer in self.blocks:
+            try:
+                x = layer(x, lengths=lengths)
+            except ValueError:  # not a signature probe
+                x = layer(x)
+        try:
+            y = float(x.shape[0])
+        except TypeError:
+            y = 0.0  # no retry of the same call
+        try:
+            z = self.blocks[0](x, lengths)
+        except TypeError:
+            z = self.blocks[1](x)  # another callee
+        return x * y + z
+""",
+    ]
+    INVALID = [
+        """
+import torch
+class Stack(torch.nn.Module):
+    def __init__(self, blocks):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList(blocks)
+    def forward(self, x, lengths=None):
+        for layer in self.blocks:
+            try:
+                x = layer(x, lengths=lengths)  # expect
+            except TypeError:
+                x = layer(x)
+        try:
+            x = self.pool(x, lengths)  # expect
+        except (TypeError, ValueError):
+            x = self.pool(x)
+        return x
+""",
+    ]
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if self.ctx.function is None:
+            return
+        retried = [call for handler in node.handlers if _catches_type_error(handler.type)
+                   for call in _calls(handler.body)]
+        if not retried:
+            return
+        for call in _calls(node.body):
+            if any(_fewer(again, call) for again in retried):
+                shown = cst.Module([]).code_for_node(call.func)
+                self.report(call, self.message.format(call=f"{shown}(...)"))
+
+
+def _catches_type_error(kind: cst.BaseExpression | None) -> bool:
+    if isinstance(kind, cst.Name):
+        return kind.value == "TypeError"
+    return isinstance(kind, cst.Tuple) and any(_catches_type_error(e.value) for e in kind.elements)
+
+
+def _calls(body: cst.CSTNode) -> list[cst.Call]:
+    """The calls a block makes itself (not those of functions or classes it defines)."""
+    return [n for n in iter_nodes(body, prune=lambda n: isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))
+            if isinstance(n, cst.Call)]
+
+
+def _fewer(again: cst.Call, first: cst.Call) -> bool:
+    """`again` calls what `first` calls, with some of its arguments left out and none added."""
+    if not again.func.deep_equals(first.func) or len(again.args) >= len(first.args):
+        return False
+    return all(any(_same_arg(a, b) for b in first.args) for a in again.args)
+
+
+def _same_arg(a: cst.Arg, b: cst.Arg) -> bool:
+    """The same argument, whatever the commas and spaces around it."""
+    same_keyword = a.keyword.value == b.keyword.value if a.keyword and b.keyword else a.keyword is b.keyword
+    return same_keyword and a.star == b.star and a.value.deep_equals(b.value)
