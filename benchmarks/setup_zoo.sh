@@ -195,3 +195,10 @@ python -m pip install --no-deps stanza==1.15.0 emoji==2.16.0 udtools==0.2.9 udap
 # stop 59: first contact: torchkge (knowledge-graph embedding models, samplers, losses, evaluators; numpy, pandas,
 # tqdm above)
 python -m pip install --no-deps torchkge==0.17.7
+# stop 60: first contact: neuralforecast (Nixtla's model zoo: MLP, NHITS, NBEATS(x), TFT, PatchTST, TimesNet,
+# iTransformer, TSMixer(x), DeepAR, DilatedRNN, TCN, BiTCN, KAN, SOFTS, TimeMixer, StemGNN, TimeXer, ...; pandas,
+# numpy, scipy, fsspec, safetensors, narwhals, torchmetrics, lightning-utilities, xlstm above; its adapter stubs ray)
+python -m pip install --no-deps neuralforecast==3.3.0 pytorch-lightning==2.6.6 utilsforecast==0.2.17 coreforecast==0.0.20
+# stop 60: first contact: speechbrain (ASR, LMs, speaker, separation, enhancement, TTS, vocoders, building blocks;
+# numpy, scipy, joblib, tqdm, PyYAML, huggingface-hub above; its adapter stubs torchaudio: no wheel pairs with 2.13)
+python -m pip install --no-deps speechbrain==1.0.3 hyperpyyaml==1.2.2 ruamel.yaml==0.18.16
