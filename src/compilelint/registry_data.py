@@ -222,7 +222,7 @@ RULES = {
         'help': 'Cache at module level (`_TRANSITION = None`, then `global`), with `functools.lru_cache` on a helper that builds the value, or compute it once outside the compiled code.',
     },
     'CL159': {'name': 'signature-probe', 'severity': 'warning', 'gb_id': 'GB7312', 'torch_max': (2, 14),
-        'summary': '`try: layer(x, lengths=n)` / `except TypeError: layer(x)`: a call retried with fewer arguments',
+        'summary': "`for layer in blocks: try: layer(x, lengths=n)` / `except TypeError: layer(x)`: a loop's element retried with fewer arguments",
         'message': "`{call}` is retried with fewer arguments when it raises `TypeError`: a callee that does not take them fails Dynamo's argument binding, which skips the whole frame (GB7312)",
         'help': 'Give every callee the same signature (`def forward(self, x, lengths=None)`), or decide once, outside the compiled code, which layers take the argument (`inspect.signature` at construction) and branch on that flag.',
     },

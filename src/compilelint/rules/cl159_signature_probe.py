@@ -7,7 +7,8 @@ from compilelint.traverse import iter_nodes
 class SignatureProbe(Rule):
     code = "CL159"
     name = "signature-probe"
-    summary = "`try: layer(x, lengths=n)` / `except TypeError: layer(x)`: a call retried with fewer arguments"
+    summary = ("`for layer in blocks: try: layer(x, lengths=n)` / `except TypeError: layer(x)`: a loop's element "
+               "retried with fewer arguments")
     message = ("`{call}` is retried with fewer arguments when it raises `TypeError`: a callee that does not "
                "take them fails Dynamo's argument binding, which skips the whole frame (GB7312)")
     severity = "warning"  # (a break only where some callee lacks the parameter, as the fallback says one does)
@@ -22,9 +23,10 @@ class SignatureProbe(Rule):
         """
 import torch
 class Stack(torch.nn.Module):
-    def __init__(self, blocks):
+    def __init__(self, blocks, head):
         super().__init__()
         self.blocks = torch.nn.ModuleList(blocks)
+        self.head = head
     def forward(self, x, lengths=None):
         for layer in self.blocks:
             try:
@@ -32,14 +34,14 @@ class Stack(torch.nn.Module):
             except ValueError:  # not a signature probe
                 x = layer(x)
         try:
-            y = float(x.shape[0])
+            x = self.head(x, lengths)  # one callee, outside a loop: a shim that binds as configured
         except TypeError:
-            y = 0.0  # no retry of the same call
+            x = self.head(x)
         try:
-            z = self.blocks[0](x, lengths)
+            on = torch.is_autocast_enabled(x.device.type)  # a library's version shim
         except TypeError:
-            z = self.blocks[1](x)  # another callee
-        return x * y + z
+            on = torch.is_autocast_enabled()
+        return x * on
 """,
     ]
     INVALID = [
@@ -53,15 +55,21 @@ class Stack(torch.nn.Module):
         for layer in self.blocks:
             try:
                 x = layer(x, lengths=lengths)  # expect
-            except TypeError:
+            except (TypeError, ValueError):
                 x = layer(x)
-        try:
-            x = self.pool(x, lengths)  # expect
-        except (TypeError, ValueError):
-            x = self.pool(x)
         return x
 """,
     ]
+
+    def __init__(self, walker) -> None:
+        super().__init__(walker)
+        self._loops: list[frozenset[str]] = []  # the names each `for` around binds (its target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._loops.append(frozenset(n.value for n in iter_nodes(node.target) if isinstance(n, cst.Name)))
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self._loops.pop()
 
     def visit_Try(self, node: cst.Try) -> None:
         if self.ctx.function is None:
@@ -70,8 +78,13 @@ class Stack(torch.nn.Module):
                    for call in _calls(handler.body)]
         if not retried:
             return
+        # the stack-of-blocks idiom: the callee is the loop's element (`for layer in self.blocks`),
+        # blocks of several signatures; one callee retried outside such a loop is a version or
+        # configuration shim that binds as configured (a loss wrapper's `self.loss_fn`, a torch API)
+        elements = frozenset().union(*self._loops)
         for call in _calls(node.body):
-            if any(_fewer(again, call) for again in retried):
+            if isinstance(call.func, cst.Name) and call.func.value in elements \
+                    and any(_fewer(again, call) for again in retried):
                 shown = cst.Module([]).code_for_node(call.func)
                 self.report(call, self.message.format(call=f"{shown}(...)"))
 
