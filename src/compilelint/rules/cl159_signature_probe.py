@@ -48,16 +48,23 @@ class Stack(torch.nn.Module):
         """
 import torch
 class Stack(torch.nn.Module):
-    def __init__(self, blocks):
+    def __init__(self, blocks, metrics):
         super().__init__()
         self.blocks = torch.nn.ModuleList(blocks)
+        self.metrics = metrics
     def forward(self, x, lengths=None):
         for layer in self.blocks:
             try:
                 x = layer(x, lengths=lengths)  # expect
             except (TypeError, ValueError):
                 x = layer(x)
-        return x
+        losses = []
+        for metric in self.metrics:
+            try:
+                losses.append(metric.loss(x, lengths=lengths))  # expect
+            except TypeError:
+                losses.append(metric.loss(x))
+        return x, losses
 """,
     ]
 
@@ -78,15 +85,22 @@ class Stack(torch.nn.Module):
                    for call in _calls(handler.body)]
         if not retried:
             return
-        # the stack-of-blocks idiom: the callee is the loop's element (`for layer in self.blocks`),
+        # the stack-of-blocks idiom: the callee is the loop's element (`for layer in self.blocks`)
+        # or its method (`metric.to_prediction`),
         # blocks of several signatures; one callee retried outside such a loop is a version or
         # configuration shim that binds as configured (a loss wrapper's `self.loss_fn`, a torch API)
         elements = frozenset().union(*self._loops)
         for call in _calls(node.body):
-            if isinstance(call.func, cst.Name) and call.func.value in elements \
-                    and any(_fewer(again, call) for again in retried):
+            if _element(call.func) in elements and any(_fewer(again, call) for again in retried):
                 shown = cst.Module([]).code_for_node(call.func)
                 self.report(call, self.message.format(call=f"{shown}(...)"))
+
+
+def _element(func: cst.BaseExpression) -> str | None:
+    """The name a call is made through: `layer(...)`, `metric.to_prediction(...)`."""
+    if isinstance(func, cst.Attribute):
+        func = func.value
+    return func.value if isinstance(func, cst.Name) else None
 
 
 def _catches_type_error(kind: cst.BaseExpression | None) -> bool:
