@@ -345,12 +345,11 @@ def _transformer_greedy_searcher(mode):
 # ---------------------------------------------------------------- language models
 
 
-def _rnnlm(mode):
+def _lm(net, mode):
+    """A language model on two token rows: its logits (eval), its `nll_loss` on the shifted rows (train)."""
     import torch
     import speechbrain as sb
-    from speechbrain.lobes.models.RNNLM import RNNLM
 
-    net = RNNLM(output_neurons=10, embedding_dim=8, rnn_layers=1, rnn_neurons=16, dnn_blocks=1, dnn_neurons=16)
     x = torch.tensor([[1, 4, 5, 6], [1, 7, 3, 0]])
     if mode == "eval":
         return net, (x,), {}
@@ -358,22 +357,21 @@ def _rnnlm(mode):
     def step(self, x, y, lens):
         return sb.nnet.losses.nll_loss(self.net(x).log_softmax(-1), y, length=lens)
     return _module(step, net=net), (x, torch.tensor([[4, 5, 6, 2], [7, 3, 2, 0]]), _lens()), {}
+
+
+def _rnnlm(mode):
+    from speechbrain.lobes.models.RNNLM import RNNLM
+
+    return _lm(RNNLM(output_neurons=10, embedding_dim=8, rnn_layers=1, rnn_neurons=16, dnn_blocks=1,
+                     dnn_neurons=16), mode)
 
 
 def _transformer_lm(mode):
     import torch
-    import speechbrain as sb
     from speechbrain.lobes.models.transformer.TransformerLM import TransformerLM
 
-    net = TransformerLM(10, d_model=16, nhead=2, num_encoder_layers=2, num_decoder_layers=0, d_ffn=32,
-                        activation=torch.nn.GELU)
-    x = torch.tensor([[1, 4, 5, 6], [1, 7, 3, 0]])
-    if mode == "eval":
-        return net, (x,), {}
-
-    def step(self, x, y, lens):
-        return sb.nnet.losses.nll_loss(self.net(x).log_softmax(-1), y, length=lens)
-    return _module(step, net=net), (x, torch.tensor([[4, 5, 6, 2], [7, 3, 2, 0]]), _lens()), {}
+    return _lm(TransformerLM(10, d_model=16, nhead=2, num_encoder_layers=2, num_decoder_layers=0, d_ffn=32,
+                             activation=torch.nn.GELU), mode)
 
 
 # ---------------------------------------------------------------- features

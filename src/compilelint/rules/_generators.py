@@ -106,7 +106,7 @@ def built_generator(value: cst.BaseExpression | None, qualify) -> bool:
     return isinstance(value, cst.Call) and qualify(value.func) == GENERATOR
 
 
-def generator_locals(fn: cst.FunctionDef, qualify, escaped: set[int] = frozenset()) -> frozenset[str]:
+def generator_locals(fn: cst.FunctionDef, qualify, escaped: set[int]) -> frozenset[str]:
     """Locals every binding of which that runs compiled holds a generator: one built (`rng =
     torch.Generator(dev)`) and rebound to itself reseeded (`rng = rng.manual_seed(seed)`, which
     returns it: FrEIA's mixture model), or to None only in a branch that never runs compiled

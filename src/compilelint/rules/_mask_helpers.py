@@ -18,7 +18,6 @@ class MaskHelpers:
         self.masks: set[str] = set()  # the helpers every return of which is a mask
         self._called: dict[str, dict[str, str]] = {}  # scope -> name -> the helper it was bound from
         self._held: list[tuple[str, list]] = []
-        self._nested: set[str] = set()  # the functions defined in a function (`outer.<locals>.inner`)
 
     def key(self, func: cst.BaseExpression, function) -> str | None:
         """The helper a call's `func` names: `helper` (the calling function's own `def helper`,
@@ -26,7 +25,8 @@ class MaskHelpers:
         first class up its same-file lineage that defines it)."""
         if isinstance(func, cst.Name):
             nested = f"{function.qualname}.<locals>.{func.value}" if function is not None else None
-            return nested if nested in self._nested else func.value  # (a local def hides the module's)
+            # (a local def, which the walker has met before any call of it, hides the module's)
+            return nested if nested in self._walker.functions else func.value
         if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 and function is not None and function.class_name):
             return None
@@ -40,8 +40,6 @@ class MaskHelpers:
 
     def left(self, qualname: str) -> None:
         self._called.pop(qualname, None)
-        if ".<locals>." in qualname:  # (a `def` runs before the calls of its maker that reach it)
-            self._nested.add(qualname)
         returns = self._returns.pop(qualname, None)
         if returns and all(v in ("certain", "likely") for v in returns):
             self.masks.add(qualname)

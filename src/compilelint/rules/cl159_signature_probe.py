@@ -1,6 +1,8 @@
 import libcst as cst
 
+from compilelint.rules._callsite import source
 from compilelint.rules.base import Rule
+from compilelint.semantic.compile_values import nested_scope
 from compilelint.traverse import iter_nodes
 
 
@@ -68,16 +70,6 @@ class Stack(torch.nn.Module):
 """,
     ]
 
-    def __init__(self, walker) -> None:
-        super().__init__(walker)
-        self._loops: list[frozenset[str]] = []  # the names each `for` around binds (its target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._loops.append(frozenset(n.value for n in iter_nodes(node.target) if isinstance(n, cst.Name)))
-
-    def leave_For(self, original_node: cst.For) -> None:
-        self._loops.pop()
-
     def visit_Try(self, node: cst.Try) -> None:
         if self.ctx.function is None:
             return
@@ -89,11 +81,11 @@ class Stack(torch.nn.Module):
         # or its method (`metric.to_prediction`),
         # blocks of several signatures; one callee retried outside such a loop is a version or
         # configuration shim that binds as configured (a loss wrapper's `self.loss_fn`, a torch API)
-        elements = frozenset().union(*self._loops)
+        elements = {n.value for loop in self.ctx.loops if isinstance(loop, cst.For)
+                    for n in iter_nodes(loop.target) if isinstance(n, cst.Name)}
         for call in _calls(node.body):
             if _element(call.func) in elements and any(_fewer(again, call) for again in retried):
-                shown = cst.Module([]).code_for_node(call.func)
-                self.report(call, self.message.format(call=f"{shown}(...)"))
+                self.report(call, self.message.format(call=f"{source(call.func)}(...)"))
 
 
 def _element(func: cst.BaseExpression) -> str | None:
@@ -111,8 +103,7 @@ def _catches_type_error(kind: cst.BaseExpression | None) -> bool:
 
 def _calls(body: cst.CSTNode) -> list[cst.Call]:
     """The calls a block makes itself (not those of functions or classes it defines)."""
-    return [n for n in iter_nodes(body, prune=lambda n: isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))
-            if isinstance(n, cst.Call)]
+    return [n for n in iter_nodes(body, prune=nested_scope) if isinstance(n, cst.Call)]
 
 
 def _fewer(again: cst.Call, first: cst.Call) -> bool:
