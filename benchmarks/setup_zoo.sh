@@ -202,3 +202,8 @@ python -m pip install --no-deps neuralforecast==3.3.0 pytorch-lightning==2.6.6 u
 # stop 60: first contact: speechbrain (ASR, LMs, speaker, separation, enhancement, TTS, vocoders, building blocks;
 # numpy, scipy, joblib, tqdm, PyYAML, huggingface-hub above; its adapter stubs torchaudio: no wheel pairs with 2.13)
 python -m pip install --no-deps speechbrain==1.0.3 hyperpyyaml==1.2.2 ruamel.yaml==0.18.16
+# stop 61: first contact: tianshou (RL networks and algorithms: DQN family, A2C, PPO, Reinforce, DDPG, TD3, SAC, REDQ;
+# gymnasium, numpy, numba, h5py, pandas above; its adapter stubs matplotlib)
+python -m pip install --no-deps tianshou==2.0.1 deepdiff==7.0.1 overrides==7.7.0 sensai-utils==1.6.0 ordered-set==4.1.0 pettingzoo==1.24.3
+# stop 61: first contact: pytorch_tabular (tabular models from their configs, their training_step; omegaconf 2.3.0 needs antlr4 4.9.*)
+python -m pip install --no-deps pytorch_tabular==1.2.0 omegaconf==2.3.0 antlr4-python3-runtime==4.9.3
