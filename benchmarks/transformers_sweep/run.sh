@@ -6,7 +6,8 @@
 #   bash benchmarks/transformers_sweep/run.sh setup            # ~5 min: wheels, source, captures
 #   bash benchmarks/transformers_sweep/run.sh LINTER_SRC TAG   # ~12 min on 2 cores
 #
-# Writes $SWEEP/out/check-TAG.json (compilelint check of the source, target-torch 2.11),
+# Writes $SWEEP/out/env-TAG.txt and linter-TAG.sha1 (what the numbers depend on),
+# check-TAG.json (compilelint check of the source, target-torch 2.11),
 # classify-TAG.{json,txt} (recall, precision on executed lines) and density-TAG.json
 # (error/warning findings per 1,000 lines of one-graph modeling files).
 set -euo pipefail
@@ -37,6 +38,9 @@ if [ "${1:-}" = setup ]; then
 fi
 
 LINTER=$(cd "${1:?linter src folder, or setup}" && pwd); TAG=${2:?tag}
+# the pass reads installed packages' classes: keep the environment beside the numbers
+pip freeze > "$SWEEP/out/env-$TAG.txt" 2>/dev/null
+(cd "$LINTER" && find . -name '*.py' | sort | xargs sha1sum | sha1sum) > "$SWEEP/out/linter-$TAG.sha1"
 cd "$SWEEP/src"
 PYTHONPATH=$LINTER python -m compilelint check transformers --format json \
     -o "$SWEEP/out/check-$TAG.json" --exit-zero -j 2 --no-cache
