@@ -58,6 +58,7 @@ import os
 import re
 import selectors
 import signal
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -821,6 +822,8 @@ def static_findings(args, source: str, cache: Path) -> tuple[list, dict, float]:
         raise SystemExit(f"the static pass failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}") from None
     finally:
         if os.path.exists(out):
+            if getattr(args, "static_out", None):  # (the check a density count reads: not run twice)
+                shutil.copyfile(out, args.static_out)
             os.remove(out)
     fields = set(Finding.__dataclass_fields__)
     findings = []
@@ -1115,6 +1118,7 @@ def report(doc: dict, show: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", help="write the results as JSON here")
+    ap.add_argument("--static-out", help="keep the static pass's own JSON (`compilelint check`) here too")
     ap.add_argument("--suite", default="transformers", help="transformers (default) or a suite .py file")
     ap.add_argument("--source", help="what the static pass checks (default: the suite's source_dir())")
     ap.add_argument("--models", help="comma-separated model names (transformers: model types, e.g. llama,bert)")

@@ -7,7 +7,7 @@
 #   bash benchmarks/transformers_sweep/run.sh LINTER_SRC TAG   # ~12 min on 2 cores
 #
 # Writes $SWEEP/out/env-TAG.txt and linter-TAG.sha1 (what the numbers depend on),
-# check-TAG.json (compilelint check of the source, target-torch 2.11),
+# check-TAG.json (the classify's compilelint check of the source, target-torch 2.11),
 # classify-TAG.{json,txt} (recall, precision on executed lines) and density-TAG.json
 # (error/warning findings per 1,000 lines of one-graph modeling files).
 set -euo pipefail
@@ -41,13 +41,10 @@ LINTER=$(cd "${1:?linter src folder, or setup}" && pwd); TAG=${2:?tag}
 # the pass reads installed packages' classes: keep the environment beside the numbers
 pip freeze > "$SWEEP/out/env-$TAG.txt" 2>/dev/null
 (cd "$LINTER" && find . -name '*.py' | sort | xargs sha1sum | sha1sum) > "$SWEEP/out/linter-$TAG.sha1"
-cd "$SWEEP/src"
-PYTHONPATH=$LINTER python -m compilelint check transformers --format json \
-    -o "$SWEEP/out/check-$TAG.json" --exit-zero -j 2 --no-cache
 cd "$REPO"
 PYTHONPATH=$SWEEP/site python benchmarks/calibrate.py --classify-only --limit 1000 \
     --source "$SWEEP/src/transformers" --cache "$SWEEP/cache" --linter-src "$LINTER" -j 2 --show 80 \
-    --out "$SWEEP/out/classify-$TAG.json" > "$SWEEP/out/classify-$TAG.txt"
+    --out "$SWEEP/out/classify-$TAG.json" --static-out "$SWEEP/out/check-$TAG.json" > "$SWEEP/out/classify-$TAG.txt"
 python3 benchmarks/calibration/transformers-stop23/scripts/density.py \
     "$SWEEP"/cache/captures/*/models "$SWEEP/src/transformers" "$SWEEP/out/check-$TAG.json" \
     "$SWEEP/site/transformers" "$SWEEP/out/density-$TAG.json"
