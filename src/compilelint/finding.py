@@ -128,7 +128,11 @@ BUILT_CLASS = "t|"
 # the module's state and one to a plain attribute come before that read in one compiled call
 # (semantic.state_events; project_rules.cl154_pending decides)
 PENDING_STATE = "u|"
-PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE)  # the candidates the engine hands to the project phases
+# a CL119 candidate's `needs`: "h|<class ref>|<method>", kept when no project class of that class's
+# lineage defines the method and a library base's row names it (rules._inherited_calls;
+# project_rules.cl119_held decides)
+INHERITED = "h|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

@@ -3,7 +3,9 @@ module whose class the project defines in another file, or a factory picks
 (`self.rnn = get_rnn(cell)(...)`), when an RNN module (`nn.LSTM`, `nn.RNNBase`, ...) is
 among its bases. Dynamo refuses to wrap any RNNBase, so the call breaks the graph where it
 is made, in the caller, whatever the subclass adds; only the project's class table tells
-what the class is. Likewise building a project class whose construction breaks (a tensor
+what the class is. Likewise a method a library base defines that the table names and no project
+class of the lineage overrides (`self.zero_grad()` in an optimiser deriving from
+`torch.optim.Optimizer`: rules._inherited_calls). Likewise building a project class whose construction breaks (a tensor
 subclass whose `__init__` Dynamo cannot bind, a subclass of `torchmetrics.Metric`:
 rules._built_classes), wherever the project defines it.
 """
@@ -13,8 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compilelint import knowledge
-from compilelint.finding import BUILT_CLASS, MODULE_CLASS
+from compilelint.finding import BUILT_CLASS, INHERITED, MODULE_CLASS
 from compilelint.rules._built_classes import construction_break, table_base
+from compilelint.rules._inherited_calls import inherited_base, note_help
+from compilelint.rules._known_calls import why_text
 
 
 def run(context) -> list:
@@ -27,6 +31,15 @@ def run(context) -> list:
         if found is not None:
             message = finding.message.replace("{what}", found[0]).replace("{why}", found[1])
             out.append((analysis, replace(finding, needs=(), message=message)))
+    for analysis, finding in context.deferred:
+        if finding.needs[0].startswith(INHERITED):
+            ref, _, method = finding.needs[0][len(INHERITED):].rpartition("|")
+            class_key = index.resolve_class(analysis.module, ref)
+            base = inherited_base(index, known, class_key, method) if class_key is not None else None
+            if base is not None:
+                entry = known.get(f"{base}.{method}")
+                message = finding.message.replace("{base}", base).replace("{why}", why_text(entry))
+                out.append((analysis, replace(finding, needs=(), message=message, help=note_help(entry))))
     candidates = context.candidates(MODULE_CLASS)
     if not candidates:
         return out

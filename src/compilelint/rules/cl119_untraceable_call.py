@@ -5,6 +5,7 @@ from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.finding import BUILT_CLASS, MODULE_CLASS
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
+from compilelint.rules._inherited_calls import inherited_call, method_names
 from compilelint.rules._jitted import numba_functions
 from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
@@ -243,6 +244,7 @@ class Policy(nn.Module):
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._known = knowledge.table(self.code, torch_version(walker.settings))
+        self._methods = method_names(self._known)  # what a class may inherit from a base the table names
         # per function: names bound to a `random.Random(...)`, and names holding a "branch"
         # draw (`i = rng.randrange(a, b)`) -> the draw
         self._scopes: list[tuple[set[str], dict[str, tuple]]] = [(set(), {})]
@@ -403,6 +405,9 @@ class Policy(nn.Module):
                 self.report(node, self.message.format(what="calling a TorchScript module", why=why_text(entry)),
                             help="Compile the eager module instead of its TorchScript version (keep the "
                                  "`nn.Module` and call it), or call the TorchScript module outside the region.")
+            return
+        if isinstance(node.func, cst.Attribute) and inherited_call(
+                self, node, callee_class(self.ctx, self._known, node.func.value), self._methods):
             return
         if (index := self.ctx.class_call(node)) is not None:  # does building it break? (project_rules.cl119_held)
             self.report(node, needs=(f"{BUILT_CLASS}{self.ctx.function.qualname}|{index}",))

@@ -131,7 +131,9 @@ def call_kind(node: cst.Call, env) -> Kind:
         if qualified.startswith("builtins."):
             name = qualified[len("builtins."):]
             if name in ("max", "min", "sum", "abs"):
-                kinds = [infer(a.value, env) for a in node.args]
+                # `sum(torch.dot(k, g) for k, g in pairs)`: what the comprehension yields
+                kinds = [infer(a.value.elt if isinstance(a.value, (cst.GeneratorExp, cst.ListComp)) and not a.keyword
+                               else a.value, env) for a in node.args]
                 if Kind.TENSOR in kinds and not any(a.star for a in node.args):
                     return Kind.TENSOR  # `min(n, k)` with `n` a tensor: Dynamo computes it as one
                 return Kind.VALUE if kinds and all(k == Kind.VALUE for k in kinds) else Kind.UNKNOWN

@@ -1,0 +1,93 @@
+"""CL119's calls of a method a library base defines and the knowledge table names, on an object
+whose class the file cannot settle: `self.zero_grad()` in a project optimiser deriving from
+`torch.optim.Optimizer` (SAM's `first_step`), `self.opt.zero_grad()` where `self.opt` holds a
+project class. Whether a class of the lineage overrides the method, and which library bases it
+has, only the project's class table says across files: the call becomes a candidate
+(`finding.INHERITED`) that `project_rules.cl119_held` keeps when no project class defines the
+method and a base's row names it.
+
+And `self.optimizer.zero_grad()` on a receiver named as an optimiser whose binding says
+nothing (a constructor's untyped parameter, what a factory returns): `zero_grad` is what only
+optimisers and modules answer, and a module's traces (measured on 2.13: `Module.zero_grad`
+makes no break, `Optimizer.zero_grad` is skipped, GB0008), so the name settles it; its
+`step()` too, read as torch.optim's (GB0025), a warning: a project optimiser's may be traced."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from compilelint.finding import INHERITED
+from compilelint.rules._known_calls import why_text
+from compilelint.semantic.kinds import Kind, dotted
+
+OPTIMIZER_WORDS = frozenset({"optimizer", "optimiser", "optim", "opt"})
+# the row a receiver named as an optimiser is read by: every optimiser runs the base's skipped
+# `zero_grad` (one that overrides it forwards to an inner one's); `step` is torch.optim's own
+# (a project optimiser's `step` may be traced whole, so only a binding that says nothing is read so)
+BY_NAME = {"zero_grad": "torch.optim.Optimizer.zero_grad", "step": "torch.optim.SGD.step"}
+STEP_WHY = ("a `torch.optim` optimiser's `step` calls `torch._dynamo.graph_break()` (GB0025; a project "
+            "optimiser's own `step` may be traced)")
+
+
+def note_help(entry) -> str:
+    """The row's advice as a finding's help (the rule's own is about random numbers and RNNs)."""
+    return entry.note[:1].upper() + entry.note[1:] + "."
+
+
+def method_names(known) -> frozenset[str]:
+    """The names of the methods the table has rows for (`zero_grad`, `update`, ...)."""
+    return frozenset(name.rsplit(".", 1)[1] for name, entry in known.exact.items() if entry.form == "method")
+
+
+def optimizer_named(expr: cst.BaseExpression) -> bool:
+    """`optimizer`, `self.actor_optimizer`, `opt_g`, `self.optimizers[0]`: one word of the name
+    (split at `_` and digits) is an optimiser's."""
+    while isinstance(expr, cst.Subscript):
+        expr = expr.value
+    name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+    return any(word in OPTIMIZER_WORDS for word in re.split(r"[_\d]+", name.lower()))
+
+
+def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str]) -> bool:
+    """Report (or defer) `receiver.method(...)` when the table's row is for a base the receiver's
+    class may inherit from. `cls` is what `callee_class` made of the receiver."""
+    func = node.func
+    method = func.attr.value
+    if method not in names:
+        return False
+    scope = rule.ctx.function
+    if dotted(func.value) == "self" and scope is not None and scope.class_name:
+        ref = scope.class_name
+    elif cls is not None and rule._known.get(cls) is None:
+        ref = cls
+    else:
+        ref = None
+    if ref is not None:
+        what = f"`{dotted(func.value) or '...'}.{method}()`, inherited from `{{base}}`,"
+        rule.report(node, rule.message.format(what=what, why="{why}"), needs=(f"{INHERITED}{ref}|{method}",))
+        return True
+    if cls is None and method in BY_NAME and optimizer_named(func.value) \
+            and rule.ctx.kind(func.value) not in (Kind.VALUE, Kind.MODULE, Kind.TENSOR):
+        entry = rule._known.get(BY_NAME[method])
+        if entry is None:
+            return False
+        why = why_text(entry) if method == "zero_grad" else STEP_WHY
+        rule.report(node, rule.message.format(what=f"`{dotted(func.value) or '...'}.{method}()`, an optimiser's by "
+                                              "its name,", why=why), severity="warning", help=note_help(entry))
+        return True
+    return False
+
+
+def inherited_base(index, known, class_key: str, method: str) -> str | None:
+    """The library base of the class's lineage whose `method` the table names, when no project
+    class of the lineage defines the method itself, nor a subclass (whose instances run theirs)."""
+    if any(index.method(key, method) is not None for key in (class_key, *index.subclasses(class_key))):
+        return None
+    for owner in index.lineage(class_key):
+        for base in index.classes[owner].bases:
+            entry = known.get(f"{base}.{method}")
+            if entry is not None and entry.form == "method":
+                return base
+    return None
