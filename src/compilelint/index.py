@@ -16,6 +16,7 @@ from compilelint import external_classes
 from compilelint.index_made import FactoryCallees
 from compilelint.index_many import ManyCallees
 from compilelint.index_roots import RootFinding
+from compilelint.index_validators import ModelValidators
 from compilelint.index_wrappers import DecoratorWrappers
 from compilelint.summary import APPLY, BOUND, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
@@ -27,7 +28,7 @@ EXTERNAL_MODULE_BASES = (  # (without reading them: external_classes reads the o
     "timm.models.", "torchvision.models.", "torchmetrics.Metric", "torchmetrics.metric.Metric")
 
 
-class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
+class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, ModelValidators):
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         external_classes.refresh()
         self.modules: dict[str, ModuleSummary] = {}
@@ -257,14 +258,14 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
             yield from self.callees(key, call)
 
     def callees(self, key: str, call: CallEdge) -> tuple[str, ...]:
-        """Every function a call edge may run: what `resolve_call` finds, and for
-        `self.m()` each project subclass's own `m` (a base's forward calling the hook its
-        subclasses implement runs the subclass's when the instance is one). Memoised per
-        edge: the region, the call sites and the kind solver each walk every edge."""
+        """Every function a call edge may run: what `resolve_call` finds, for `self.m()` each project
+        subclass's own `m` (a base's forward calling the hook its subclasses implement), and what
+        building a pydantic model validates with. Memoised per edge: the region, the call sites
+        and the kind solver each walk every edge."""
         try:
             return self._callee_memo[id(call)]
         except KeyError:
-            found = self._callee_memo[id(call)] = self._callees_of(key, call)
+            found = self._callee_memo[id(call)] = self._callees_of(key, call) + self.validators(key, call)
             return found
 
     def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
@@ -425,10 +426,9 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees):
         return found if found and found in self.functions else None
 
     def _constructor(self, class_key: str) -> str | None:
-        """What `Cls(...)` runs of the project's code: Dynamo inlines the class's `__init__`
-        (zuko's transforms built in a forward; a module too, an imaging library's physics
-        operator built per call: a break in its `__init__` breaks the forward). Not an
-        exception's (raised: the frame ends anyway)."""
+        """What `Cls(...)` runs of the project's code: Dynamo inlines the class's `__init__` (zuko's
+        transforms built in a forward; a module too, an imaging library's physics operator built
+        per call: a break in its `__init__` breaks the forward). Not an exception's (raised)."""
         if self._exception_class(class_key):
             return None
         found = self.method(class_key, "__init__")

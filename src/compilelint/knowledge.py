@@ -440,6 +440,14 @@ ENTRIES: tuple[Entry, ...] = (
           "runs the base's); compute inside with torchmetrics' functional forms", ("cf_metric_built_01",),
           "2.13.0, 2.14.1", traced=("clean_metric_built_01",),
           why="building a torchmetrics metric breaks the graph in `Metric.__init__`"),
+    Entry(("pydantic.BaseModel", "pydantic.main.BaseModel"), "untraceable", "CL119", "GB0156",
+          "Unsupported method call (`BaseModel.__init__` hands the fields to pydantic-core's "
+          "`validate_python`, in C)",
+          "validate in the eager caller and pass the tensors in; the validators run as frames of their "
+          "own (field validators, and model validators that use torch), and their breaks are reported there",
+          ("cf_pydantic_validator_01",), "2.13.0, 2.14.1", traced=("clean_pydantic_validator_01",),
+          why="building a pydantic model calls pydantic-core's validator, in C, which Dynamo cannot trace, "
+              "and breaks the graph"),
     # (not the base's `step`: a project optimizer deriving from it may be traced whole; every
     # optimizer but one overriding it runs the base's `zero_grad`, which is skipped)
     Entry(_methods(OPTIMIZERS, "step", "zero_grad") + _methods(LR_SCHEDULERS, "step", "get_last_lr")

@@ -10,7 +10,8 @@ And `self.optimizer.zero_grad()` on a receiver named as an optimiser whose bindi
 nothing (a constructor's untyped parameter, what a factory returns): `zero_grad` is what only
 optimisers and modules answer, and a module's traces (measured on 2.13: `Module.zero_grad`
 makes no break, `Optimizer.zero_grad` is skipped, GB0008), so the name settles it; its
-`step()` too, read as torch.optim's (GB0025), a warning: a project optimiser's may be traced."""
+`step()` too, read as torch.optim's (GB0025), a warning: a project optimiser's may be traced (and
+not with an argument other than a closure: a wrapper's `step(loss)`)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,16 @@ def optimizer_named(expr: cst.BaseExpression) -> bool:
     return any(word in OPTIMIZER_WORDS for word in re.split(r"[_\d]+", name.lower()))
 
 
+def closure_only(node: cst.Call) -> bool:
+    """`step()`, `step(closure)`, `step(lambda: ...)`: what a torch.optim optimiser's
+    `step(closure=None)` takes. A wrapper's `self.optim.step(loss)` (tianshou) is not one."""
+    if not node.args:
+        return True
+    arg = node.args[0]
+    return len(node.args) == 1 and (arg.keyword is None or arg.keyword.value == "closure") and (
+        isinstance(arg.value, cst.Lambda) or "closure" in (dotted(arg.value) or "").lower())
+
+
 def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str]) -> bool:
     """Report (or defer) `receiver.method(...)` when the table's row is for a base the receiver's
     class may inherit from. `cls` is what `callee_class` made of the receiver."""
@@ -68,7 +79,7 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
         what = f"`{dotted(func.value) or '...'}.{method}()`, inherited from `{{base}}`,"
         rule.report(node, rule.message.format(what=what, why="{why}"), needs=(f"{INHERITED}{ref}|{method}",))
         return True
-    if cls is None and method in BY_NAME and optimizer_named(func.value) \
+    if cls is None and method in BY_NAME and optimizer_named(func.value) and (method != "step" or closure_only(node)) \
             and rule.ctx.kind(func.value) not in (Kind.VALUE, Kind.MODULE, Kind.TENSOR):
         entry = rule._known.get(BY_NAME[method])
         if entry is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, marks_constant
+from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
@@ -240,9 +240,9 @@ class Bindings:
                               ndarrays=self.scopes[-1].ndarrays - frozenset(params) if self.scopes else frozenset())
         defaults = self._bind_params(node, scope, method and not static)
         self.scopes.append(scope)
-        info = FunctionSummary(class_name=class_name if method else None, parent=parent,
-                               compiled=compiled, disabled=disabled, accessor=accessor and method,
-                               inference=inference and method, cached=cached and method)
+        info = FunctionSummary(class_name=class_name if method else None, parent=parent, compiled=compiled,
+                               disabled=disabled, accessor=accessor and method, inference=inference and method,
+                               cached=cached and method, validates=method and is_validator(node, self.qualify))
         info.objects = object_defaults(node, self.qualify) if name == "__init__" else ()
         if scope.open or info.objects:  # what the project needs to map call-site arguments onto parameters
             info.params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))

@@ -18,6 +18,18 @@ DISABLE_NAMES = frozenset({
 # what a model's sampling / generation entry points are decorated with (an API entry point)
 INFERENCE_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
                                   "torch.autograd.grad_mode.inference_mode"})
+# pydantic's validator decorators: pydantic-core (C) calls the method when the model is built, so
+# Dynamo cannot inline it and compiles it as a frame of its own (index_validators)
+VALIDATOR_DECORATORS = frozenset({
+    f"{module}.{name}" for module in ("pydantic", "pydantic.functional_validators", "pydantic.class_validators",
+                                      "pydantic.v1", "pydantic.v1.class_validators")
+    for name in ("field_validator", "model_validator", "validator", "root_validator")})
+
+
+def is_validator(node: cst.FunctionDef, qualify) -> bool:
+    """Decorated with one of pydantic's validator decorators (`VALIDATOR_DECORATORS`)."""
+    return any(qualify(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) in VALIDATOR_DECORATORS
+               for d in node.decorators)
 
 
 def compile_kwargs(call: cst.Call) -> dict[str, str]:
