@@ -3,11 +3,12 @@ module whose class the project defines in another file, or a factory picks
 (`self.rnn = get_rnn(cell)(...)`), when an RNN module (`nn.LSTM`, `nn.RNNBase`, ...) is
 among its bases. Dynamo refuses to wrap any RNNBase, so the call breaks the graph where it
 is made, in the caller, whatever the subclass adds; only the project's class table tells
-what the class is. Likewise a method a library base defines that the table names and no project
-class of the lineage overrides (`self.zero_grad()` in an optimiser deriving from
-`torch.optim.Optimizer`: rules._inherited_calls). Likewise building a project class whose construction breaks (a tensor
-subclass whose `__init__` Dynamo cannot bind, a subclass of `torchmetrics.Metric`:
-rules._built_classes), wherever the project defines it.
+what the class is. So too a call of a method a library base defines, that the table names
+and no project class of the lineage overrides (`self.zero_grad()` in an optimiser deriving
+from `torch.optim.Optimizer`: rules._inherited_calls), and building a project class whose
+construction breaks (a tensor subclass whose `__init__` Dynamo cannot bind, a subclass of
+`torchmetrics.Metric` or `pydantic.BaseModel`: rules._built_classes), wherever the project
+defines it.
 """
 
 from __future__ import annotations
