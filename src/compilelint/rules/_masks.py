@@ -46,6 +46,30 @@ def bool_tensor_annotation(annotation: cst.BaseExpression) -> bool:
     return (dotted(annotation) or "").endswith("BoolTensor")
 
 
+# a parameter's entry in a Google-style (`event (torch.Tensor, bool): ...`) or NumPy-style
+# (`attn_mask : torch.BoolTensor`) docstring: the name, then its type
+DOCUMENTED = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\(([^()]*)\)\s*:|:\s*([^\n]+?)\s*$)", re.MULTILINE)
+BOOL_WORD = re.compile(r"\b(bool|boolean)\b", re.IGNORECASE)
+
+
+def documented_bool_tensors(node: cst.FunctionDef) -> frozenset[str]:
+    """Parameters the docstring gives the type of a boolean tensor (`torch.BoolTensor`, or a
+    tensor and `bool` in one type: torchsurv's `event (torch.Tensor, bool):`), never a type
+    with a choice in it (`Tensor or bool`, `Tensor | bool`: maybe a Python flag)."""
+    doc = node.get_docstring(clean=True)
+    if not doc or ("bool" not in doc.lower() and "BoolTensor" not in doc):
+        return frozenset()
+    params = {p.name.value for p in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params)}
+    found = set()
+    for match in DOCUMENTED.finditer(doc):
+        name, kind = match.group(1), match.group(2) or match.group(3) or ""
+        if name not in params or "|" in kind or re.search(r"\bor\b", kind):
+            continue
+        if "BoolTensor" in kind or ("Tensor" in kind and BOOL_WORD.search(kind)):
+            found.add(name)
+    return frozenset(found)
+
+
 def literal(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or (
         isinstance(node, cst.Name) and node.value in ("None", "True", "False")) or (

@@ -5,7 +5,7 @@ from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_sh
 from compilelint.rules._mask_helpers import MaskHelpers
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
-    compared_names, compares_slice, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names,
+    compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names,
     weakest,
 )
 from compilelint.rules.base import Rule
@@ -90,6 +90,19 @@ class Pick(torch.nn.Module):
     ]
 
     INVALID = [
+        """
+import torch
+def likelihood(log_hz: torch.Tensor, event: torch.Tensor, keep) -> torch.Tensor:
+    \"\"\"
+    Args:
+        event (torch.Tensor, bool): whether the event occurred.
+        keep (torch.BoolTensor): which rows to keep.
+    \"\"\"
+    return log_hz[event].sum() + log_hz[keep].sum()  # expect
+class Cox(torch.nn.Module):
+    def forward(self, log_hz, event):
+        return likelihood(log_hz, event, event)
+""",
         """
 import torch
 class ScaledError(torch.nn.Module):
@@ -400,6 +413,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         for param in (*node.params.params, *node.params.kwonly_params, *node.params.posonly_params):
             if param.annotation is not None and bool_tensor_annotation(param.annotation.annotation):
                 table[param.name.value] = "certain"  # (`BoolTensor | None`: indexing it, it is one)
+        for name in documented_bool_tensors(node):  # (`event (torch.Tensor, bool):`)
+            table.setdefault(name, "certain")
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         # A function's names are its own: a later function of the same name (a property's
