@@ -53,7 +53,7 @@ INT_ARGS = {
     "torch.topk": (("k", 1),), "torch.kthvalue": (("k", 1),), "torch.chunk": (("chunks", 1),),
     "torch.split": (("split_size_or_sections", 1),), "torch.roll": (("shifts", 1),),
     "torch.tril": (("diagonal", 1),), "torch.triu": (("diagonal", 1),), "torch.multinomial": (("num_samples", 1),),
-    # (its bounds by keyword only: a positional one is `high` or `low` by the overload)
+    # (by keyword here; positional bounds are named by their count: `randint_bounds`)
     "torch.randint": (("low", None), ("high", None)),
 }
 INT_METHODS = {"topk": (("k", 0),), "kthvalue": (("k", 0),), "chunk": (("chunks", 0),),
@@ -69,7 +69,19 @@ def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst
 
 def int_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:
     """(name, argument) of each int argument (not a size) a torch call or a tensor's method is given."""
-    return _arguments(ctx, node, qualified, INT_ARGS, INT_METHODS)
+    found = _arguments(ctx, node, qualified, INT_ARGS, INT_METHODS)
+    return found + randint_bounds(node) if qualified == "torch.randint" else found
+
+
+def randint_bounds(node: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
+    """`torch.randint(high, size)` / `torch.randint(low, high, size)`: the positional arguments
+    before the size (its one tuple or list) are the bounds, `high` alone or `low, high`
+    (speechbrain's SpecAugment: `torch.randint(0, max(1, D, -mask_len.max()), ...)`, GB0033)."""
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    size = next((i for i, v in enumerate(positional) if isinstance(v, (cst.Tuple, cst.List))), None)
+    if size is None or size > 2:
+        return []
+    return list(zip(("high",) if size == 1 else ("low", "high"), positional[:size]))
 
 
 def _arguments(ctx, node: cst.Call, qualified: str, functions: dict, methods: dict) -> list:
