@@ -47,6 +47,13 @@ CHECKS = textwrap.dedent("""
                 raise ValueError("negative")
             return self
 
+        @field_validator("time", mode="after")
+        @classmethod
+        def positive_time(cls, v):  # handed the field's value, a tensor: compiled, naming no torch
+            if (v < 0).any():  # BREAK
+                raise ValueError("negative time")
+            return v
+
         @model_validator(mode="after")
         def check_range(self):  # handed only the model, naming no torch module: not compiled
             if self.time.max() > 1e6:

@@ -5,8 +5,8 @@ from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_sh
 from compilelint.rules._mask_helpers import MaskHelpers
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
-    compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality, is_bool_dtype, numeric, ordered_names, sliced_names,
-    weakest,
+    compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality, is_bool_dtype, numeric,
+    ordered_names, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
 

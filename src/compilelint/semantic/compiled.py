@@ -31,14 +31,16 @@ def is_validator(node: cst.FunctionDef, qualify) -> bool:
     Dynamo compiles: not a `mode="after"` model validator that names nothing of torch or NumPy,
     as it is handed only the model, and a frame with no tensor among its arguments (a dict's
     values count, an object's attributes do not) and no torch or NumPy module among its globals
-    is not compiled (measured on 2.13.0 and 2.14.1: `clean_pydantic_validator_01`)."""
+    is not compiled (measured on 2.13.0 and 2.14.1: `check_range` in `cf_pydantic_validator_01`).
+    A field validator is handed the field's value, after or before: compiled."""
     for deco in node.decorators:
         call = deco.decorator if isinstance(deco.decorator, cst.Call) else None
-        if qualify(call.func if call else deco.decorator) not in VALIDATOR_DECORATORS:
+        qualified = qualify(call.func if call else deco.decorator)
+        if qualified not in VALIDATOR_DECORATORS:
             continue
-        after = call is not None and any(arg.keyword is not None and arg.keyword.value == "mode"
-                                         and isinstance(arg.value, cst.SimpleString)
-                                         and arg.value.evaluated_value == "after" for arg in call.args)
+        after = call is not None and qualified.endswith(".model_validator") and any(
+            arg.keyword is not None and arg.keyword.value == "mode"
+            and isinstance(arg.value, cst.SimpleString) and arg.value.evaluated_value == "after" for arg in call.args)
         return not after or any(isinstance(sub, cst.Name) and (qualify(sub) or "").split(".")[0] in ("torch", "numpy")
                                 for sub in traverse.iter_nodes(node.body))
     return False
