@@ -96,3 +96,19 @@ def test_dynamo_breaks_on_the_handed_on_torch_only(root):
     with imported(root, "tracer.layers") as own:
         run = capture(own.Traced(), (x, y), backend="eager")
     assert not [r for r in run.breaks if r.kind == "graph_break"]
+
+
+def test_the_cache_sees_a_change_in_the_module_that_hands_torch_on(root):
+    # the reading depends on compat.py, another file: a cached analysis of layers.py must not
+    # outlive compat.py's `import torch` (cache.entry_key hashes handed_torch.handed_on)
+    import subprocess
+    import sys
+
+    def lines():
+        out = subprocess.run([sys.executable, "-m", "compilelint", "check", "physics", "--output-format", "json"],
+                             cwd=root, capture_output=True, text=True)
+        return sorted(f["line"] for f in __import__("json").loads(out.stdout)["findings"])
+
+    assert lines() == _breaks()
+    (root / "physics" / "compat.py").write_text("torch = None\n")
+    assert lines() == _breaks()[:1]  # (`th.equal` is no longer torch's)

@@ -1,7 +1,9 @@
 """The analysis cache: one entry per file analysis, keyed by what the analysis depends on.
 
 A file's analysis (`engine.analyze_path`) is a pure function of the file's bytes, its
-displayed path and module name, the settings, and the code doing the analysis. The key
+displayed path and module name, the settings, and the code doing the analysis — and of the
+one fact it reads from other files, which `from SRC import torch` hand it torch
+(`handed_torch`), hashed into the key too. The key
 of an entry hashes exactly these, never a modification time (a CI checkout resets
 those), so an entry is either right or never looked up. Which functions are compiled is
 recomputed each run from every file's (cached) summary, so a change in one module is
@@ -40,6 +42,7 @@ from functools import lru_cache
 
 from compilelint import __version__
 from compilelint.atomic import write_bytes
+from compilelint.handed_torch import handed_on
 
 FORMAT = 33  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
@@ -148,13 +151,16 @@ def salt(settings) -> str:
 
 
 def entry_key(data: bytes, path: str, module: str) -> str:
-    """The key of one file's analysis: its bytes, its displayed path and module name."""
+    """The key of one file's analysis: its bytes, its displayed path and module name, and
+    which of its `from SRC import torch` hand it the torch module (read from other files)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(path.encode("utf-8", "surrogateescape"))
     digest.update(b"\0")
     digest.update(module.encode("utf-8", "surrogateescape"))
     digest.update(b"\0")
     digest.update(data)
+    if handed := handed_on(data, path, module):
+        digest.update(b"\0" + handed)
     return digest.hexdigest()
 
 

@@ -78,10 +78,15 @@ def randint_bounds(node: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
     before the size (its one tuple or list) are the bounds, `high` alone or `low, high`
     (speechbrain's SpecAugment: `torch.randint(0, max(1, D, -mask_len.max()), ...)`, GB0033)."""
     positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    size = next((i for i, v in enumerate(positional) if isinstance(v, (cst.Tuple, cst.List))), None)
+    size = _randint_size(positional)
     if size is None or size > 2:
         return []
     return list(zip(("high",) if size == 1 else ("low", "high"), positional[:size]))
+
+
+def _randint_size(positional: list) -> int | None:
+    """Where `torch.randint`'s size is among its positional arguments: its one tuple or list."""
+    return next((i for i, v in enumerate(positional) if isinstance(v, (cst.Tuple, cst.List))), None)
 
 
 def _arguments(ctx, node: cst.Call, qualified: str, functions: dict, methods: dict) -> list:
@@ -124,7 +129,8 @@ def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -
     # `size=(b, n)` (`torch.randint(0, k, size=...)`, `torch.zeros(size=...)`, `x.new_zeros(size=...)`)
     keyword = [a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"]
     if name == "torch.randint":  # its size is its one tuple or list; the ints before it are bounds
-        return [v for v in positional if isinstance(v, (cst.Tuple, cst.List))] + keyword, what
+        size = _randint_size(positional)
+        return ([] if size is None else [positional[size]]) + keyword, what
     if name in SIZES_AT:
         return positional[SIZES_AT[name]] + keyword, what
     return positional + ([a.value for a in node.args if a.star == "*"] if starred else []) + keyword, what

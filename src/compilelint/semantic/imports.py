@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import os
-import re
 from typing import Callable
 
 import libcst as cst
 
+from compilelint.handed_torch import hands_out_torch, resolve_relative
 from compilelint.semantic.kinds import dotted
 from compilelint.summary import STAR
 
 BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
-IMPORTS_TORCH = re.compile(r"^[ \t]*import torch[ \t]*(#.*)?$", re.MULTILINE)  # thinc's compat: `    import torch`
 # What a file gets through `from ..layers import *` when it never imports torch itself
 # (deepctr-torch's models: `class DIEN(BaseModel)` with `nn.GRU(...)`): the conventional
 # aliases of the torch modules, which star-imported modules of a PyTorch project carry.
 STAR_ALIASES = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
-
-
-def resolve_relative(module: str, path: str, level: int, name: str | None) -> str:
-    """`from ..x import y` in `module` (a package when `path` is its __init__): the module."""
-    parts = module.split(".") if module else []
-    is_package = path.endswith(("__init__.py", "__init__.pyi"))
-    drop = level - 1 if is_package else level
-    base = parts[: len(parts) - drop] if drop <= len(parts) else []
-    if name:
-        base = base + [name]
-    return ".".join(base)
 
 
 def top_level_imports(module: cst.Module) -> dict[str, str]:
@@ -112,31 +99,8 @@ class ImportTracking:
                 continue
             local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
             self.imports[local] = f"{source}.{name}" if source else name
-            if name == "torch" and source and self._hands_out_torch(source, level):
-                self.imports[local] = "torch"
-
-    def _hands_out_torch(self, source: str, level: int) -> bool:
-        """`from ..backend import torch` in a project whose `backend` package has no module
-        `torch` (deepxde's, filled in by `setattr` from the back end it loads), or whose
-        `compat` module says `import torch` (thinc's): the torch module handed on, so
-        `torch.autograd.grad` there is torch's. Not when the package has a `torch` module or
-        package (einx's `torch.py`, norse's `torch/`), nor a module binding `torch` otherwise
-        (einx's tracer signature `torch = ...`)."""
-        parts = self.module.split(".")
-        if not self.path or (not level and source.split(".")[0] != parts[0]):
-            return False  # (`from thirdparty import torch`: not the project's to say)
-        root = os.path.dirname(os.path.abspath(self.path))
-        for _ in range(len(parts) - (0 if self.path.endswith(("__init__.py", "__init__.pyi")) else 1)):
-            root = os.path.dirname(root)
-        folder = os.path.join(root, *source.split("."))
-        if os.path.isfile(folder + ".py"):  # a module: its `torch` is the module when it imports it
-            try:
-                with open(folder + ".py", encoding="utf-8", errors="replace") as handle:
-                    return IMPORTS_TORCH.search(handle.read()) is not None
-            except OSError:
-                return False
-        return os.path.isdir(folder) and not os.path.exists(os.path.join(folder, "torch.py")) \
-            and not os.path.isdir(os.path.join(folder, "torch"))
+            if name == "torch" and source and hands_out_torch(self.path, self.module, source, level):
+                self.imports[local] = "torch"  # (`from ..backend import torch`: handed_torch)
 
     def is_import(self, name: str) -> bool:
         return (name in self.imports or self._star_alias(name) is not None) and not self.locally_bound(name)
