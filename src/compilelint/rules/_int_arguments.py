@@ -55,11 +55,15 @@ INT_ARGS = {
     "torch.tril": (("diagonal", 1),), "torch.triu": (("diagonal", 1),), "torch.multinomial": (("num_samples", 1),),
     # (by keyword here; positional bounds are named by their count: `randint_bounds`)
     "torch.randint": (("low", None), ("high", None)),
+    # the size of the output that saves a sync: a 0-d tensor is read (torch_frame's
+    # `count.repeat_interleave(count, output_size=ptr[-1])`, GB0033)
+    "torch.repeat_interleave": (("output_size", None),),
 }
 INT_METHODS = {"topk": (("k", 0),), "kthvalue": (("k", 0),), "chunk": (("chunks", 0),),
                "split": (("split_size", 0),), "roll": (("shifts", 0),), "tril": (("diagonal", 0),),
                "triu": (("diagonal", 0),), "multinomial": (("num_samples", 0),),
-               "unfold": (("dimension", 0), ("size", 1), ("step", 2))}
+               "unfold": (("dimension", 0), ("size", 1), ("step", 2)),
+               "repeat_interleave": (("output_size", None),)}
 
 
 def scalar_arguments(ctx, node: cst.Call, qualified: str) -> list[tuple[str, cst.BaseExpression]]:

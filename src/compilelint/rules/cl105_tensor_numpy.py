@@ -11,6 +11,8 @@ CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "boo
          "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr",
          "math.ceil": "math.ceil", "math.floor": "math.floor"}
 
+UNREAD_ATTRS = frozenset({"dtype", "base", "flags"})
+
 
 class TensorNumpy(Rule):
     code = "CL105"
@@ -161,6 +163,12 @@ class M(torch.nn.Module):
         size = self._array_size(node, qualified)
         if size is not None:
             self.report(size, self.message.format(what="A size taken from the value"))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        # Dynamo reads an array's shape, `ndim` and `itemsize` but not these (GB0157, measured on
+        # 2.13.0 and 2.14.1: asteroid-filterbanks' `np.finfo(den.dtype)`)
+        if node.attr.value in UNREAD_ATTRS and is_ndarray(node.value, self.ctx):
+            self.report(node, self.message.format(what=f"`.{node.attr.value}`"))
 
     def _array_size(self, node: cst.Call, qualified: str) -> cst.BaseExpression | None:
         """An array given as a size (CL107's `size_arguments`, and `torch.reshape`'s
