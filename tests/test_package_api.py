@@ -531,8 +531,9 @@ AGENT = textwrap.dedent("""
             print("resizing", images.shape)
             return images.float() / 255
 """)
-# the same agent in a module of a JAX back end: no torch, nothing torch.compile runs
-JAX_AGENT = AGENT.replace("import torch", "import numpy as np").replace("obs: torch.Tensor", "obs")
+# the same agent in a module of a JAX back end: no torch, nothing torch.compile runs (its
+# module names JAX; one that named no framework at all, only `.backward()`, would be torch's)
+JAX_AGENT = AGENT.replace("import torch", "import jax.numpy as jnp").replace("obs: torch.Tensor", "obs")
 
 
 def test_a_public_agents_methods_are_entry_points(tmp_path):
@@ -540,7 +541,7 @@ def test_a_public_agents_methods_are_entry_points(tmp_path):
     in the step it compiles (pfrl's and skrl's agents): a public class that runs a training step
     (`.backward()`) in a library's public submodule, or one its `__init__` re-exports, has its
     public methods that take tensors as entry points; not one in a private module, nor one
-    whose module does not import torch (a JAX back end's twin), nor a set-up method, nor a
+    whose module imports JAX instead of torch (a JAX back end's twin), nor a set-up method, nor a
     class that takes tensors but trains nothing (a preprocessor: transformers' image
     processors)."""
     package = _package(tmp_path, "rlpkg", {
@@ -565,3 +566,54 @@ def test_dynamo_breaks_in_a_public_agents_method(tmp_path):
         agent = agents.Agent(torch.nn.Linear(4, 3))
         result = capture(lambda obs: agent.act(obs), (torch.randn(2, 4),), backend="eager")
     assert recorded in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+# pytorch_tabular's `Entmoid15`: user code calls `Fn.apply(x)` (or a module-level alias of it,
+# `entmoid15 = Entmoid15.apply`, picked from a dict of activations) in the forward it compiles
+FUNCTIONS = textwrap.dedent("""
+    import torch
+    from torch.autograd import Function
+
+
+    class Clamp(Function):
+        @staticmethod
+        def forward(ctx, x):
+            print("clamping", x.shape)  # PRINT
+            return x.clamp(0, 1)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+
+    class _Hidden(Function):
+        @staticmethod
+        def forward(ctx, x):
+            print("private")
+            return x
+
+
+    clamp = Clamp.apply
+""")
+
+
+def test_a_public_autograd_functions_forward_is_api(tmp_path):
+    # a public Function in a public submodule of a library; not a private one
+    root = _package(tmp_path, "actpkg", {"__init__.py": "from .layers import Block\n", "layers.py": "class Block:\n    pass\n",
+                                         "functions.py": FUNCTIONS})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(FUNCTIONS.splitlines(), 1) if "# PRINT" in text)
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings] == [
+        ("functions.py", line, "CL110", (API,))]
+
+
+def test_dynamo_breaks_in_a_public_autograd_functions_forward(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "actpkg", {"__init__.py": "from .layers import Block\n", "layers.py": "class Block:\n    pass\n",
+                                         "functions.py": FUNCTIONS})
+    with imported(root, "actpkg.functions") as functions:
+        result = capture(lambda x: functions.clamp(x * 2), (torch.randn(4),), backend="eager")
+    line = next(i for i, text in enumerate(FUNCTIONS.splitlines(), 1) if "# PRINT" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

@@ -62,6 +62,39 @@ LEARNER = textwrap.dedent("""
 """)
 
 
+# torchkge's `Trainer`: its module never names torch (the model, the loss and the optimiser come
+# in), but `loss.backward()` is torch's
+TRAINER = textwrap.dedent("""
+    class Trainer:
+        def __init__(self, model, criterion):
+            self.model = model
+            self.criterion = criterion
+
+        def process_batch(self, batch):
+            loss = self.criterion(self.model(batch["x"]), batch["y"])
+            loss.backward()  # STEPPED
+            return loss.detach().item()  # RECORDED
+""")
+
+# a back-end-neutral base (no torch named) whose torch subclass trains: the base's methods are
+# not the API (a JAX twin derives from it too)
+NEUTRAL_BASE = textwrap.dedent("""
+    class Agent:
+        def act(self, obs):
+            print("acting")
+            return obs
+""")
+TORCH_AGENT = textwrap.dedent("""
+    import torch
+    from .base import Agent
+
+
+    class TorchAgent(Agent):
+        def update(self, loss):
+            loss.backward()
+""")
+
+
 def _package(root, files: dict[str, str]):
     for file, text in files.items():
         path = root / "pkg" / file
@@ -89,6 +122,25 @@ def test_a_learners_training_method_is_api_whatever_it_takes(tmp_path):
     root = _package(tmp_path, {"__init__.py": "from .ppo import PPO\n", "ppo.py": LEARNER})
     assert _findings(root) == [("ppo.py", _line(LEARNER, "# STEPPED"), "CL130", (API,)),
                                ("ppo.py", _line(LEARNER, "# RECORDED"), "CL103", (API,))]
+
+
+def test_a_trainer_whose_module_never_names_torch_is_api(tmp_path):
+    root = _package(tmp_path, {"__init__.py": "from .training import Trainer\n", "training.py": TRAINER})
+    assert _findings(root) == [("training.py", _line(TRAINER, "# STEPPED"), "CL130", (API,)),
+                               ("training.py", _line(TRAINER, "# RECORDED"), "CL103", (API,))]
+
+
+def test_a_trainer_of_another_framework_is_not_api(tmp_path):
+    # skrl's Warp agents: `.backward()` is Warp's tape's, and the module names Warp
+    warp = "import warp as wp\n" + TRAINER
+    root = _package(tmp_path, {"__init__.py": "from .training import Trainer\n", "training.py": warp})
+    assert _findings(root) == []
+
+
+def test_a_neutral_base_of_a_torch_learner_is_not_api(tmp_path):
+    root = _package(tmp_path, {"__init__.py": "from .base import Agent\nfrom .agent import TorchAgent\n",
+                               "base.py": NEUTRAL_BASE, "agent.py": TORCH_AGENT})
+    assert [f for f in _findings(root) if f[0] == "base.py"] == []
 
 
 def test_a_subpackage_that_declares_all_makes_a_library(tmp_path):
@@ -125,3 +177,16 @@ def test_dynamo_breaks_in_a_compiled_learner_update(tmp_path):
         result = capture(learner.update, (), backend="eager")
     lines = {r.line for r in result.breaks if r.kind == "graph_break"}
     assert {_line(LEARNER, "# STEPPED"), _line(LEARNER, "# RECORDED")} <= lines
+
+
+def test_dynamo_breaks_in_a_compiled_trainer_step(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, {"__init__.py": "from .training import Trainer\n", "training.py": TRAINER})
+    with imported(root, "pkg.training") as training:
+        trainer = training.Trainer(torch.nn.Linear(4, 1), torch.nn.MSELoss())
+        batch = {"x": torch.randn(2, 4), "y": torch.randn(2, 1)}
+        result = capture(trainer.process_batch, (batch,), backend="eager")
+    lines = {r.line for r in result.breaks if r.kind == "graph_break"}
+    assert {_line(TRAINER, "# STEPPED"), _line(TRAINER, "# RECORDED")} <= lines

@@ -30,6 +30,9 @@ DATA_LIBRARIES = frozenset({
     "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "subprocess",
 })
 DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
+# array frameworks with a `.backward()` of their own (a tape's): a back end's twin of a torch class
+OTHER_FRAMEWORKS = frozenset({"jax", "jaxlib", "flax", "optax", "tensorflow", "keras", "warp", "mxnet", "paddle",
+                              "mlx", "cupy"})
 
 
 def _public(dotted: str) -> bool:
@@ -108,6 +111,9 @@ class RootFinding:
                 found.update(self._learner_methods(class_key))
             elif "." in module and _public(module) and _public(name) and self._optimizer_class(class_key):
                 found.update(self._step_methods(class_key))
+            elif "." in module and _public(module) and _public(name) and self._autograd_function(class_key) \
+                    and self._library(module.split(".", 1)[0]) and (forward := self.method(class_key, "forward")):
+                found.add(forward)  # user code calls `Fn.apply(x)` in the forward it compiles
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
         # which user code calls in its forward): the nested function, not the factory, when it
@@ -125,13 +131,19 @@ class RootFinding:
         a class deriving from it calls `.backward()` (`FunctionSummary.trains`): a learner, an
         RL agent, whose public methods user code calls on tensors in a step it compiles (pfrl's
         and skrl's agents: `agent.act(obs)`, the losses of `update()`). Not a preprocessor (an
-        image processor takes tensors too, and no one compiles it), nor a JAX back end's twin."""
+        image processor takes tensors too, and no one compiles it), nor a JAX or Warp back end's
+        twin: the module imports torch, or the class's own methods train and the module imports no
+        other array framework (torchkge's `Trainer`, whose module never names torch:
+        `loss.backward()` is torch's; skrl's Warp agents' is Warp's tape)."""
         module, _, name = class_key.partition(":")
-        return "." not in name and _public(name) and self._compute_module(module) \
-            and self._library(module.split(".", 1)[0]) \
-            and any(q.split(".", 1)[0] == "torch" for q in self.modules[module].imports.values()) \
-            and any(info.trains for owner in (class_key, *self.subclasses(class_key))
-                    for _, _, info in self._own_methods(owner))
+        if not ("." not in name and _public(name) and self._compute_module(module)
+                and self._library(module.split(".", 1)[0])):
+            return False
+        roots = {q.split(".", 1)[0] for q in self.modules[module].imports.values()}
+        if not roots & OTHER_FRAMEWORKS and any(info.trains for _, _, info in self._own_methods(class_key)):
+            return True
+        return "torch" in roots \
+            and any(info.trains for owner in self.subclasses(class_key) for _, _, info in self._own_methods(owner))
 
     def _learner_methods(self, class_key: str) -> list[str]:
         """A learner's entry methods, and its public methods that run a training step

@@ -6,7 +6,7 @@ from compilelint.config import torch_version
 from compilelint.finding import BUILT_CLASS, MODULE_CLASS
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
 from compilelint.rules._inherited_calls import inherited_call, method_names
-from compilelint.rules._jitted import numba_functions
+from compilelint.rules._jitted import Jitted, jitted_call, jitted_functions
 from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
@@ -252,14 +252,14 @@ class Policy(nn.Module):
         # names and `self.` attributes bound to a TorchScript module: (class or None, name)
         self._scripted: set[tuple[str | None, str]] = set()
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
-        self._jitted: frozenset[str] = frozenset()  # the module's Numba functions
+        self._jitted = Jitted()  # the module's Numba functions and scripted Function methods
         self._rnn = RnnReads(self.ctx, self._known)
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
         self._generators = GeneratorScopes()  # what holds a torch.Generator
         self._classes: dict = {}  # the file's classes, when it imports scikit-learn (rules._sklearn)
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._jitted = numba_functions(node)
+        self._jitted = jitted_functions(node)
         self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)
 
@@ -371,11 +371,8 @@ class Policy(nn.Module):
         if draw_given_generator(self, node, qualified) or generator_method(self, node, self._generators) \
                 or self._numpy_rng_method(node) or object_array(self, node, qualified):
             return
-        if isinstance(node.func, cst.Name) and node.func.value in self._jitted \
-                and not self.ctx.locally_bound(node.func.value):
-            self.report(node, self.message.format(what=f"`{node.func.value}()`, a Numba-compiled function,",
-                                                  why="Dynamo cannot trace Numba's dispatcher (GB0156) and breaks the graph"),
-                        help="Call it outside the compiled code, or write it with torch ops (Dynamo compiles those).")
+        if (jitted := jitted_call(self._jitted, node, self.ctx)) is not None:
+            self.report(node, self.message.format(what=jitted[0], why=jitted[1]), help=jitted[2])
             return
         entry = self._known.get(qualified)
         if entry is not None and entry.form == "dispatch":

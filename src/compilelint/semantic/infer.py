@@ -14,8 +14,8 @@ import libcst as cst
 
 from compilelint.semantic.kinds import (
     FULL_REDUCTIONS, NON_TENSOR_METHODS, STRICT_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS,
-    VALUE_BUILTINS, VALUE_METHODS, Kind, computed_name, dotted, join, literal_kind, name_pattern, self_getattr,
-    strongest, torch_call_kind,
+    VALUE_BUILTINS, VALUE_METHODS, Kind, annotation_kind, computed_name, dotted, join, literal_kind, name_pattern,
+    self_getattr, strongest, torch_call_kind,
 )
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
@@ -147,6 +147,11 @@ def call_kind(node: cst.Call, env) -> Kind:
                 return Kind.VALUE
         if qualified.startswith(("math.", "operator.")):
             return Kind.VALUE
+        if qualified == "typing.cast" and node.args and node.args[0].keyword is None:
+            # `cast(torch.Tensor, update_prob(step))`: the project says what it holds (pytorch-optimizer's Kron)
+            kind = annotation_kind(node.args[0].value, env.qualify)
+            if kind is not Kind.UNKNOWN:
+                return kind
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
         if env.self_attr_kind(func.attr.value) == Kind.MODULE:
             return Kind.LIKELY
