@@ -139,10 +139,10 @@ class RootFinding:
         if not ("." not in name and _public(name) and self._compute_module(module)
                 and self._library(module.split(".", 1)[0])):
             return False
-        roots = {q.split(".", 1)[0] for q in self.modules[module].imports.values()}
-        if not roots & OTHER_FRAMEWORKS and any(info.trains for _, _, info in self._own_methods(class_key)):
+        imported = {q.split(".", 1)[0] for q in self.modules[module].imports.values()}
+        if not imported & OTHER_FRAMEWORKS and any(info.trains for _, _, info in self._own_methods(class_key)):
             return True
-        return "torch" in roots \
+        return "torch" in imported \
             and any(info.trains for owner in self.subclasses(class_key) for _, _, info in self._own_methods(owner))
 
     def _learner_methods(self, class_key: str) -> list[str]:
