@@ -104,15 +104,17 @@ class RootFinding:
         # public functions (their parameters typed by annotations only: `guessed_entries`)
         for class_key in self.classes:
             module, _, name = class_key.partition(":")
-            if "." in module and _public(module) and _public(name) and self.is_module_class(class_key):
+            if not ("." in module and _public(module) and _public(name)):
+                continue
+            if self.is_module_class(class_key):
                 found.update(self._inference_methods(class_key))
                 found.update(self._entry_methods(class_key))
-            elif "." in module and _public(module) and _public(name) and self._object_api(class_key):
+            elif self._object_api(class_key):
                 found.update(self._learner_methods(class_key))
-            elif "." in module and _public(module) and _public(name) and self._optimizer_class(class_key):
+            elif self._optimizer_class(class_key):
                 found.update(self._step_methods(class_key))
-            elif "." in module and _public(module) and _public(name) and self._autograd_function(class_key) \
-                    and self._library(module.split(".", 1)[0]) and (forward := self.method(class_key, "forward")):
+            elif self._autograd_function(class_key) and self._library(module.split(".", 1)[0]) \
+                    and (forward := self.method(class_key, "forward")):
                 found.add(forward)  # user code calls `Fn.apply(x)` in the forward it compiles
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,

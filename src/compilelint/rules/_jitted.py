@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from compilelint.rules.cl155_classmethod_autograd_forward import FUNCTIONS
-from compilelint.semantic.imports import top_level_imports
+from compilelint.semantic.imports import module_qualifier, top_level_imports
 from compilelint.semantic.kinds import dotted
 
 NUMBA_DECORATORS = frozenset({"jit", "njit", "vectorize", "guvectorize", "generated_jit", "cfunc"})
@@ -73,9 +73,10 @@ def _numba(decorator: cst.BaseExpression, names: dict[str, str]) -> bool:
 def _script_methods(module: cst.Module, imports: dict[str, str]) -> frozenset[tuple[str, str]]:
     """(class, method) for each `@staticmethod` `@torch.jit.script` method of a module-level
     class deriving (in the file) from an autograd Function."""
-    if not any(full.startswith("torch") for full in imports.values()):
-        return frozenset()
     classes = {s.name.value: s for s in module.body if isinstance(s, cst.ClassDef)}
+    if not classes or not any(full.startswith("torch") for full in imports.values()):
+        return frozenset()
+    qualify = module_qualifier(module, imports)
     functions: set[str] = set()
 
     def is_function(name: str, depth: int = 0) -> bool:
@@ -84,7 +85,7 @@ def _script_methods(module: cst.Module, imports: dict[str, str]) -> frozenset[tu
             return name in functions
         for arg in node.bases:
             base = dotted(arg.value) or ""
-            if _qualify(base, imports) in FUNCTIONS or (base in classes and is_function(base, depth + 1)):
+            if qualify(arg.value) in FUNCTIONS or (base in classes and is_function(base, depth + 1)):
                 functions.add(name)
                 return True
         return False
@@ -95,12 +96,7 @@ def _script_methods(module: cst.Module, imports: dict[str, str]) -> frozenset[tu
             continue
         for statement in node.body.body:
             if isinstance(statement, cst.FunctionDef):
-                decorators = {_qualify(dotted(d.decorator) or "", imports) for d in statement.decorators}
-                if "staticmethod" in decorators and "torch.jit.script" in decorators:
+                decorators = {qualify(d.decorator) for d in statement.decorators}
+                if {"builtins.staticmethod", "torch.jit.script"} <= decorators:
                     found.add((name, statement.name.value))
     return frozenset(found)
-
-
-def _qualify(target: str, imports: dict[str, str]) -> str:
-    head, dot, rest = target.partition(".")
-    return imports[head] + dot + rest if head in imports else target

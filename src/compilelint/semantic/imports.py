@@ -142,11 +142,12 @@ class ImportTracking:
         return f"{base}.{rest}" if rest else base
 
 
-def module_qualifier(module: cst.Module) -> Callable[[cst.BaseExpression], str | None]:
-    """Qualified names from the module's top-level imports, for a rule that reads the whole
-    module before the walk has read them (`top_level_imports`); a builtin's name unless the
-    file defines it."""
-    names = top_level_imports(module)
+def module_qualifier(module: cst.Module,
+                     names: dict[str, str] | None = None) -> Callable[[cst.BaseExpression], str | None]:
+    """Qualified names from the module's top-level imports (`names`, when the caller already
+    read them), for a rule that reads the whole module before the walk has read them
+    (`top_level_imports`); a builtin's name unless the file defines it."""
+    names = top_level_imports(module) if names is None else names
     defined = {stmt.name.value for stmt in module.body if isinstance(stmt, (cst.FunctionDef, cst.ClassDef))}
 
     def qualify(expr: cst.BaseExpression) -> str | None:
