@@ -1,7 +1,7 @@
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind
-from compilelint.semantic.ndarrays import is_ndarray
+from compilelint.semantic.ndarrays import is_ndarray, numpy_value
 from compilelint.rules.base import Rule
 
 
@@ -137,8 +137,8 @@ class M(torch.nn.Module):
 
     def visit_Call(self, node: cst.Call) -> None:
         receiver = method_call(node, "item")
-        if receiver is None or is_ndarray(receiver, self.ctx):
-            return  # an ndarray: CL105 reports it
+        if receiver is None or is_ndarray(receiver, self.ctx) or numpy_value(receiver, self.ctx):
+            return  # an ndarray or a NumPy value: CL105 reports it
         named = receiver.value if isinstance(receiver, cst.Name) else None
         severity = receiver_severity(self.ctx, receiver)
         if severity is not None:

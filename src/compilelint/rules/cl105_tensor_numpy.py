@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.semantic.ndarrays import is_ndarray, tests_numpy_value
+from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
 from compilelint.rules._int_arguments import int_arguments, size_arguments
@@ -8,8 +8,13 @@ from compilelint.rules._int_arguments import int_arguments, size_arguments
 CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
          "builtins.complex": "complex", "builtins.str": "str", "builtins.repr": "repr",
          "builtins.format": "format", "numpy.array2string": "np.array2string",
-         "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr",
-         "math.ceil": "math.ceil", "math.floor": "math.floor"}
+         "numpy.array_str": "np.array_str", "numpy.array_repr": "np.array_repr"}
+# Python functions that read a NumPy value Dynamo otherwise folds: what any NumPy call returns,
+# even on Python numbers (`math.floor(np.log2(n))`: GB0208, measured on 2.13.0 and 2.14.1;
+# `int()`, `float()`, `math.sqrt()` fold it, and `round()` / `math.trunc()` fail outright)
+SCALAR_READS = {"math.ceil": "math.ceil", "math.floor": "math.floor", "math.isnan": "math.isnan",
+                "math.isinf": "math.isinf", "math.isfinite": "math.isfinite", "math.gcd": "math.gcd",
+                "math.lcm": "math.lcm"}
 
 UNREAD_ATTRS = frozenset({"dtype", "base", "flags"})
 
@@ -57,6 +62,7 @@ def evaluate(model, x):
     return int(np.argmax(probs)), probs.tolist()
 """,
         """
+import math
 import numpy as np
 import torch
 class M(torch.nn.Module):
@@ -65,10 +71,22 @@ class M(torch.nn.Module):
         table = np.arange(4)
         if np.pi > 3 and np.ndim(table) == 1:  # a constant, a Python value
             scale = scale * 2
-        return x * scale + len(table)
+        levels = math.floor(float(np.log2(x.shape[-1]))) + np.log(x.shape[-1]).item()  # folded
+        return x * scale * levels + len(table)
 """,
     ]
     INVALID = [
+        """
+import math
+import numpy as np
+import torch
+class WaveletLevels(torch.nn.Module):
+    def forward(self, x):
+        n = x.shape[-1]
+        levels = math.floor(np.log2(n))  # expect
+        top = np.ceil(np.log(n)).astype("int").item()  # expect
+        return x * levels * top
+""",
         """
 import numpy as np
 import torch
@@ -148,12 +166,20 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call) -> None:
         for method in ("item", "tolist"):
             receiver = method_call(node, method)
-            if receiver is not None and is_ndarray(receiver, self.ctx):
+            if receiver is not None and (is_ndarray(receiver, self.ctx)
+                                         or method == "item" and numpy_integer(receiver, self.ctx)):
                 self.report(node, self.message.format(what=f"`.{method}()`"))
                 return
         qualified = self.ctx.qualify(node.func) or ""
         name = CASTS.get(qualified)
-        if name and node.args and node.args[0].keyword is None and is_ndarray(node.args[0].value, self.ctx):
+        first = node.args[0].value if node.args and node.args[0].keyword is None else None
+        if name and first is not None and (is_ndarray(first, self.ctx)
+                                           or name == "int" and numpy_integer(first, self.ctx)):
+            self.report(node, self.message.format(what=f"`{name}()`"))
+            return
+        name = SCALAR_READS.get(qualified)
+        if name and any(a.keyword is None and (is_ndarray(a.value, self.ctx) or tests_numpy_value(a.value, self.ctx))
+                        for a in node.args):
             self.report(node, self.message.format(what=f"`{name}()`"))
             return
         if qualified == "builtins.range" and any(a.keyword is None and is_ndarray(a.value, self.ctx) for a in node.args):

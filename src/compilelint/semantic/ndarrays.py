@@ -154,6 +154,37 @@ def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:
     return isinstance(node, cst.Name)
 
 
+INT_DTYPES = frozenset({"int", "long", "int8", "int16", "int32", "int64", "intp", "int_", "uint8", "uint16", "uint32",
+                        "uint64", "uintp"})
+
+
+def numpy_integer(node: cst.BaseExpression, ctx) -> bool:
+    """An integer NumPy value: `v.astype(int)` (`"int"`, `np.int64`) of a NumPy value or array,
+    or `np.int64(v)`. Turned into Python (`.item()`, `int()`) it breaks even when Dynamo folds
+    the float it came from (`np.ceil(np.log(n)).astype("int").item()`, GB0208; measured on
+    2.13.0 and 2.14.1, while `np.log(n).item()` and `int(np.log2(n))` are traced)."""
+    if not isinstance(node, cst.Call):
+        return False
+    qualified = ctx.qualify(node.func) or ""
+    if qualified.startswith("numpy."):
+        return qualified[len("numpy."):] in INT_DTYPES
+    func = node.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "astype" and node.args):
+        return False
+    dtype = node.args[0].value
+    name = (dtype.value if isinstance(dtype, cst.Name) else dtype.raw_value if isinstance(dtype, cst.SimpleString)
+            else (ctx.qualify(dtype) or "").removeprefix("numpy."))
+    return name in INT_DTYPES and (tests_numpy_value(func.value, ctx) or is_ndarray(func.value, ctx))
+
+
+def numpy_value(node: cst.BaseExpression, ctx) -> bool:
+    """What a NumPy call returns, whatever its arguments, or `.astype()` of it: a NumPy value,
+    not a tensor (`np.log(n).item()` is traced: CL103 leaves it to CL105)."""
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "astype":
+        node = node.func.value
+    return tests_numpy_value(node, ctx)
+
+
 def _shape(node: cst.BaseExpression) -> bool:
     """A tuple of sizes (`infer.is_sizes`), not one size: `x.shape[1]`
     (`int(np.sqrt(x.shape[1]))` is folded: measured, no break)."""
