@@ -84,8 +84,8 @@ def test_entry_arguments_bind_the_real_calls():
             raise AssertionError("the probe must not run the user's __bool__")
 
     facts = entry_arguments(model, [(args, {"early_exit": Loud()}), (args, {"early_exit": torch.zeros(1)})])
-    # given, never evaluated (and the tensor needs no grad)
-    assert facts["params"]["early_exit"] == ["passed", "not_none", "truthy", "nograd"]
+    # given, never evaluated (and the tensor needs no grad, and is another object than `x`)
+    assert facts["params"]["early_exit"] == ["passed", "not_none", "truthy", "nograd", "other:x"]
 
 
 def labelled_finding(tmp_path: Path, targets: list[str], code: str, scope: str, when: list[str]) -> dict:
@@ -289,3 +289,13 @@ def test_value_facts_say_whether_tensors_require_grad():
             raise AssertionError("the probe must not run the user's __getitem__")
 
     assert value_facts(Batch())[-2:] == ["[positions]grad", "[node_attrs]nograd"]
+
+
+@pytest.mark.parametrize("target, status", [("unweighted", "condition-not-met"), ("weighted", "confirmed")])
+def test_a_label_in_a_scripted_function_is_judged_by_what_its_calls_passed(tmp_path, target, status):
+    # TorchScript runs `_midpoint` without a Python frame: the eager pass swaps in its Python
+    # original, as Dynamo traces it, so the profile hook sees `posweight`
+    scripted = FIXTURE.parent / "scripted_targets.py"
+    (found,) = [f for f in probe_check(tmp_path, scripted, [target]) if f["scope"] == "_midpoint"]
+    assert found["code"] == "CL102" and found["when"] == ["given:posweight"], found
+    assert found["evidence"]["status"] == status, found["evidence"]

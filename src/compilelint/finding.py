@@ -82,6 +82,9 @@ LEFT_NONE = "==None"
 # the suffix of `given:NAME~None`: the caller leaves NAME at None, or passes a tensor
 # (semantic.defaulted: a tensor the function fills in when NAME is None)
 DEFAULTED = "~None"
+# the infix of `given:key!is:query`: the caller passes `key` another object than `query` (the
+# right side of `query is key or torch.equal(query, key)` runs only then; semantic.facts)
+DISTINCT = "!is:"
 # the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
 # grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
 NO_GRAD = "nograd:"
@@ -195,6 +198,9 @@ def _when_word(label: str) -> str:
                 attrs.append(f"the caller leaves `{alt.removesuffix(LEFT_NONE)}` None")
             elif alt.endswith(DEFAULTED):
                 attrs.append(f"the caller leaves `{alt.removesuffix(DEFAULTED)}` None or passes it a tensor")
+            elif DISTINCT in alt:
+                name, _, other = alt.partition(DISTINCT)
+                attrs.append(f"the caller passes `{name}` another object than `{other}`")
             elif alt.startswith("self."):
                 attrs.append(f"`{alt}` is set")
             else:

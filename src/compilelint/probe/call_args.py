@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import Any, Callable, Sequence
 
-from compilelint.probe.entry_args import value_facts
+from compilelint.probe.entry_args import identity_facts, value_facts
 from compilelint.probe.userfiles import is_user_file
 
 MAX_CALLS = 64  # calls read per function: enough to see each argument's variety, bounded cost
@@ -54,6 +54,8 @@ class CallRecorder:
         count = code.co_argcount + code.co_kwonlyargcount
         for name in names[:count]:
             _add(table, name, value_facts(values.get(name)))
+        for name, facts in identity_facts((name, values.get(name)) for name in names[:count]).items():
+            _add(table, name, facts)
         if code.co_flags & inspect.CO_VARARGS:
             _add(table, names[count], ["nonempty"] if values.get(names[count]) else [])
             count += 1
@@ -80,10 +82,35 @@ def call_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]], grad_ctx: 
     """``{"path:qualname": {param: facts}}`` over one eager pass of ``calls``; empty when
     the pass raised (the captures already said how the target fails)."""
     recorder = CallRecorder()
+    scripted = _scripted_functions()
     try:
+        for table, name, script in scripted:
+            table[name] = script._torchdynamo_inline
         with grad_ctx(), recorder:
             for a, k in calls:
                 fn(*a, **k)
     except Exception:
         return {}
+    finally:
+        for table, name, script in scripted:
+            table[name] = script
     return recorder.facts
+
+
+def _scripted_functions() -> list[tuple[dict, str, Any]]:
+    """(module globals, name, function) of each `@torch.jit.script` function a user module
+    holds. TorchScript runs one without a Python frame, so the profile hook never sees its
+    calls; Dynamo traces its Python original (`_torchdynamo_inline`), and so does the pass, with
+    each swapped in for the while (geoopt's `_weighted_midpoint(..., posweight)`)."""
+    script_type = getattr(getattr(sys.modules.get("torch"), "jit", None), "ScriptFunction", None)
+    if script_type is None:
+        return []
+    found = []
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        table = getattr(module, "__dict__", None)
+        if not path or type(table) is not dict or not is_user_file(path):
+            continue
+        found.extend((table, name, value) for name, value in list(table.items())
+                     if isinstance(value, script_type) and callable(getattr(value, "_torchdynamo_inline", None)))
+    return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from compilelint.finding import NO_GRAD, class_label, nograd_parts
+from compilelint.finding import DISTINCT, NO_GRAD, class_label, nograd_parts
 from compilelint.probe.attr_facts import attribute_met
 from compilelint.probe.entry_args import given_met, nograd_met
 
@@ -21,7 +21,9 @@ def how(label: str) -> str:
         name, key = nograd_parts(label)
         return f"a run that hands in `{name if key is None else f'{name}[{key!r}]'}` without grad"
     if label.startswith("given:"):
-        return "a run that passes " + " or ".join(f"`{a}`" for a in label[len("given:"):].split("|"))
+        return "a run that passes " + " or ".join(
+            "`{}` another object than `{}`".format(*a.split(DISTINCT)) if DISTINCT in a else f"`{a}`"
+            for a in label[len("given:"):].split("|"))
     return _HOW.get(label, "a run that meets it")
 
 

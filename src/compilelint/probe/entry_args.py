@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, LEFT_NONE, nograd_parts
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, nograd_parts
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -53,6 +53,8 @@ def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[s
             else:
                 new += value_facts(value)
             facts.extend(f for f in new if f not in facts)
+        for name, new in identity_facts(bound.arguments.items()).items():
+            params[name].extend(f for f in new if f not in params[name])
     qualname = getattr(inspect.unwrap(target), "__qualname__", None)
     return {"file": code.co_filename, "line": code.co_firstlineno, "qualname": qualname, "params": params}
 
@@ -76,6 +78,15 @@ def value_facts(value: Any) -> list[str]:
         facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in _items(value)
                      if isinstance(k, str) and _is_tensor(v))
     return facts
+
+
+def identity_facts(arguments) -> dict[str, list[str]]:
+    """For each tensor argument after the first, ``"same:NAME"`` or ``"other:NAME"`` for each
+    tensor argument before it: whether the call passed one object twice (`attn(x, x, x)`),
+    which `given:key!is:query` labels need."""
+    tensors = [(name, value) for name, value in arguments if _is_tensor(value)]
+    return {name: [("same:" if value is earlier else "other:") + before for before, earlier in tensors[:i]]
+            for i, (name, value) in enumerate(tensors) if i}
 
 
 def _items(value: Any) -> list[tuple[Any, Any]]:
@@ -128,6 +139,11 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     alt = alt.removeprefix("=")  # (a parameter without a default: semantic.facts)
     if alt.startswith("self."):
         return None
+    if DISTINCT in alt:  # some call passed the two as two objects (probe.entry_args.identity_facts)
+        name, _, other = alt.partition(DISTINCT)
+        seen = [*(f.partition(":") for f in params.get(name, ())), *(f.partition(":") for f in params.get(other, ()))]
+        pair = [kind for kind, _, with_ in seen if with_ in (name, other) and kind in ("same", "other")]
+        return ("other" in pair) if pair else None
     if alt.startswith("**"):
         name, _, key = alt[2:].partition("[")
         return key.rstrip("]") in params[name] if name in params else None

@@ -19,7 +19,7 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import DEFAULTED, LEFT_NONE, NO_GRAD, on_class, on_self
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, NO_GRAD, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -211,6 +211,10 @@ class CallSites:
         info = self.index.functions.get(callee)
         if "|" in alt or alt.startswith(("*", "self.")) or not call.forwards or info is None or info.params is None:
             return None
+        if DISTINCT in alt:  # both parameters passed on, as two of the caller's own
+            name, _, other = alt.partition(DISTINCT)
+            pair = [_forwarded_param(call, info, n) for n in (name, other)]
+            return None if None in pair or pair[0][0] == pair[1][0] else f"{GIVEN}{pair[0][0]}{DISTINCT}{pair[1][0]}"
         name, suffix = alt.removeprefix("="), ""
         for end in (LEFT_NONE, DEFAULTED, "!=None"):
             if name.endswith(end):
@@ -282,6 +286,8 @@ class CallSites:
         return "no"
 
     def _alternative(self, info, call, alt: str, caller: str | None) -> str:
+        if DISTINCT in alt:
+            return self._distinct(info, call, alt, caller)
         if alt.endswith(DEFAULTED):
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
@@ -316,6 +322,18 @@ class CallSites:
         if required or spread or ("*" in keys and name in params):
             return "maybe"
         return "no"  # left to its default, which skips the branch
+
+    def _distinct(self, info, call, alt: str, caller: str | None) -> str:
+        """`given:key!is:query` at one site: "no" where it passes one of its own parameters
+        as both (`self.attn(src, src, src)`), the caller's own label where it passes two
+        (decided by its callers), "maybe" otherwise (a site's specs are kinds, not objects)."""
+        name, _, other = alt.partition(DISTINCT)
+        pair = [_forwarded_param(call, info, n) for n in (name, other)] if caller is not None else [None]
+        if None in pair:
+            return "maybe"
+        if pair[0][0] == pair[1][0]:
+            return "no"
+        return self.decide(caller, f"{GIVEN}{pair[0][0]}{DISTINCT}{pair[1][0]}")
 
     def _defaulted(self, info, call, name: str, caller: str | None) -> str:
         """Whether one site leaves `name` None or passes it a tensor (semantic.defaulted):

@@ -18,6 +18,10 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:self.ATTR       `self.ATTR` is not None: decided by the class, not the call
                           (`self.norm = None` the only assignment in the class and its
                           subclasses, and nothing sets `.norm` on another object)
+    given:NAME!is:OTHER   the caller passes NAME another object than OTHER (both parameters):
+                          the right side of `query is key or torch.equal(query, key)`; a
+                          probe run judges it by what its calls passed (self-attention passes
+                          one tensor three times), the call sites' specs cannot
     given:=NAME           NAME has no default: only its call sites can rule the branch out
                           (each passes a falsy literal, or its own parameter that no caller
                           of its own passes); undecided, the label is dropped, not kept
@@ -33,7 +37,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.finding import LEFT_NONE
+from compilelint.finding import DISTINCT, LEFT_NONE
 from compilelint.traverse import iter_nodes
 
 FALSY = ("None", "False")
@@ -190,8 +194,9 @@ class CallerFacts:
         if negated:
             if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
                 op = test.comparisons[0].operator
-                if isinstance(op, cst.Is):
-                    return self._not_none(test.left, test.comparisons[0].comparator)  # not (x is None)
+                if isinstance(op, cst.Is):  # not (x is None), not (key is query)
+                    return self._not_none(test.left, test.comparisons[0].comparator) \
+                        or self._distinct(test.left, test.comparisons[0].comparator)
                 if isinstance(op, cst.IsNot):
                     return self._left_none(test.left, test.comparisons[0].comparator)  # not (x is not None)
             return []
@@ -202,7 +207,7 @@ class CallerFacts:
             if isinstance(op, (cst.IsNot, cst.NotEqual)):
                 found = self._not_none(test.left, right)
                 if found or isinstance(op, cst.IsNot):
-                    return found
+                    return found or (self._distinct(test.left, right) if isinstance(op, cst.IsNot) else [])
             if isinstance(op, cst.In):  # "scale" in kwargs
                 key = _string(test.left)
                 name = right.value if isinstance(right, cst.Name) else None
@@ -266,6 +271,15 @@ class CallerFacts:
             return [f"={name}!=None"] if name in self.required else []
         key = self._kwargs_get(left)
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
+
+    def _distinct(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
+        """`not (query is key)`: two parameters the body never rebinds, passed as two objects."""
+        names = [side.value for side in (left, right) if isinstance(side, cst.Name)]
+        params = set(self.positional) | self.required | set(self.defaults)
+        if len(names) != 2 or names[0] == names[1] or "None" in names or "self" in names \
+                or not all(name in params and not self.rebound(name) for name in names):
+            return []
+        return [f"{names[0]}{DISTINCT}{names[1]}"]
 
     def _left_none(self, left: cst.BaseExpression, right: cst.BaseExpression) -> list[str]:
         """`x is None` for a parameter defaulting to None that the body never rebinds."""
