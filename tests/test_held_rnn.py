@@ -132,3 +132,75 @@ def test_dynamo_breaks_at_the_calls_of_rnn_subclasses_only(root):
     assert ("models.py", picked) in lines["Picked"] and ("rnn.py", _breaks(RNN)[0]) in lines["Picked"]
     assert ("models.py", direct) in lines["Direct"]
     assert lines["Cells"] == set()
+
+
+WRAPPER = textwrap.dedent("""
+    import torch.nn as nn
+
+
+    class Recurrent(nn.Module):
+        def __init__(self, gru=True):
+            super().__init__()
+            rnn_cls = nn.GRU if gru else nn.LSTM
+            self.rnn = rnn_cls(4, 8)
+
+        def forward(self, x, h=None):
+            return self.rnn(x, h)  # BREAK
+
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.proj(x)
+""")
+
+EXPORTS = textwrap.dedent("""
+    import copy
+
+    import torch
+    import torch.nn as nn
+
+    from .wrapper import Head, Recurrent
+
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.memory = Recurrent()
+            self.head = Head()
+
+        def forward(self, x):
+            out, _ = self.memory(x)
+            return self.head(out)
+
+
+    class Exported(nn.Module):
+        def __init__(self, policy: Policy):
+            super().__init__()
+            self.rnn = copy.deepcopy(policy.memory.rnn)
+            self.proj = copy.deepcopy(policy.head.proj)
+            self.register_buffer("hidden", torch.zeros(1, 1, 8))
+
+        def forward(self, x):
+            out, _ = self.rnn(x.unsqueeze(0), self.hidden)  # BREAK
+            return self.proj(out.squeeze(0))
+""")
+
+
+def test_a_deep_copy_of_an_rnn_reached_through_an_annotated_model_is_reported(tmp_path):
+    # (rsl_rl's export wrappers: `self.rnn = copy.deepcopy(model.rnn.rnn)` with `model: RNNModel`)
+    write_package(tmp_path, "exports", {"wrapper.py": WRAPPER, "models.py": EXPORTS})
+    findings = check([str(tmp_path / "exports")], config_mod.load(start=str(tmp_path))).findings
+    found = sorted((f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings)
+    assert found == [("models.py", _breaks(EXPORTS)[0], "CL119"), ("wrapper.py", _breaks(WRAPPER)[0], "CL119")]
+    exported = next(f for f in findings if f.path.endswith("models.py"))
+    assert "calling an `nn.GRU` or `nn.LSTM`" in exported.message and "GB0014" in exported.message
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    with imported(tmp_path, "exports.models") as models:
+        run = capture(models.Exported(models.Policy()), (torch.randn(1, 4),), backend="eager")
+    assert ("models.py", _breaks(EXPORTS)[0]) in {(r.file.rsplit("/", 1)[-1], r.line) for r in run.breaks}

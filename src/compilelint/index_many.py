@@ -9,7 +9,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import replace
 
-from compilelint.summary import APPLY, BOUND, MADE, NEW, CallEdge, names_classes
+from compilelint.summary import APPLY, BOUND, MADE, NEW, PATH, CallEdge, names_classes
 
 FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 # a composite's elements, when their classes are not one family: a few flow layers (gluonts'
@@ -161,11 +161,33 @@ class ManyCallees:
             return ()
         cls, ref = self._nearest_attr(owner, call.target)
         home = cls.split(":", 1)[0]
+        if ref and ref.startswith(PATH):
+            return self.path_classes(home, ref)
         if not ref or ref.startswith(("[]", APPLY, BOUND)):
             return ()
         if ref.startswith((MADE, NEW)):
             return self.made_classes(home, cls, ref)[0]
         return tuple(dict.fromkeys(found for name in ref.split("|") if (found := self.resolve_class(home, name))))
+
+    def path_classes(self, module: str, ref: str) -> tuple[str, ...]:
+        """What a `PATH` mark's chain holds (`path:RNNModel>rnn.rnn`): each step the attribute
+        of the class the step before holds, one class each; at the end the project classes, or
+        the names outside the project (`torch.nn.GRU|torch.nn.LSTM`) as they are written."""
+        start, _, chain = ref[len(PATH):].partition(">")
+        cls = self.resolve_class(module, start)
+        attrs = chain.split(".")
+        for i, attr in enumerate(attrs):
+            if cls is None:
+                return ()
+            owner, held = self._nearest_attr(cls, attr)
+            if not names_classes(held):
+                return ()
+            home = owner.split(":", 1)[0]
+            if i < len(attrs) - 1:
+                cls = self.resolve_class(home, held) if "|" not in held else None
+                continue
+            return tuple(dict.fromkeys(self.resolve_class(home, name) or name for name in held.split("|")))
+        return ()
 
     def _held_class(self, class_key: str | None, attr: str) -> str | None:
         owner, ref = self._nearest_attr(class_key, attr) if class_key else (None, None)

@@ -37,12 +37,15 @@ MADE = "made:"  # attr_classes / a local's class: what the factory function afte
 NEW = "new:"  # a local's class: an instance of the class (a factory picked) after it
 PARAMETER = "torch.nn.Parameter"  # FunctionSummary.builds: its returns make parameters (no project class)
 BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method
+# attr_classes: the attribute holds what an attribute chain of another class's instance holds,
+# "path:C>a.b" (`self.rnn = copy.deepcopy(model.rnn.rnn)` with `model: RNNModel` in `__init__`)
+PATH = "path:"
 
 
 def names_classes(ref: str | None) -> bool:
     """An `attr_classes` value that names the class of the object held (one, or one per branch:
     "A|B"), not a container of them, a factory's result, an `apply` nor bound methods."""
-    return bool(ref) and not ref.startswith(("[]", MADE, NEW, APPLY, BOUND))
+    return bool(ref) and not ref.startswith(("[]", MADE, NEW, APPLY, BOUND, PATH))
 
 
 @dataclass(slots=True)

@@ -45,7 +45,19 @@ def run(context) -> list:
     if not candidates:
         return out
     for analysis, finding, key, call in candidates:
-        for cls in index.called_classes(key, call):
+        held = index.called_classes(key, call)
+        outside = [name for name in held
+                   if name not in index.classes and (e := known.get(name)) is not None and e.form == "instance"]
+        if outside:  # the chain ends in a library class (`path:` marks): `self.rnn` is an nn.GRU or nn.LSTM
+            entry = known.get(outside[0])
+            what = "calling an " + " or ".join(f"`nn.{name.rsplit('.', 1)[-1]}`" for name in outside)
+            message = finding.message.replace("calling `{cls}`, a subclass of `{base}`,", what).replace(
+                "{why}", f"{entry.why or entry.reason} ({entry.gb_id})")
+            out.append((analysis, replace(finding, needs=(), message=message)))
+            continue
+        for cls in held:
+            if cls not in index.classes:
+                continue
             base = table_base(index, known, cls, "instance")
             if base is not None:
                 entry = known.get(base)

@@ -11,7 +11,8 @@ from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
-from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
+from compilelint.semantic.attr_marks import either_class, typed_attr, typed_path
+from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,
                                        annotation_kind, dotted, literal_kind, not_optional, torch_call_kind,
@@ -58,26 +59,6 @@ def _class_annotation(annotation: cst.BaseExpression) -> str | None:
     if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
         return None
     return name
-
-
-def _typed_attr(info: ClassInfo, attr: str, ref: str) -> None:
-    """The first class an attribute is given, over a factory's mark (`self.config = Config.from_dict(d)`)."""
-    if not info.attr_classes.get(attr, MADE).startswith(MADE):
-        return
-    info.attr_classes[attr] = ref
-
-
-EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
-
-
-def _either_class(held: str | None, ref: str) -> str:
-    """`self.decoder = BeamSearchDecoder(...)` in one branch and `GreedyDecoder(...)` in
-    another: the attribute holds either ("A|B"), not the last one written; a mark of another
-    sort (a container, a factory's, bound methods) gives way to the class."""
-    if not held or held.startswith(("[]", APPLY, BOUND, MADE)) or ref.startswith("[]"):
-        return ref
-    classes = list(dict.fromkeys(held.split("|") + [ref]))
-    return "|".join(classes) if len(classes) <= EITHER_MAX else held
 
 
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
@@ -164,7 +145,7 @@ class ClassTracking:
                 assignments = assignments + self._set_through(node, self_calls)
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
                 if ref := _class_annotation(annotation):
-                    _typed_attr(info, assign_target, self.qualify_ref(ref))
+                    typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
             for assign_target, value in assignments:
@@ -222,17 +203,19 @@ class ClassTracking:
                 elif isinstance(value, cst.Call) and kind == Kind.MODULE:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:
-                        info.attr_classes[assign_target] = _either_class(info.attr_classes.get(assign_target), ref)
+                        info.attr_classes[assign_target] = either_class(info.attr_classes.get(assign_target), ref)
                 elif isinstance(value, cst.Call) and (made := self.qualify(value.func)) in method_classes():
                     info.attr_classes[assign_target] = made  # `self.engine = SobolEngine(d)`
                 elif isinstance(value, cst.Name) and typed.get(value.value):
                     # `self.config = config` with `config: LlamaConfig`: calls follow the class
-                    _typed_attr(info, assign_target, self.qualify_ref(typed[value.value]))
+                    typed_attr(info.attr_classes, assign_target, self.qualify_ref(typed[value.value]))
                 elif isinstance(value, cst.Name) and in_init and value.value in local_calls:
                     # `if head is None: head = Head(...)` then `self.head = head`
                     ref = self._built_class(local_calls[value.value])
                     if ref:
-                        _typed_attr(info, assign_target, ref)
+                        typed_attr(info.attr_classes, assign_target, ref)
+                elif in_init and (path := typed_path(value, typed, self.qualify, self.qualify_ref)):
+                    info.attr_classes.setdefault(assign_target, path)  # `= copy.deepcopy(model.rnn.rnn)`
                 elif mark := self.attr_factory_mark(value, params, local_calls):
                     info.attr_classes.setdefault(assign_target, mark)  # self.criterion = self.init_criterion()
             for buffer in registered:

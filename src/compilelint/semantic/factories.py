@@ -16,7 +16,7 @@ import libcst as cst
 from compilelint.semantic.kinds import PARAMETERS
 from compilelint.summary import MADE, NEW, PARAMETER
 
-PICKED_MAX = 4  # classes a local may pick between (as `classes.EITHER_MAX`)
+PICKED_MAX = 4  # classes a local may pick between (as `attr_marks.EITHER_MAX`)
 
 MAX_CLASSES = 16  # a factory returning more is a registry the walk does not follow
 # callees whose results are no project object

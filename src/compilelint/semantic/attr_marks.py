@@ -1,0 +1,46 @@
+"""What `self.x` holds, as the class table writes it (`ClassInfo.attr_classes`): a class, one
+per branch ("A|B"), or a mark of another sort (`summary.MADE`, `APPLY`, `BOUND`, `PATH`).
+
+A `PATH` mark is what an attribute holds when the constructor copies it out of a model it is
+handed: `self.rnn = copy.deepcopy(model.rnn.rnn)` with `model: RNNModel` (rsl_rl's export
+wrappers) is "path:RNNModel>rnn.rnn"; the project follows it across files
+(`index_many.path_classes`), each step the attribute the class before holds."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.summary import APPLY, BOUND, MADE, PATH
+
+EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
+
+
+def typed_attr(attr_classes: dict[str, str], attr: str, ref: str) -> None:
+    """The first class an attribute is given, over a factory's mark (`self.config = Config.from_dict(d)`)."""
+    if not attr_classes.get(attr, MADE).startswith(MADE):
+        return
+    attr_classes[attr] = ref
+
+
+def either_class(held: str | None, ref: str) -> str:
+    """`self.decoder = BeamSearchDecoder(...)` in one branch and `GreedyDecoder(...)` in
+    another: the attribute holds either ("A|B"), not the last one written; a mark of another
+    sort (a container, a factory's, bound methods) gives way to the class."""
+    if not held or held.startswith(("[]", APPLY, BOUND, MADE)) or ref.startswith("[]"):
+        return ref
+    classes = list(dict.fromkeys(held.split("|") + [ref]))
+    return "|".join(classes) if len(classes) <= EITHER_MAX else held
+
+
+def typed_path(value: cst.BaseExpression, typed: dict, qualify, qualify_ref) -> str | None:
+    """The `PATH` mark of `model.a.b` or `copy.deepcopy(model.a.b)`, `model` a constructor
+    parameter annotated with a class (`typed`: parameter -> annotated class reference)."""
+    if isinstance(value, cst.Call) and qualify(value.func) == "copy.deepcopy" and len(value.args) == 1:
+        value = value.args[0].value
+    chain = []
+    while isinstance(value, cst.Attribute):
+        chain.append(value.attr.value)
+        value = value.value
+    if not (chain and isinstance(value, cst.Name) and typed.get(value.value)):
+        return None
+    return f"{PATH}{qualify_ref(typed[value.value])}>{'.'.join(reversed(chain))}"
