@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
+from compilelint.semantic.attr_marks import either_class, typed_attr, typed_path
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
-from compilelint.semantic.attr_marks import either_class, typed_attr, typed_path
 from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,

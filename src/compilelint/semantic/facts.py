@@ -19,9 +19,10 @@ only on such calls. The walk states the condition as a `when` label; the project
                           (`self.norm = None` the only assignment in the class and its
                           subclasses, and nothing sets `.norm` on another object)
     given:NAME!is:OTHER   the caller passes NAME another object than OTHER (both parameters):
-                          the right side of `query is key or torch.equal(query, key)`; a
-                          probe run judges it by what its calls passed (self-attention passes
-                          one tensor three times), the call sites' specs cannot
+                          the right side of `query is key or torch.equal(query, key)`; a site
+                          that passes one of its own parameters as both rules it out, and a
+                          probe run judges the rest by the objects its calls passed
+                          (self-attention passes one tensor three times)
     given:=NAME           NAME has no default: only its call sites can rule the branch out
                           (each passes a falsy literal, or its own parameter that no caller
                           of its own passes); undecided, the label is dropped, not kept

@@ -9,7 +9,8 @@ calls `.numpy()`; builds one (`np.array`, `np.arange`, ...: whatever it holds, D
 traces it); calls `numpy.*` on an ndarray, a tensor, a tuple of sizes (`x.shape[1:]`), a
 tuple or list display, or a value the walk cannot type (a helper's parameter), but not on
 a Python number (`np.ceil(h / 2)`, `np.sqrt(x.shape[1])`: Dynamo folds those where they are
-cast, but a test on one breaks: `tests_numpy_value`); indexes
+cast, but a test on one breaks, `tests_numpy_value`, and so does `math.floor` of one or
+`.item()` of an integer one, `numpy_integer`); indexes
 anything with an ndarray; is `tuple()` / `list()` of one, or a tuple of them (each name
 unpacked from it is an array); or reads a local name bound earlier (in source order) to
 such an expression (the walker's bindings keep those names).
@@ -117,7 +118,8 @@ def tests_numpy_value(node: cst.BaseExpression, ctx) -> bool:
     """A test on what a NumPy function returns, whatever its arguments: `np.remainder(gc, 2)
     == 1`, `np.isnan(v)` on a Python float. Dynamo folds such a call where the value is cast
     (`int(np.ceil(h / 2))`) but traces a 0-d array where it is tested, which is data-dependent
-    (GB0170; measured on 2.13.0 and 2.14.1). Not `numpy.random` (CL119's), nor a function
+    (GB0170; measured on 2.13.0 and 2.14.1), or read by `math.floor` and its kind (CL105's
+    `SCALAR_READS`, GB0208). Not `numpy.random` (CL119's), nor a function
     that gives a Python value."""
     if isinstance(node, cst.Comparison):
         return tests_numpy_value(node.left, ctx) or any(tests_numpy_value(c.comparator, ctx) for c in node.comparisons)
