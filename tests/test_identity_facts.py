@@ -70,9 +70,16 @@ def test_a_test_on_self_none_or_a_rebound_name_makes_no_identity_label(tmp_path)
         class M(torch.nn.Module):
             def forward(self, x):
                 return f(x, x.clone())
+
+        class N(torch.nn.Module):
+            def forward(self, key):
+                if key is self or torch.equal(key, key):
+                    return key
+                return key * 2
     """
     whens = {line: when for line, code, when in _check(tmp_path, text) if code == "CL119"}
     assert whens[6] == ()  # `b` rebound before the test: its object is not the caller's
+    assert 18 in whens  # `key is self`: the object, not a caller's argument
     assert all("!is:" not in label for when in whens.values() for label in when)
 
 

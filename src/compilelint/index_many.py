@@ -174,20 +174,15 @@ class ManyCallees:
         of the class the step before holds, one class each; at the end the project classes, or
         the names outside the project (`torch.nn.GRU|torch.nn.LSTM`) as they are written."""
         start, _, chain = ref[len(PATH):].partition(">")
+        *steps, last = chain.split(".")
         cls = self.resolve_class(module, start)
-        attrs = chain.split(".")
-        for i, attr in enumerate(attrs):
-            if cls is None:
-                return ()
-            owner, held = self._nearest_attr(cls, attr)
-            if not names_classes(held):
-                return ()
-            home = owner.split(":", 1)[0]
-            if i < len(attrs) - 1:
-                cls = self.resolve_class(home, held) if "|" not in held else None
-                continue
-            return tuple(dict.fromkeys(self.resolve_class(home, name) or name for name in held.split("|")))
-        return ()
+        for attr in steps:
+            cls = self._held_class(cls, attr)
+        owner, held = self._nearest_attr(cls, last) if cls else (None, None)
+        if not names_classes(held):
+            return ()
+        home = owner.split(":", 1)[0]
+        return tuple(dict.fromkeys(self.resolve_class(home, name) or name for name in held.split("|")))
 
     def _held_class(self, class_key: str | None, attr: str) -> str | None:
         owner, ref = self._nearest_attr(class_key, attr) if class_key else (None, None)

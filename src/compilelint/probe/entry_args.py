@@ -140,10 +140,10 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.startswith("self."):
         return None
     if DISTINCT in alt:  # some call passed the two as two objects (probe.entry_args.identity_facts)
-        name, _, other = alt.partition(DISTINCT)
-        seen = [*(f.partition(":") for f in params.get(name, ())), *(f.partition(":") for f in params.get(other, ()))]
-        pair = [kind for kind, _, with_ in seen if with_ in (name, other) and kind in ("same", "other")]
-        return ("other" in pair) if pair else None
+        name, _, other = alt.partition(DISTINCT)  # (the later parameter's facts name the earlier one)
+        seen = {*params.get(name, ()), *params.get(other, ())} & {f"{kind}:{n}" for kind in ("same", "other")
+                                                                   for n in (name, other)}
+        return any(f.startswith("other:") for f in seen) if seen else None
     if alt.startswith("**"):
         name, _, key = alt[2:].partition("[")
         return key.rstrip("]") in params[name] if name in params else None

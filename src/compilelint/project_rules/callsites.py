@@ -212,9 +212,8 @@ class CallSites:
         if "|" in alt or alt.startswith(("*", "self.")) or not call.forwards or info is None or info.params is None:
             return None
         if DISTINCT in alt:  # both parameters passed on, as two of the caller's own
-            name, _, other = alt.partition(DISTINCT)
-            pair = [_forwarded_param(call, info, n) for n in (name, other)]
-            return None if None in pair or pair[0][0] == pair[1][0] else f"{GIVEN}{pair[0][0]}{DISTINCT}{pair[1][0]}"
+            pair = _forwarded_pair(call, info, alt)
+            return f"{GIVEN}{pair[0]}{DISTINCT}{pair[1]}" if pair and pair[0] != pair[1] else None
         name, suffix = alt.removeprefix("="), ""
         for end in (LEFT_NONE, DEFAULTED, "!=None"):
             if name.endswith(end):
@@ -327,13 +326,10 @@ class CallSites:
         """`given:key!is:query` at one site: "no" where it passes one of its own parameters
         as both (`self.attn(src, src, src)`), the caller's own label where it passes two
         (decided by its callers), "maybe" otherwise (a site's specs are kinds, not objects)."""
-        name, _, other = alt.partition(DISTINCT)
-        pair = [_forwarded_param(call, info, n) for n in (name, other)] if caller is not None else [None]
-        if None in pair:
+        pair = _forwarded_pair(call, info, alt) if caller is not None else None
+        if pair is None:
             return "maybe"
-        if pair[0][0] == pair[1][0]:
-            return "no"
-        return self.decide(caller, f"{GIVEN}{pair[0][0]}{DISTINCT}{pair[1][0]}")
+        return "no" if pair[0] == pair[1] else self.decide(caller, f"{GIVEN}{pair[0]}{DISTINCT}{pair[1]}")
 
     def _defaulted(self, info, call, name: str, caller: str | None) -> str:
         """Whether one site leaves `name` None or passes it a tensor (semantic.defaulted):
@@ -375,6 +371,13 @@ def _forwarded_param(call, info, name: str) -> tuple[str, str] | None:
             return param, default
     return None
 
+
+
+def _forwarded_pair(call, info, alt: str) -> tuple[str, str] | None:
+    """The caller's own parameters a site passes on as the two of `NAME!is:OTHER`, each
+    unchanged; None unless it passes both so."""
+    pair = [_forwarded_param(call, info, name) for name in alt.split(DISTINCT)]
+    return None if None in pair else (pair[0][0], pair[1][0])
 
 
 def _named_value(call, info, name: str) -> bool:

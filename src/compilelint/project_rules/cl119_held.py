@@ -49,10 +49,9 @@ def run(context) -> list:
         outside = [name for name in held
                    if name not in index.classes and (e := known.get(name)) is not None and e.form == "instance"]
         if outside:  # the chain ends in a library class (`path:` marks): `self.rnn` is an nn.GRU or nn.LSTM
-            entry = known.get(outside[0])
-            what = "calling an " + " or ".join(f"`nn.{name.rsplit('.', 1)[-1]}`" for name in outside)
+            what = "calling an " + " or ".join(f"`{_shown(name)}`" for name in outside)
             message = finding.message.replace("calling `{cls}`, a subclass of `{base}`,", what).replace(
-                "{why}", f"{entry.why or entry.reason} ({entry.gb_id})")
+                "{why}", _why(known.get(outside[0])))
             out.append((analysis, replace(finding, needs=(), message=message)))
             continue
         for cls in held:
@@ -60,10 +59,17 @@ def run(context) -> list:
                 continue
             base = table_base(index, known, cls, "instance")
             if base is not None:
-                entry = known.get(base)
-                shown = "nn." + base.rsplit(".", 1)[-1] if base.startswith("torch.nn.") else base
                 message = finding.message.replace("{cls}", cls.split(":", 1)[1]).replace(
-                    "{base}", shown).replace("{why}", f"{entry.why or entry.reason} ({entry.gb_id})")
+                    "{base}", _shown(base)).replace("{why}", _why(known.get(base)))
                 out.append((analysis, replace(finding, needs=(), message=message)))
                 break
     return out
+
+
+def _shown(name: str) -> str:
+    """`nn.LSTM` for `torch.nn.LSTM`, as the rule's messages name it; another name whole."""
+    return "nn." + name.rsplit(".", 1)[-1] if name.startswith("torch.nn.") else name
+
+
+def _why(entry) -> str:
+    return f"{entry.why or entry.reason} ({entry.gb_id})"

@@ -12,9 +12,8 @@ CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "boo
 # Python functions that read a NumPy value Dynamo otherwise folds: what any NumPy call returns,
 # even on Python numbers (`math.floor(np.log2(n))`: GB0208, measured on 2.13.0 and 2.14.1;
 # `int()`, `float()`, `math.sqrt()` fold it, and `round()` / `math.trunc()` fail outright)
-SCALAR_READS = {"math.ceil": "math.ceil", "math.floor": "math.floor", "math.isnan": "math.isnan",
-                "math.isinf": "math.isinf", "math.isfinite": "math.isfinite", "math.gcd": "math.gcd",
-                "math.lcm": "math.lcm"}
+SCALAR_READS = frozenset({"math.ceil", "math.floor", "math.isnan", "math.isinf", "math.isfinite", "math.gcd",
+                          "math.lcm"})
 
 UNREAD_ATTRS = frozenset({"dtype", "base", "flags"})
 
@@ -177,10 +176,10 @@ class M(torch.nn.Module):
                                            or name == "int" and numpy_integer(first, self.ctx)):
             self.report(node, self.message.format(what=f"`{name}()`"))
             return
-        name = SCALAR_READS.get(qualified)
-        if name and any(a.keyword is None and (is_ndarray(a.value, self.ctx) or tests_numpy_value(a.value, self.ctx))
-                        for a in node.args):
-            self.report(node, self.message.format(what=f"`{name}()`"))
+        if qualified in SCALAR_READS and any(
+                a.keyword is None and (is_ndarray(a.value, self.ctx) or tests_numpy_value(a.value, self.ctx))
+                for a in node.args):
+            self.report(node, self.message.format(what=f"`{qualified}()`"))
             return
         if qualified == "builtins.range" and any(a.keyword is None and is_ndarray(a.value, self.ctx) for a in node.args):
             # (a NumPy value Dynamo holds as an ndarray, even one it folded from a shape: GB0059)
