@@ -387,6 +387,111 @@ def test_dynamo_breaks_in_a_callable_objects_call(tmp_path):
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
 
 
+METRICS = textwrap.dedent("""
+    import torch
+
+
+    class Auc(object):
+        def __init__(self):
+            self.estimate = None
+
+        def __call__(self, estimate, time):
+            self.estimate = torch.sigmoid(estimate)
+            self.time = time
+            return self.estimate.mean()
+
+        def integral(self, tmax):
+            last = torch.sum(self.time <= tmax)
+            total = torch.zeros(())
+            for i in range(last):  # RANGE
+                total = total + self.estimate[i]
+            return total
+
+        def confidence_interval(self, alpha=0.05):
+            se = self.estimate.std()
+            if se > 0:  # IF
+                return self.estimate.mean() - alpha * se
+            return self.estimate.mean()
+
+        def reset(self):
+            print("reset", self.estimate.sum().item())
+            self.estimate = None
+
+        def describe(self):
+            print("an AUC", self.estimate.sum().item())
+            return "AUC"
+""")
+
+
+def test_an_exported_metric_objects_result_methods_are_api(tmp_path):
+    # torchsurv's `Auc`: user code calls it, then reads what it stored through its public
+    # methods (`integral()`, `confidence_interval()`), in the evaluation step it compiles;
+    # a method that returns nothing (`reset`) or only Python data (`describe`) is no API
+    root = _package(tmp_path, "metricpkg", {"__init__.py": "from .metrics import Auc\n", "metrics.py": METRICS})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    lines = {marker: next(i for i, text in enumerate(METRICS.splitlines(), 1) if f"# {marker}" in text)
+             for marker in ("RANGE", "IF")}
+    assert sorted((f.line, f.code, f.when) for f in findings) == [
+        (lines["RANGE"], "CL107", (API,)), (lines["IF"], "CL102", (API,))]
+
+
+def test_dynamo_breaks_in_a_metric_objects_result_methods(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "metricpkg", {"__init__.py": "from .metrics import Auc\n", "metrics.py": METRICS})
+    with imported(root, "metricpkg") as metricpkg:
+        auc = metricpkg.Auc()
+        auc(torch.randn(6), torch.arange(6.0))
+        ranged = capture(lambda t: auc.integral(t), (torch.tensor(3.0),), backend="eager")
+        bounded = capture(lambda a: auc.confidence_interval(a), (0.1,), backend="eager")
+    for result, marker in ((ranged, "# RANGE"), (bounded, "# IF")):
+        line = next(i for i, text in enumerate(METRICS.splitlines(), 1) if marker in text)
+        assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+THRESHOLDS = textwrap.dedent("""
+    import torch
+
+
+    class Hysteresis(object):
+        def __init__(self, lower=0.2):
+            self.lower = lower
+
+        def __call__(self, pitch: torch.Tensor, periodicity: torch.Tensor):
+            pitch = torch.clone(pitch)
+            i = 0
+            while i < periodicity.shape[0] - 1:
+                if periodicity[i] < self.lower:  # BRANCH
+                    pitch[i] = 0.0
+                i += 1
+            return pitch
+""")
+
+
+def test_the_classes_of_a_submodule_the_package_imports_are_api(tmp_path):
+    # torchcrepe's `from . import threshold`: user code calls `torchcrepe.threshold.Hysteresis()(...)`;
+    # the same class in a submodule the package does not import is left alone
+    files = {"__init__.py": "from . import threshold\n", "threshold.py": THRESHOLDS, "_hidden.py": THRESHOLDS}
+    root = _package(tmp_path, "pitchpkg", files)
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(THRESHOLDS.splitlines(), 1) if "# BRANCH" in text)
+    assert sorted((f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings) == [
+        ("threshold.py", line - 1, "CL150", (API,)), ("threshold.py", line, "CL102", (API,))]
+
+
+def test_dynamo_breaks_in_a_submodule_class_the_package_imports(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "pitchpkg", {"__init__.py": "from . import threshold\n", "threshold.py": THRESHOLDS})
+    with imported(root, "pitchpkg") as pitchpkg:
+        hysteresis = pitchpkg.threshold.Hysteresis()
+        result = capture(lambda p, q: hysteresis(p.clone(), q), (torch.rand(5), torch.rand(5)), backend="eager")
+    line = next(i for i, text in enumerate(THRESHOLDS.splitlines(), 1) if "# BRANCH" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
 def test_a_star_re_export_of_a_module_class_is_api_too(tmp_path):
     """normflows' `__init__` says `from .core import *`: `NormalizingFlow.log_prob` is as much
     the API as it is after a named import; the underscore class the star leaves out is not."""

@@ -35,6 +35,14 @@ OTHER_FRAMEWORKS = frozenset({"jax", "jaxlib", "flax", "optax", "tensorflow", "k
                               "mlx", "cupy"})
 
 
+def _tensor_result(info) -> bool:
+    """Every return of the function is, or may be, a tensor (its spec: a tensor kind or the
+    leaves it depends on), or it promises one (`-> Tensor`)."""
+    spec = info.ret
+    return spec in ("tensor", "likely") or isinstance(spec, tuple) or info.promised == "tensor" \
+        or any(item in ("tensor", "likely") or isinstance(item, tuple) for item in info.items or ())
+
+
 def _public(dotted: str) -> bool:
     return not any(part.startswith("_") for part in dotted.split("."))
 
@@ -80,19 +88,21 @@ class RootFinding:
         """Functions a top-level package re-exports by name at module level
         (`torchdiffeq/__init__.py`: `from ._impl import odeint`; not under `if TYPE_CHECKING:`)
         that take an untyped parameter, and the inference methods of the modules it
-        re-exports or its public submodules define: the library's API, which user code
-        calls compiled."""
+        re-exports or its public submodules define, the `__call__` (and the methods that
+        return a tensor) of the plain objects it re-exports or a submodule it imports by name
+        defines: the library's API, which user code calls compiled."""
         found = self._reexported()
         for module, summary in self.modules.items():
             if "." in module:
                 continue
             for key in (*(self._export_key(module, summary, local) for local in summary.exports),
-                        *self._star_classes(module)):
+                        *self._star_classes(module), *self._module_classes(module, summary)):
                 if key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
                     found.update(self._entry_methods(key))
                 elif key in self.classes and (call := self.method(key, "__call__")) and self.functions[call].entry:
                     found.add(call)  # a loss or metric object user code calls (neuraloperator's `LpLoss`)
+                    found.update(self._result_methods(key))
                 elif key in self.classes and self._object_api(key):
                     found.update(self._learner_methods(key))
                 elif key in self.classes and self._optimizer_class(key):
@@ -170,6 +180,18 @@ class RootFinding:
         the step (SAM's `first_step`, `second_step`)."""
         return [key for name, key, info in self._own_methods(class_key)
                 if (name in ("step", "zero_grad") or name.endswith("_step") and name[0] != "_") and not info.accessor]
+
+    def _module_classes(self, package: str, summary) -> list[str]:
+        """The public classes of a submodule the top-level package imports as a name
+        (torchcrepe's `from . import threshold`, then `torchcrepe.threshold.Hysteresis()`):
+        handed out as much as a class it imports itself. Not a module that loads or plots data."""
+        found = []
+        for local, qualified in summary.imports.items():
+            if local in summary.exports and not local.startswith("_") and qualified == f"{package}.{local}" \
+                    and qualified in self.modules and self._compute_module(qualified):
+                found.extend(f"{qualified}:{name}" for name in self.modules[qualified].classes
+                             if _public(name) and "." not in name)
+        return found
 
     def _star_classes(self, package: str) -> list[str]:
         """The public classes a top-level package re-exports with `from .core import *`
@@ -270,6 +292,15 @@ class RootFinding:
         return [key for name, key, info in self._own_methods(class_key)
                 if name[0] != "_" and name not in MODULE_API and not name.startswith(SETUP_PREFIXES)
                 and not info.accessor and info.entry]
+
+    def _result_methods(self, class_key: str) -> list[str]:
+        """A metric object's public methods that compute from what its call stored and return
+        it (torchsurv's `Auc.integral()`, `confidence_interval()`, `p_value()`): user code
+        calls them after the call, in the evaluation step it compiles. Not those that return
+        nothing or what may not be a tensor (`reset()`, a summary string)."""
+        return [key for name, key, info in self._own_methods(class_key)
+                if name[0] != "_" and not name.startswith(SETUP_PREFIXES) and not info.accessor
+                and _tensor_result(info)]
 
     def _own_methods(self, class_key: str):
         """(name, key, summary) of each function the class's body defines (not nested ones)."""

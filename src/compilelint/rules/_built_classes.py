@@ -16,6 +16,11 @@ breaks; the project's class table decides, wherever the class is defined:
 from __future__ import annotations
 
 TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
+# bases whose `__init__` is `object`'s: a subclass built in the region runs only its own (measured on
+# 2.13 and 2.14: torchkge's `SmallKG(Dataset)` is traced; `TensorDataset(...)` breaks, GB0008)
+NO_INIT_BASES = frozenset({"torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset",
+                           "torch.utils.data.IterableDataset", "torch.utils.data.dataset.IterableDataset",
+                           "torch.utils.data.Sampler", "torch.utils.data.sampler.Sampler"})
 # Dynamo builds a `functools.partial` of its own (measured on 2.13: GB0147 "Unsupported function
 # call" for a subclass; pyro's `_bound_partial(partial(...))` in `Messenger.__call__`)
 PARTIAL_BASES = frozenset({"functools.partial"})
@@ -29,7 +34,7 @@ def construction_break(index, known, class_key: str) -> tuple[str, str] | None:
     """(what, why) for building the project class `class_key` in the region, when that breaks."""
     name = class_key.split(":", 1)[1]
     base = table_base(index, known, class_key, "call")
-    if base is not None:
+    if base is not None and base not in NO_INIT_BASES:
         entry = known.get(base)
         return f"building `{name}`, a subclass of `{base}`,", f"{entry.why or entry.reason} ({entry.gb_id})"
     infos = [index.classes[owner] for owner in index.lineage(class_key)]

@@ -61,9 +61,16 @@ def _class_annotation(annotation: cst.BaseExpression) -> str | None:
     return name
 
 
+_NONE = "none"  # `_scan_class_attrs`: the init methods set the attribute to None
+
+
+def _is_none(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
+
+
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
     """Whether `attr` is only ever set to None in the class (an optional part left out)."""
-    if isinstance(value, cst.Name) and value.value == "None":
+    if _is_none(value):
         info.none_attrs.add(attr)
     else:
         info.set_attrs.add(attr)
@@ -118,6 +125,9 @@ class ClassTracking:
     def _scan_class_attrs(self, node: cst.ClassDef, info: ClassInfo) -> None:
         """`self.x = ...` in the class's methods: what each attribute holds."""
         items: dict[str, list] = {}  # `self.x.append(Filter(...))` in an init method: x's elements
+        # `self.x = None` in `__init__`, a tensor once the class computes it (torchsurv's metrics'
+        # `self.estimate`): what later writes give, for attributes the init methods only clear
+        cleared: dict[str, tuple[set, set]] = {}
         for stmt in node.body.body:
             if isinstance(stmt, cst.SimpleStatementLine):  # `config: LlamaConfig` in the body
                 for small in stmt.body:
@@ -183,6 +193,9 @@ class ClassTracking:
                     info.param_attrs.discard(assign_target)
                     info.attr_kinds[assign_target] = Kind.LIKELY
                     continue
+                if in_init or assign_target in cleared:
+                    written = _NONE if _is_none(value) else kind
+                    cleared.setdefault(assign_target, (set(), set()))[not in_init].add(written)
                 if not in_init and assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
                     continue  # __init__ says what the attribute is; later writes keep its kind
                 if assign_target in info.attr_kinds and info.attr_kinds[assign_target] != kind:
@@ -226,6 +239,9 @@ class ClassTracking:
                     info.set_attrs.add(buffer)
             for attr, value in appended:
                 items.setdefault(attr, []).append(self._appended_class(value) if in_init else None)
+        for attr, (first, later) in cleared.items():  # a placeholder: a tensor wherever it is used as one
+            if first == {_NONE} and later - {_NONE} and all(k == _NONE or k.tensorish for k in later):
+                info.attr_kinds[attr] = Kind.LIKELY
         for attr, refs in items.items():  # a list `__init__` fills with objects of known classes
             if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
                 info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
