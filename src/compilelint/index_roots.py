@@ -289,18 +289,20 @@ class RootFinding:
         that take tensors (pytorch-crf's `CRF.decode(emissions, mask)`, `semantic.entries`): what user code
         calls on it, in its own compiled forward; not the nn.Module API a class overrides
         (`reset_parameters`, `train`)."""
-        return [key for name, key, info in self._own_methods(class_key)
-                if name[0] != "_" and name not in MODULE_API and not name.startswith(SETUP_PREFIXES)
-                and not info.accessor and info.entry]
+        return [key for name, key, info in self._public_methods(class_key) if name not in MODULE_API and info.entry]
 
     def _result_methods(self, class_key: str) -> list[str]:
         """A metric object's public methods that compute from what its call stored and return
         it (torchsurv's `Auc.integral()`, `confidence_interval()`, `p_value()`): user code
         calls them after the call, in the evaluation step it compiles. Not those that return
         nothing or what may not be a tensor (`reset()`, a summary string)."""
-        return [key for name, key, info in self._own_methods(class_key)
-                if name[0] != "_" and not name.startswith(SETUP_PREFIXES) and not info.accessor
-                and _tensor_result(info)]
+        return [key for _, key, info in self._public_methods(class_key) if _tensor_result(info)]
+
+    def _public_methods(self, class_key: str):
+        """The class's own methods user code calls: public, no set-up (`register_*`, `load_*`),
+        no property."""
+        return [(name, key, info) for name, key, info in self._own_methods(class_key)
+                if name[0] != "_" and not name.startswith(SETUP_PREFIXES) and not info.accessor]
 
     def _own_methods(self, class_key: str):
         """(name, key, summary) of each function the class's body defines (not nested ones)."""

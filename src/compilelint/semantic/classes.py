@@ -353,7 +353,7 @@ class ClassTracking:
     def _attr_value_kind(self, value: cst.BaseExpression) -> Kind:
         lit = literal_kind(value)
         if lit is not None:
-            if isinstance(value, cst.Name) and value.value == "None":
+            if _is_none(value):
                 return Kind.UNKNOWN
             return lit
         if isinstance(value, cst.Call):
