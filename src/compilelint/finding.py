@@ -233,6 +233,16 @@ def inner_line(finding: Finding) -> int | None:
     return int(found.group(1)) if found else None
 
 
+_CALLED_CAUSE = re.compile(r"which breaks the graph \(CL\d+ at (.+?):(\d+)\)")
+
+
+def called_cause(finding: Finding) -> tuple[str, int] | None:
+    """(path, line) of the break in the function a CL150's loop calls, read back from its
+    message ("calls `f`, which breaks the graph (CL119 at pkg/utils.py:157)"), or None."""
+    found = _CALLED_CAUSE.search(finding.message) if finding.code == "CL150" else None
+    return (found.group(1), int(found.group(2))) if found else None
+
+
 def loop_break(path: str, line: int, col: int, keyword: str, cause: str, rule, *,
                scope: str | None, needs: tuple[str, ...] = (), when: tuple[str, ...] = ()) -> Finding:
     """The one place a CL150 is made: the `for`/`while` at (line, col) holds a graph break

@@ -3,7 +3,8 @@
 Each static finding in a file a target ran becomes
 
 * ``confirmed``          — a graph break, recompile or frame skip at its line(s), or
-  with its line in the break's user stack;
+  with its line in the break's user stack, or a ``CL150`` loop Dynamo traced and the
+  interpreter then ran, in a run that broke where the finding says;
 * ``not-reproduced``     — Dynamo traced the line and did not break there;
 * ``shadowed``           — the line ran only eagerly (in a frame Dynamo skipped, or
   after a break it did not resume after), so Dynamo never judged it; the evidence
@@ -30,7 +31,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable
 
-from compilelint.finding import Finding, inner_line
+from compilelint.finding import Finding, called_cause, inner_line
 from compilelint.probe.call_args import function_key
 from compilelint.probe.conditions import how as _how, unmet_conditions
 from compilelint.probe.dynamo_text import CANNOT_RESUME
@@ -117,6 +118,11 @@ class _Run:
             self.traced = {}
             for f, lines in traced.items():
                 self.traced.setdefault(_abs(f, cwd), set()).update(lines)
+        # the lines the interpreter ran during that compiled call: a frame Dynamo skipped
+        self.eager: dict[str, set[int]] = {}
+        if self.traced is not None:
+            for f, lines in (res.capture.lines_ran_eagerly or {}).items():
+                self.eager.setdefault(_abs(f, cwd), set()).update(lines)
         self.conditions = dict(getattr(res, "conditions", None) or {})
         # (file, class qualname) -> what the run's instances of the class held (probe.attr_facts)
         self.attrs: dict[tuple[str, str], dict[str, list[str]]] = {}
@@ -197,6 +203,9 @@ def match(
                 o.led_to = True
             f.evidence = _evidence("confirmed", best.target, best,
                                    "stack" if best not in related else "related")
+            continue
+        if f.code == "CL150" and (skipped := _skipped_loop(f, fpath, runs)) is not None:
+            f.evidence = _evidence("confirmed", skipped.target, skipped, "eager")
             continue
         verdicts = [_verdict(f, fpath, span, run, cwd) for run in runs if fpath in run.lines]
         if verdicts:  # no target ran this file: no evidence either way
@@ -296,6 +305,33 @@ def shadowing_break(observed: list[_Observed], fpath: str, line: int, scope: str
     if via:
         return observed[max(via)[1]]
     return observed[0] if observed else None
+
+
+def _skipped_loop(f: Finding, fpath: str, runs: list[_Run]) -> _Observed | None:
+    """The break a CL150 names, seen in a run whose compiled call traced the loop and then ran
+    it in the interpreter: the frame fell back to eager, as the finding says. Dynamo logs a
+    break at one place once, so when the same helper breaks under a second loop (a forward
+    and an inverse transform sharing a padding helper), that loop's frame skip goes unlogged."""
+    inner = inner_line(f)
+    called = called_cause(f)  # (its path is the linted project's: matched on its tail)
+    if inner is None and called is None:
+        return None
+
+    def at_cause(place: tuple[str, int]) -> bool:
+        if inner is not None:
+            return place == (fpath, inner)
+        path = os.path.normpath(called[0])
+        return place[1] == called[1] and (place[0] == path or place[0].endswith(os.sep + path))
+
+    def cause(o: _Observed) -> bool:  # the break itself, or one inside a library it calls (pywt)
+        return o.loc is not None and o.rec.kind == "graph_break" and (at_cause(o.loc) or any(map(at_cause, o.stack)))
+
+    for run in runs:
+        if f.line in run.eager.get(fpath, ()) and f.line in (run.traced or {}).get(fpath, ()):
+            found = next((o for o in run.observed if cause(o)), None)
+            if found is not None:
+                return found
+    return None
 
 
 def _passes_through_loop(o: _Observed, fpath: str, line: int) -> bool:

@@ -1,6 +1,6 @@
 import libcst as cst
 
-from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind
+from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind, builds_list, is_self_attribute
 from compilelint.semantic.local_flags import self_stores
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules._loop_rows import LoopRows
@@ -263,6 +263,18 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         cols.append(y[..., idx])  # expect
     return torch.stack(cols, -1)
 """,
+        """
+import torch
+class Parser(torch.nn.Module):
+    def __init__(self, transitions, table):
+        super().__init__()
+        self.transitions = sorted(transitions)  # a list, whatever it is handed
+        self.table = table  # what it is handed: a tensor, maybe
+    def forward(self, x: torch.Tensor):
+        best = x.argmax(-1)
+        return self.table[best[0]], [self.transitions[best[i]]  # expect
+                                     for i in range(x.shape[0])]
+""",
     ]
 
     def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
@@ -287,9 +299,8 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         return kind == Kind.LIKELY and self.ctx.assuming is not None and bool(self.ctx.assumed(value)[1])
 
     def _constant(self, value: cst.BaseExpression) -> bool:
-        """A torch call on Python values only (`torch.div(seq_len, w, rounding_mode="trunc")`,
-        `torch.tensor(3)`): as a *size* Dynamo computes it (measured on 2.13: no break); as a
-        slice bound it still reads it with `.item()` and breaks."""
+        """A torch call on Python values only (`torch.div(seq_len, w, rounding_mode="trunc")`, `torch.tensor(3)`):
+        as a *size* Dynamo computes it (measured on 2.13: no break); a slice bound still reads it and breaks."""
         return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "").startswith("torch.") \
             and bool(value.args) and all(self.ctx.kind(a.value) == Kind.VALUE for a in value.args
                                          if a.keyword is None)
@@ -300,8 +311,7 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         Dynamo specialises on its value (measured on 2.13: no break; a slice bound or `range()`
         of it still breaks). Not a parameter: an inlined call may pass one the graph computed."""
         scope = self.ctx.function
-        if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self"
-                and scope is not None and isinstance(scope.node, cst.FunctionDef)):
+        if not (is_self_attribute(value) and scope is not None and isinstance(scope.node, cst.FunctionDef)):
             return False
         info = self.ctx.class_table.get(scope.class_name) if scope.class_name else None
         if info is not None and value.attr.value in info.late_attrs:
@@ -372,16 +382,14 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
 
     def _python_list(self, value: cst.BaseExpression) -> bool:
         """A list or tuple this function builds and binds once to a name (`outs = [None] * n`,
-        `[f(x) for ...]`, `list(...)`): indexing one takes a Python int."""
+        `[f(x) for ...]`, `list(...)`), or one its class only ever builds (`self.transitions =
+        sorted(transitions)`): indexing one takes a Python int."""
         if isinstance(value, cst.Name):
             bound = self.ctx.local_flag(value.value) if self.ctx.function is not None else None
             return bound is not None and self._python_list(bound)
-        if isinstance(value, (cst.List, cst.ListComp, cst.Tuple)):
-            return True
-        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
-            return isinstance(value.left, cst.List) or isinstance(value.right, cst.List)
-        return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "") in ("builtins.list",
-                                                                                          "builtins.tuple")
+        if is_self_attribute(value):
+            return self.ctx.self_list_attr(value.attr.value)
+        return builds_list(value, self.ctx.qualify)
 
     def _row_elements(self, value: cst.BaseExpression) -> bool:
         """`tuple(codes[i])`, `tuple(X[i, :, j])`: one row of a tensor picked by Python indices,
@@ -463,7 +471,6 @@ def inverse(y: torch.Tensor, perm: torch.Tensor):
         if kind == Kind.UNKNOWN and self.ctx.assuming is None:
             kind = self.ctx.assumed(value)[0]
         return kind.tensorish and not is_ndarray(value, self.ctx)
-
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""

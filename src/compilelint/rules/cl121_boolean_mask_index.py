@@ -4,9 +4,9 @@ from compilelint.semantic.kinds import Kind
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._mask_helpers import MaskHelpers
 from compilelint.rules._masks import (
-    BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, ORDERING, bool_tensor_annotation,
-    compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality, is_bool_dtype, numeric,
-    ordered_names, sliced_names, weakest,
+    BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING,
+    bool_tensor_annotation, compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality,
+    is_bool_dtype, numeric, ordered_names, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
 
@@ -311,6 +311,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return "likely"  # a same-file helper that returns a mask
         qualified = (self.ctx.qualify(node.func) or "") if not isinstance(node.func, cst.Attribute) \
             or not isinstance(node.func.value, (cst.Call, cst.Subscript)) else ""
+        if qualified.startswith("numpy.") and qualified[len("numpy."):] in NUMPY_BOOL_FUNCS:
+            return "certain"  # (Dynamo traces NumPy as tensor code: `scores[np.logical_not(cycle)]`)
         if qualified.startswith("torch."):
             last = qualified.rsplit(".", 1)[-1]
             if last in BOOL_FUNCS or (last in ("any", "all") and len(node.args) > 1):

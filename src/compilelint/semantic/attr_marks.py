@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, dotted, not_optional
 from compilelint.summary import APPLY, BOUND, MADE, PATH
 
 EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
@@ -44,3 +45,20 @@ def typed_path(value: cst.BaseExpression, typed: dict, qualify, qualify_ref) -> 
     if not (chain and isinstance(value, cst.Name) and typed.get(value.value)):
         return None
     return f"{PATH}{qualify_ref(typed[value.value])}>{'.'.join(reversed(chain))}"
+
+
+def class_annotation(annotation: cst.BaseExpression) -> str | None:
+    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]` / `LlamaConfig | None`: a project class to follow
+    (no tensor or value type)."""
+    annotation = not_optional(annotation)
+    if isinstance(annotation, cst.SimpleString):
+        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
+        name = text.strip() if text.strip().replace(".", "").replace("_", "").isalnum() else None
+    else:
+        name = dotted(annotation)
+    if not name:
+        return None
+    last = name.split(".")[-1]
+    if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
+        return None
+    return name

@@ -7,16 +7,15 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.attr_marks import either_class, typed_attr, typed_path
+from compilelint.semantic.attr_marks import class_annotation, either_class, typed_attr, typed_path
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
 from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
-from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, TENSOR_ONLY_METHODS, VALUE_ANNOTATIONS, Kind,
-                                       annotation_kind, dotted, literal_kind, not_optional, torch_call_kind,
-                                       torch_state)
+from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
+                                       literal_kind, torch_call_kind, torch_state)
 
 # Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
 INIT_METHODS = frozenset({"__init__", "reset_parameters", "_init_weights", "build", "setup"})
@@ -42,23 +41,7 @@ class ClassInfo:
     init_required: bool | None = None  # ClassSummary.init_required
     state_attrs: set[str] = field(default_factory=set)  # ClassSummary.state_attrs
     late_attrs: set[str] = field(default_factory=set)  # self.x = ... outside the INIT_METHODS
-
-
-def _class_annotation(annotation: cst.BaseExpression) -> str | None:
-    """`LlamaConfig` / `"LlamaConfig"` / `Optional[LlamaConfig]` / `LlamaConfig | None`: a project class to follow
-    (no tensor or value type)."""
-    annotation = not_optional(annotation)
-    if isinstance(annotation, cst.SimpleString):
-        text = annotation.evaluated_value if isinstance(annotation.evaluated_value, str) else ""
-        name = text.strip() if text.strip().replace(".", "").replace("_", "").isalnum() else None
-    else:
-        name = dotted(annotation)
-    if not name:
-        return None
-    last = name.split(".")[-1]
-    if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
-        return None
-    return name
+    list_attrs: dict[str, bool] = field(default_factory=dict)  # every write of self.x builds a list
 
 
 _NONE = "none"  # `_scan_class_attrs`: the init methods set the attribute to None
@@ -74,6 +57,7 @@ def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
         info.none_attrs.add(attr)
     else:
         info.set_attrs.add(attr)
+    info.list_attrs[attr] = info.list_attrs.get(attr, True) and builds_list(value)
     if (isinstance(value, (cst.Dict, cst.List)) and not value.elements) or (
             isinstance(value, cst.Call) and not value.args and dotted(value.func) in ("dict", "list", "set")):
         info.empty_attrs.add(attr)
@@ -136,7 +120,7 @@ class ClassTracking:
                             if isinstance(target.target, cst.Name):
                                 _record(info, target.target.value, small.value)
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-                        ref = _class_annotation(small.annotation.annotation)
+                        ref = class_annotation(small.annotation.annotation)
                         if ref:
                             info.attr_classes.setdefault(small.target.value, self.qualify_ref(ref))
                         elif annotation_kind(small.annotation.annotation, self.qualify) == Kind.TENSOR:
@@ -146,7 +130,7 @@ class ClassTracking:
             in_init = stmt.name.value in INIT_METHODS
             if stmt.name.value == "__init__":
                 info.init_required = requires_arguments(stmt)
-            typed = {p.name.value: _class_annotation(p.annotation.annotation)
+            typed = {p.name.value: class_annotation(p.annotation.annotation)
                      for p in (*stmt.params.posonly_params, *stmt.params.params, *stmt.params.kwonly_params)
                      if p.annotation is not None} if in_init else {}
             assignments, registered, local_calls, annotated, appended, self_calls, structural = self.scanned(stmt)
@@ -154,7 +138,7 @@ class ClassTracking:
             if in_init and self_calls:
                 assignments = assignments + self._set_through(node, self_calls)
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
-                if ref := _class_annotation(annotation):
+                if ref := class_annotation(annotation):
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
@@ -280,10 +264,9 @@ class ClassTracking:
         return ref if ref and ref.rsplit(".", 1)[-1][:1].isupper() and not ref.startswith("builtins.") else None
 
     def _function_refs(self, value: cst.BaseExpression, params: set, local_calls: dict) -> list[str]:
-        """The names a value refers to when it is a module-level name, or either branch of
-        `a if c else b` (the other may build a module), that is not a constructor parameter,
-        a local, a class or `None`: a function the project may resolve (qualified when
-        imported)."""
+        """The names a value refers to when it is a module-level name, or either branch of `a if c
+        else b` (the other may build a module), that is not a constructor parameter, a local, a class
+        or `None`: a function the project may resolve (qualified when imported)."""
         if isinstance(value, cst.IfExp):
             return self._function_refs(value.body, params, local_calls) + \
                 self._function_refs(value.orelse, params, local_calls)
@@ -441,6 +424,12 @@ class ClassTracking:
 
     def _class_attr_kind(self, name: str | None, attr: str) -> Kind:
         return next((info.attr_kinds[attr] for info in self.local_lineage(name) if attr in info.attr_kinds), Kind.UNKNOWN)
+
+    def self_list_attr(self, attr: str) -> bool:
+        """`self.attr` is a list or tuple: every write of it in its class of this file builds one."""
+        scope = self.function
+        return scope is not None and scope.class_name is not None and next(
+            (info.list_attrs[attr] for info in self.local_lineage(scope.class_name) if attr in info.list_attrs), False)
 
     def enter_Module(self, node: cst.Module) -> None:
         self.module_functions = {s.name.value: s for s in node.body if isinstance(s, cst.FunctionDef)}

@@ -355,3 +355,22 @@ def torch_state(qualified: str | None) -> bool:
     if not qualified or not qualified.startswith("torch.nn."):
         return False
     return qualified in PARAMETERS or (qualified.count(".") == 2 and qualified[9:10].isupper())
+
+
+LIST_BUILDERS = ("list", "tuple", "sorted")
+
+
+def builds_list(value: cst.BaseExpression, qualify=None) -> bool:
+    """A Python list or tuple built here (`[...]`, a comprehension, `list(...)`, `sorted(...)`,
+    `[None] * n`, `prefix + list(...)`): indexing one takes an int (`qualify`: the file's
+    resolver, so a shadowed `list` is not taken for the builtin)."""
+    if isinstance(value, (cst.List, cst.ListComp, cst.Tuple)):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return isinstance(value.left, cst.List) or isinstance(value.right, cst.List)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return builds_list(value.left, qualify) or builds_list(value.right, qualify)
+    if not isinstance(value, cst.Call):
+        return False
+    name = qualify(value.func) if qualify else dotted(value.func)
+    return (name or "").removeprefix("builtins.") in LIST_BUILDERS
