@@ -233,12 +233,18 @@ def inner_line(finding: Finding) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def call_cause(callee: str, code: str, path: str, line: int) -> str:
+    """A CL150's cause when the break is in a function the loop calls ("calls `f`, which breaks
+    the graph (CL119 at pkg/utils.py:157)"): `called_cause` reads it back."""
+    return f"calls `{callee}`, which breaks the graph ({code} at {path}:{line})"
+
+
 _CALLED_CAUSE = re.compile(r"which breaks the graph \(CL\d+ at (.+?):(\d+)\)")
 
 
 def called_cause(finding: Finding) -> tuple[str, int] | None:
     """(path, line) of the break in the function a CL150's loop calls, read back from its
-    message ("calls `f`, which breaks the graph (CL119 at pkg/utils.py:157)"), or None."""
+    message (`call_cause`), or None."""
     found = _CALLED_CAUSE.search(finding.message) if finding.code == "CL150" else None
     return (found.group(1), int(found.group(2))) if found else None
 

@@ -9,7 +9,7 @@ with CL151).
 
 from __future__ import annotations
 
-from compilelint.finding import common_when, loop_break, on_class, on_self
+from compilelint.finding import call_cause, common_when, loop_break, on_class, on_self
 from compilelint.project_rules.breaking import both, breaking_reach, through_override
 
 
@@ -63,7 +63,7 @@ def run(context) -> list:
             cause = breaks[callee]
             found[(analysis.path, position[0])] = [analysis, (
                 analysis.path, position[0], position[1], call.loop_keyword,
-                f"calls `{callee.split(':', 1)[1]}`, which breaks the graph ({cause.code} at {cause.path}:{cause.line})",
+                call_cause(callee.split(":", 1)[1], cause.code, cause.path, cause.line),
                 loop_rule, qualname), when]
     return [(analysis, loop_break(*args[:-1], scope=args[-1], when=when)) for analysis, args, when in found.values()]
 
