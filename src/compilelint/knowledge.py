@@ -455,9 +455,11 @@ ENTRIES: tuple[Entry, ...] = (
           "CL119", "GB0008", "torch.optim is skipped: `zero_grad` and a scheduler's methods are not inlined; "
           "`Optimizer.step` calls `torch._dynamo.graph_break()` (GB0025)",
           "step the optimiser and its schedule in the eager training loop, around the compiled forward "
-          "(or compile `opt.step` on its own)", ("kn_optimizer_methods_01", "kn_optimizer_methods_02", "kn_optimizer_methods_03"),
+          "(or compile `opt.step` on its own)",
+          ("kn_optimizer_methods_01", "kn_optimizer_methods_02", "kn_optimizer_methods_03", "kn_optimizer_methods_04"),
           "2.13.0, 2.14.1", form="method",
-          traced=("clean_kn_optimizer_methods_01", "clean_kn_optimizer_methods_02", "clean_kn_optimizer_methods_03")),
+          traced=("clean_kn_optimizer_methods_01", "clean_kn_optimizer_methods_02", "clean_kn_optimizer_methods_03",
+                  "clean_kn_optimizer_methods_04")),
     Entry(_methods(TQDM_CLASSES, "update", "close", "set_postfix", "set_postfix_str", "set_description",
                    "set_description_str", "refresh", "reset", "clear"), "skipped", "CL119", "GB0008",
           "tqdm is skipped: its methods are not inlined",

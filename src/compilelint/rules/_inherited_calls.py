@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 
 import libcst as cst
+import libcst.matchers as m
 
 from compilelint.finding import INHERITED
+from compilelint.knowledge_classes import OPTIMIZER_BASES
 from compilelint.rules._known_calls import why_text
 from compilelint.semantic.kinds import Kind, dotted
 
@@ -71,6 +73,10 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
     scope = rule.ctx.function
     if dotted(func.value) == "self" and scope is not None and scope.class_name:
         ref = scope.class_name
+    elif cls in OPTIMIZER_BASES and method == "step":
+        if scope is not None and scope.class_name in built_with_own_optimiser(rule):
+            return False  # (the file hands the holder a project optimiser: its `step` may be traced)
+        ref = None  # `opt: Optimizer` says no more than a name does: read below as torch.optim's
     elif cls is not None and rule._known.get(cls) is None:
         ref = cls
     else:
@@ -79,14 +85,17 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
         what = f"`{dotted(func.value) or '...'}.{method}()`, inherited from `{{base}}`,"
         rule.report(node, rule.message.format(what=what, why="{why}"), needs=(f"{INHERITED}{ref}|{method}",))
         return True
-    if cls is None and method in BY_NAME and optimizer_named(func.value) and (method != "step" or closure_only(node)) \
+    annotated = cls in OPTIMIZER_BASES
+    if (annotated or cls is None and optimizer_named(func.value)) and method in BY_NAME \
+            and (method != "step" or closure_only(node)) \
             and rule.ctx.kind(func.value) not in (Kind.VALUE, Kind.MODULE, Kind.TENSOR):
         entry = rule._known.get(BY_NAME[method])
         if entry is None:
             return False
         why = why_text(entry) if method == "zero_grad" else STEP_WHY
+        by = "its annotation (`Optimizer`)" if annotated else "its name"
         rule.report(node, rule.message.format(what=f"`{dotted(func.value) or '...'}.{method}()`, an optimiser's by "
-                                              "its name,", why=why), severity="warning", help=note_help(entry))
+                                              f"{by},", why=why), severity="warning", help=note_help(entry))
         return True
     return False
 
@@ -102,3 +111,21 @@ def inherited_base(index, known, class_key: str, method: str) -> str | None:
             if entry is not None and entry.form == "method":
                 return base
     return None
+
+
+def built_with_own_optimiser(rule) -> frozenset[str]:
+    """The classes this file builds handing them a project optimiser, one of its classes deriving
+    from `Optimizer` (`Scaled(PlainSGD(params))`): what such a holder steps is that optimiser,
+    whatever its attribute's annotation says. Read once per file, when a call asks."""
+    held = getattr(rule, "_own_optimised", None)
+    if held is None:
+        tree = getattr(rule, "_tree", None)
+        classes = [s for s in tree.body if isinstance(s, cst.ClassDef)] if tree is not None else []
+        own: set[str] = set()
+        while grown := {c.name.value for c in classes if c.name.value not in own and any(
+                rule.ctx.qualify(b.value) in OPTIMIZER_BASES or dotted(b.value) in own for b in c.bases)}:
+            own |= grown
+        calls = m.findall(tree, m.Call(func=m.Name())) if own else ()
+        held = rule._own_optimised = frozenset(call.func.value for call in calls if any(
+            isinstance(a.value, cst.Call) and dotted(a.value.func) in own for a in call.args))
+    return held

@@ -1,6 +1,7 @@
 import libcst as cst
+import libcst.matchers as m
 
-from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tests_numpy_value
+from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tested_arrays, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
 from compilelint.rules._int_arguments import int_arguments, size_arguments
@@ -72,6 +73,19 @@ class M(torch.nn.Module):
             scale = scale * 2
         levels = math.floor(float(np.log2(x.shape[-1]))) + np.log(x.shape[-1]).item()  # folded
         return x * scale * levels + len(table)
+""",
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, a):
+        if isinstance(a, np.ndarray):
+            a = torch.as_tensor(a) * a.ndim  # an array's ndim Dynamo reads
+        elif a.dtype == torch.float64:  # no array here
+            a = a.float()
+        if isinstance(x, (np.ndarray, torch.Tensor)) and x.dtype == torch.float32:  # a tensor may pass
+            x = x * 2
+        return x + a
 """,
     ]
     INVALID = [
@@ -150,12 +164,24 @@ class M(torch.nn.Module):
                 x = x * 2
         return x if not np.isnan(eps) else -x  # expect
 """,
+        """
+import numpy as np
+import torch
+class M(torch.nn.Module):
+    def forward(self, x, a):
+        if isinstance(a, np.ndarray) and issubclass(a.dtype.type, np.number):  # expect
+            x = x + torch.as_tensor(a)
+        if not isinstance(a, np.ndarray) or a.dtype.kind != "f":  # expect
+            return x
+        return x * 2
+""",
     ]
 
     def __init__(self, walker) -> None:
         super().__init__(walker)
         self._targets: set[int] = set()
         self._reported: set[int] = set()
+        self._narrowed: set[int] = set()  # `x.dtype` where an `isinstance(x, np.ndarray)` test holds
 
     def _tensor_rule_reports(self, node: cst.BaseExpression) -> bool:
         """CL102 already reports branches on what inference calls a tensor. (Casts of an
@@ -192,8 +218,16 @@ class M(torch.nn.Module):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         # Dynamo reads an array's shape, `ndim` and `itemsize` but not these (GB0157, measured on
         # 2.13.0 and 2.14.1: asteroid-filterbanks' `np.finfo(den.dtype)`)
-        if node.attr.value in UNREAD_ATTRS and is_ndarray(node.value, self.ctx):
+        if node.attr.value in UNREAD_ATTRS and (id(node) in self._narrowed or is_ndarray(node.value, self.ctx)):
             self.report(node, self.message.format(what=f"`.{node.attr.value}`"))
+
+    def _narrow(self, test: cst.BaseExpression, truth: bool, where: cst.CSTNode | None) -> None:
+        """Note the attribute reads in `where` of names `test` proves are arrays when `truth`
+        (tianshou's `isinstance(obj, np.ndarray) and issubclass(obj.dtype.type, ...)`)."""
+        names = tested_arrays(test, self.ctx, truth) if where is not None else ()
+        for name in names:
+            reads = m.Attribute(value=m.Name(name), attr=m.OneOf(*(m.Name(a) for a in UNREAD_ATTRS)))
+            self._narrowed.update(id(read) for read in m.findall(where, reads))
 
     def _array_size(self, node: cst.Call, qualified: str) -> cst.BaseExpression | None:
         """An array given as a size (CL107's `size_arguments`, and `torch.reshape`'s
@@ -219,6 +253,8 @@ class M(torch.nn.Module):
 
     def visit_If(self, node: cst.If) -> None:
         self._test(node.test, "An `if` on the value")
+        self._narrow(node.test, True, node.body)
+        self._narrow(node.test, False, node.orelse)
 
     def visit_While(self, node: cst.While) -> None:
         self._test(node.test, "A `while` on the value")
@@ -231,6 +267,7 @@ class M(torch.nn.Module):
         # right side's is tested where the whole value is: `if bad:`)
         if id(node) not in self._reported:
             self._test(node.left, f"`{'and' if isinstance(node.operator, cst.And) else 'or'}` on the value")
+        self._narrow(node.left, isinstance(node.operator, cst.And), node.right)
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         if isinstance(node.operator, cst.Not):

@@ -259,6 +259,7 @@ class Policy(nn.Module):
         self._classes: dict = {}  # the file's classes, when it imports scikit-learn (rules._sklearn)
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._tree = node  # (rules._inherited_calls reads the file's constructions from it, when asked)
         self._jitted = jitted_functions(node)
         self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)

@@ -192,3 +192,23 @@ def _shape(node: cst.BaseExpression) -> bool:
     (`int(np.sqrt(x.shape[1]))` is folded: measured, no break)."""
     return is_sizes(node) and not (isinstance(node, cst.Subscript)
                                    and any(isinstance(e.slice, cst.Index) for e in node.slice))
+
+
+ARRAY_CLASSES = frozenset({"numpy.ndarray"})
+
+
+def tested_arrays(test: cst.BaseExpression, ctx, truth: bool = True) -> frozenset[str]:
+    """The names a test proves are ndarrays when it is `truth`: `isinstance(x, np.ndarray)`
+    (alone or in an `and` chain), or false where it reads `not isinstance(x, np.ndarray)` (in
+    an `or` chain). Only the bare class: a tuple with `torch.Tensor` may hold a tensor."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return tested_arrays(test.expression, ctx, not truth)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And) == truth:  # each side holds: `a and b` true, `a or b` false
+            return tested_arrays(test.left, ctx, truth) | tested_arrays(test.right, ctx, truth)
+        return frozenset()
+    if truth and isinstance(test, cst.Call) and ctx.qualify(test.func) == "builtins.isinstance" \
+            and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name) \
+            and ctx.qualify(test.args[1].value) in ARRAY_CLASSES:
+        return frozenset({test.args[0].value.value})
+    return frozenset()
