@@ -301,7 +301,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
             return self._family(call.method, key)
         if call.kind == "attrcall" and found is None and (members := self._held_members(key, call)):
             return members  # self.sde.g_prod(...): what the held class's subclasses store
-        if found and self._abstract(found) and (call.kind == "attrcall" or (
+        if found and self._abstract(found) and (call.kind == "attrcall" or self._protocol_call(call, found) or (
                 call.kind in ("self", "selfattr") and self.method(self.owner(key), call.target) is None)):
             # self.bm(t0, t1), `bm: BaseBrownian`: a subclass's __call__; self.dist.kl(...), `dist: Distribution`
             return (found, *self._overrides(found))

@@ -15,6 +15,7 @@ FAMILY_MAX = 40  # implementations one untyped `self.x.method()` may stand for
 # a composite's elements, when their classes are not one family: a few flow layers (gluonts'
 # MQF2: 3); beyond, a package's many unrelated `inverse`s say nothing of what the elements are
 COMPOSITE_MAX = 4
+PROTOCOLS = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 
 
 class ManyCallees:
@@ -211,6 +212,14 @@ class ManyCallees:
         `@abstractmethod`): what runs on an object typed by its class is a subclass's."""
         info = self.functions[key]
         return not info.calls and info.ret is None
+
+    def _protocol_call(self, call: CallEdge, found: str) -> bool:
+        """`batch.split(n)` with `batch: BatchProtocol`, a `typing.Protocol` whose `split` is a
+        stub: no object is the protocol's own, so what runs is a project class deriving from it
+        (tianshou's `Batch`). Not a class of its own: `Helper(...).m()` runs Helper's `m`."""
+        info = self.classes.get(self.owner(found) or "")
+        return call.kind == "ctorcall" and info is not None and any(
+            base.split("[", 1)[0] in PROTOCOLS for base in info.bases)
 
     def _overrides(self, key: str) -> tuple[str, ...]:
         owner, _, name = key.rpartition(".")
