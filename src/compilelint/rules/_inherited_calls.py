@@ -11,7 +11,9 @@ nothing (a constructor's untyped parameter, what a factory returns): `zero_grad`
 optimisers and modules answer, and a module's traces (measured on 2.13: `Module.zero_grad`
 makes no break, `Optimizer.zero_grad` is skipped, GB0008), so the name settles it; its
 `step()` too, read as torch.optim's (GB0025), a warning: a project optimiser's may be traced (and
-not with an argument other than a closure: a wrapper's `step(loss)`)."""
+not with an argument other than a closure: a wrapper's `step(loss)`). So is `step()` on a receiver
+annotated with the abstract `Optimizer`, which says no more than the name does, unless the file
+itself hands the holder a project optimiser (`OwnOptimisers`)."""
 
 from __future__ import annotations
 
@@ -74,7 +76,7 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
     if dotted(func.value) == "self" and scope is not None and scope.class_name:
         ref = scope.class_name
     elif cls in OPTIMIZER_BASES and method == "step":
-        if scope is not None and scope.class_name in built_with_own_optimiser(rule):
+        if scope is not None and scope.class_name in rule._own_optimisers.holders(rule.ctx):
             return False  # (the file hands the holder a project optimiser: its `step` may be traced)
         ref = None  # `opt: Optimizer` says no more than a name does: read below as torch.optim's
     elif cls is not None and rule._known.get(cls) is None:
@@ -113,19 +115,23 @@ def inherited_base(index, known, class_key: str, method: str) -> str | None:
     return None
 
 
-def built_with_own_optimiser(rule) -> frozenset[str]:
-    """The classes this file builds handing them a project optimiser, one of its classes deriving
+class OwnOptimisers:
+    """The classes a file builds handing them a project optimiser, one of its classes deriving
     from `Optimizer` (`Scaled(PlainSGD(params))`): what such a holder steps is that optimiser,
-    whatever its attribute's annotation says. Read once per file, when a call asks."""
-    held = getattr(rule, "_own_optimised", None)
-    if held is None:
-        tree = getattr(rule, "_tree", None)
-        classes = [s for s in tree.body if isinstance(s, cst.ClassDef)] if tree is not None else []
-        own: set[str] = set()
-        while grown := {c.name.value for c in classes if c.name.value not in own and any(
-                rule.ctx.qualify(b.value) in OPTIMIZER_BASES or dotted(b.value) in own for b in c.bases)}:
-            own |= grown
-        calls = m.findall(tree, m.Call(func=m.Name())) if own else ()
-        held = rule._own_optimised = frozenset(call.func.value for call in calls if any(
-            isinstance(a.value, cst.Call) and dotted(a.value.func) in own for a in call.args))
-    return held
+    whatever its attribute's annotation says. Read from the file once, when a call first asks."""
+
+    def __init__(self, tree: cst.Module | None = None) -> None:
+        self._tree = tree
+        self._holders: frozenset[str] | None = None
+
+    def holders(self, ctx) -> frozenset[str]:
+        if self._holders is None:
+            classes = [s for s in self._tree.body if isinstance(s, cst.ClassDef)] if self._tree is not None else []
+            own: set[str] = set()
+            while grown := {c.name.value for c in classes if c.name.value not in own and any(
+                    ctx.qualify(b.value) in OPTIMIZER_BASES or dotted(b.value) in own for b in c.bases)}:
+                own |= grown
+            calls = m.findall(self._tree, m.Call(func=m.Name())) if own else ()
+            self._holders = frozenset(call.func.value for call in calls if any(
+                isinstance(a.value, cst.Call) and dotted(a.value.func) in own for a in call.args))
+        return self._holders

@@ -5,7 +5,7 @@ from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.finding import BUILT_CLASS, MODULE_CLASS
 from compilelint.rules._generators import GeneratorScopes, draw_given_generator, generator_method
-from compilelint.rules._inherited_calls import inherited_call, method_names
+from compilelint.rules._inherited_calls import OwnOptimisers, inherited_call, method_names
 from compilelint.rules._jitted import Jitted, jitted_call, jitted_functions
 from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
@@ -257,9 +257,10 @@ class Policy(nn.Module):
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
         self._generators = GeneratorScopes()  # what holds a torch.Generator
         self._classes: dict = {}  # the file's classes, when it imports scikit-learn (rules._sklearn)
+        self._own_optimisers = OwnOptimisers()  # the holders the file hands a project optimiser
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._tree = node  # (rules._inherited_calls reads the file's constructions from it, when asked)
+        self._own_optimisers = OwnOptimisers(node)  # (read only if a `step()` on an `Optimizer` asks)
         self._jitted = jitted_functions(node)
         self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)

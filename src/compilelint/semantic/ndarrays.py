@@ -28,6 +28,8 @@ VALUE_ATTRS = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes",
 # attributes that hold an ndarray whatever object they are read from: gym's and gymnasium's
 # `MultiDiscrete.nvec` (no other library names one so)
 ARRAY_ATTRS = frozenset({"nvec"})
+# the class an `isinstance` test proves a name an array by (`tested_arrays`)
+ARRAY_CLASSES = frozenset({"numpy.ndarray"})
 # ndarray methods that leave NumPy for Python values: the conversion itself.
 PYTHON_METHODS = frozenset({"item", "tolist", "tobytes", "__len__"})
 # numpy functions that build an array from whatever they are given (a list, a shape):
@@ -192,9 +194,6 @@ def _shape(node: cst.BaseExpression) -> bool:
     (`int(np.sqrt(x.shape[1]))` is folded: measured, no break)."""
     return is_sizes(node) and not (isinstance(node, cst.Subscript)
                                    and any(isinstance(e.slice, cst.Index) for e in node.slice))
-
-
-ARRAY_CLASSES = frozenset({"numpy.ndarray"})
 
 
 def tested_arrays(test: cst.BaseExpression, ctx, truth: bool = True) -> frozenset[str]:
