@@ -668,6 +668,17 @@ def chained(x):
         print("step", i)  # chained break
         x = x + 1
     return solver(x)
+
+
+def noisy(x):
+    print("noisy", x.shape)  # helper break
+    return x + 1
+
+
+def looped(x):
+    for i in range(3):
+        x = noisy(x)
+    return Solver(torch.sin)(x)
 '''
 
 
@@ -709,6 +720,23 @@ def test_a_module_init_skipped_alone_is_an_echo_of_its_builders_break(tmp_path, 
     assert {brk, child, base} <= new_lines([])
     finding = Finding(path=path, line=brk, col=9, code="CL110", message="static", scope="chained")
     assert not {brk, child, base} & new_lines([finding])
+
+
+def test_a_module_built_by_a_function_whose_callee_broke_is_an_echo_of_that_break(tmp_path, monkeypatch):
+    """asteroid-filterbanks' `misi`: its loop calls a helper that breaks, so Dynamo skips the
+    whole function (a break in a loop) and the `Decoder(STFTFB(...))` it builds after the loop
+    has its `__init__` compiled as a frame of its own, refused (GB0119). The break is not in the
+    builder's own lines but in a call it makes (the builder on the break's stack): the finding
+    at that break explains the refused constructor too; without it, both are new."""
+    res, path, line_of, new_lines = _program(
+        tmp_path, monkeypatch, "uninit_looped", UNINITIALIZED_SOURCE,
+        lambda mod, torch: (mod.looped, (torch.ones(3),)))
+    brk, echo = line_of("helper break"), line_of("solver echo")
+    assert any(b.line == echo and b.gb_id == "GB0119" for b in res.breaks if b.file == path), res.breaks
+    assert {brk, echo} <= new_lines([])
+    finding = Finding(path=path, line=brk, col=5, code="CL110", message="static", scope="noisy")
+    assert not {brk, echo} & new_lines([finding])
+    assert finding.evidence["status"] == "confirmed"
 
 
 LED_SOURCE = '''

@@ -38,7 +38,7 @@ def explain_echoes(observed: list) -> None:
     compiled as a frame of its own, which Dynamo refuses (an uninitialized module, GB0119), and
     so is a metaclass's `__call__`, whose `super().__call__()` Dynamo cannot trace there (GB0006;
     torchsde's solvers, built in `sdeint` after its solver loop broke): the break in the
-    caller's function, or inside the construction (also one a finding only led to: a flagged
+    caller's function or in a call it makes (asteroid-filterbanks' `misi`), or inside the construction (also one a finding only led to: a flagged
     `Metric()` whose break is in torchmetrics), explains it. The finding that explains the
     break explains its echoes."""
     places, builders, resumed_never = _places(observed)
@@ -153,8 +153,13 @@ def _built_alone(o) -> bool:
 
 
 def _builder_broke(o, places: dict[tuple, tuple[set, set]]) -> bool:
-    """An explained break of the run in the function that built the module (`o.caller`'s), or
-    inside the construction (the caller on its stack)."""
-    return o.caller is not None and any(
-        run == o.target and (o.caller in stack or enclosing_def(path, line) == enclosing_def(*o.caller))
-        for (run, path, line), (_, stack) in places.items())
+    """An explained break of the run in the function that built the module (`o.caller`'s), in
+    a call that function makes (the function on its stack: asteroid's `misi`, whose loop calls
+    a helper that breaks, then builds a `Decoder` eagerly), or inside the construction (the
+    caller on its stack)."""
+    if o.caller is None:
+        return False
+    builder = enclosing_def(*o.caller)
+    return any(run == o.target and (o.caller in stack or enclosing_def(path, line) == builder
+                                    or _through(stack, o.caller[0], builder))
+               for (run, path, line), (_, stack) in places.items())
