@@ -89,24 +89,43 @@ def sparse_test(test: cst.BaseExpression) -> bool:
     return False
 
 
+def proved_names(test: cst.BaseExpression, truth: bool,
+                 leaf: Callable[[cst.BaseExpression, bool], frozenset[str]]) -> frozenset[str]:
+    """Names `test` proves something of when it evaluates to `truth`, through `not` / `and` /
+    `or` (`a and b` true: both true; `a or b` false: both false); `leaf(test, truth)` reads
+    each single test (`not_tensors`, `ndarrays.tested_arrays`)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return proved_names(test.expression, not truth, leaf)
+    if isinstance(test, cst.BooleanOperation):
+        if isinstance(test.operator, cst.And) is truth:
+            return proved_names(test.left, truth, leaf) | proved_names(test.right, truth, leaf)
+        return frozenset()
+    return leaf(test, truth)
+
+
+def isinstance_name(test: cst.BaseExpression) -> str | None:
+    """`x` for a test `isinstance(x, spec)` on a plain name."""
+    if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
+            and isinstance(test.args[0].value, cst.Name):
+        return test.args[0].value.value
+    return None
+
+
 def not_tensors(test: cst.BaseExpression, truth: bool,
                 flag: Callable[[str], cst.BaseExpression | None] | None = None) -> frozenset[str]:
     """Names `test` proves are not tensors when it evaluates to `truth`: `isinstance(t, float)`
     when true, `isinstance(t, Tensor)` / `isinstance(t, (np.ndarray, Tensor))` /
     `torch.is_tensor(t)` when false, through `not` / `and` / `or`; `flag` reads a local the
     function binds once (`vector = (np.ndarray, torch.Tensor)`, then `isinstance(t, vector)`)."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return not_tensors(test.expression, not truth, flag)
-    if isinstance(test, cst.BooleanOperation):
-        # `a and b` true: both true; `a or b` false: both false
-        if isinstance(test.operator, cst.And) is truth:
-            return not_tensors(test.left, truth, flag) | not_tensors(test.right, truth, flag)
-        return frozenset()
+    return proved_names(test, truth, lambda single, holds: _not_tensor(single, holds, flag))
+
+
+def _not_tensor(test: cst.BaseExpression, truth: bool,
+                flag: Callable[[str], cst.BaseExpression | None] | None) -> frozenset[str]:
     if isinstance(test, cst.Call) and dotted(test.func) == "torch.is_tensor" and len(test.args) == 1 \
             and isinstance(test.args[0].value, cst.Name):
         return frozenset({test.args[0].value.value}) if not truth else frozenset()  # `not torch.is_tensor(x) and x == 0`
-    if not (isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2
-            and isinstance(test.args[0].value, cst.Name)):
+    if isinstance_name(test) is None:
         return frozenset()
     spec = test.args[1].value
     if isinstance(spec, cst.Name) and flag is not None and isinstance(bound := flag(spec.value), cst.Tuple):

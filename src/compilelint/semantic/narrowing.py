@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.semantic.guards import ends_in, not_tensors
-from compilelint.semantic.kinds import Kind, dotted
+from compilelint.semantic.guards import ends_in, isinstance_name, not_tensors
+from compilelint.semantic.kinds import Kind
 
 TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                             "torch.nn.parameter.Buffer", "torch.masked.MaskedTensor",
@@ -47,7 +47,7 @@ class Narrowing:
         could be an array)."""
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self._tensor_check(test.left) or self._tensor_check(test.right)
-        if (tested := _isinstance_name(test)) is not None:
+        if (tested := isinstance_name(test)) is not None:
             spec = test.args[1].value
             classes = [e.value for e in spec.elements] if isinstance(spec, cst.Tuple) and spec.elements else [spec]
             if all(self.qualify(c) in TENSOR_CLASSES for c in classes):
@@ -77,15 +77,8 @@ def _refused(test: cst.BaseExpression, qualify) -> list[tuple[str, str]]:
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
         return _refused(test.left, qualify) + _refused(test.right, qualify)
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) \
-            and (name := _isinstance_name(test.expression)) is not None \
+            and (name := isinstance_name(test.expression)) is not None \
             and (cls := qualify(test.expression.args[1].value)):
         return [(name, cls)]
     return []
 
-
-def _isinstance_name(test: cst.BaseExpression) -> str | None:
-    """`x` for a test `isinstance(x, spec)` on a plain name."""
-    if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2 \
-            and isinstance(test.args[0].value, cst.Name):
-        return test.args[0].value.value
-    return None

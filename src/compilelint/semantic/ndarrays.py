@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.guards import isinstance_name, proved_names
 from compilelint.semantic.infer import is_sizes
 from compilelint.semantic.kinds import Kind
 
@@ -200,14 +201,8 @@ def tested_arrays(test: cst.BaseExpression, ctx, truth: bool = True) -> frozense
     """The names a test proves are ndarrays when it is `truth`: `isinstance(x, np.ndarray)`
     (alone or in an `and` chain), or false where it reads `not isinstance(x, np.ndarray)` (in
     an `or` chain). Only the bare class: a tuple with `torch.Tensor` may hold a tensor."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return tested_arrays(test.expression, ctx, not truth)
-    if isinstance(test, cst.BooleanOperation):
-        if isinstance(test.operator, cst.And) == truth:  # each side holds: `a and b` true, `a or b` false
-            return tested_arrays(test.left, ctx, truth) | tested_arrays(test.right, ctx, truth)
-        return frozenset()
-    if truth and isinstance(test, cst.Call) and ctx.qualify(test.func) == "builtins.isinstance" \
-            and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name) \
-            and ctx.qualify(test.args[1].value) in ARRAY_CLASSES:
-        return frozenset({test.args[0].value.value})
-    return frozenset()
+    def leaf(single: cst.BaseExpression, holds: bool) -> frozenset[str]:
+        name = isinstance_name(single)
+        return frozenset({name}) if holds and name is not None \
+            and ctx.qualify(single.args[1].value) in ARRAY_CLASSES else frozenset()
+    return proved_names(test, truth, leaf)
