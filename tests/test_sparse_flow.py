@@ -108,3 +108,109 @@ def test_the_labels_say_what_decides(tmp_path):
     # in eval the sparse product after it is the frame's first use
     assert by_line[25] == ("CL153", ("training",))
     assert by_line[26] == ("CL119", ("eval",))
+
+
+# Across files: the sparse matrices come from a module of the package that builds them (ptwt's
+# `construct_strided_conv_matrix`, torch-harmonics' `_get_psi`); the file that uses them names no
+# sparse builder at all.
+MATRICES = '''
+import torch
+
+
+def band(n, shift):
+    rows = torch.arange(n)
+    index = torch.stack([rows, (rows + shift) % n])
+    return torch.sparse_coo_tensor(index, torch.ones(n), (n, n)).coalesce()
+
+
+def both(n):
+    return torch.cat([band(n, 0), band(n, 1)])
+
+
+def dense_band(n):
+    return torch.eye(n)
+'''
+
+TRANSFORMS = '''
+import torch.nn as nn
+
+from .matrices import band, both, dense_band
+
+
+class Analysis(nn.Module):
+    def forward(self, x):
+        lo = band(x.shape[0], 0)
+        hi = band(x.shape[0], 1)  # BREAK: lo is held across a call that breaks
+        return lo @ x + hi @ x
+
+
+class Kept(nn.Module):
+    def __init__(self, n=4):
+        super().__init__()
+        self.psi = band(n, 0)
+        self.eye = dense_band(n)
+
+    def forward(self, x):
+        y = self.eye @ x
+        return self.psi.to(x.device) @ y  # BREAK: the sparse attribute, first read
+
+
+class Stacked(nn.Module):
+    def forward(self, x):
+        both_bands = both(x.shape[0])
+        scale = 0.5
+        return x * scale, both_bands  # BREAK: the tuple hands out the sparse join
+
+
+class Dense(nn.Module):
+    def forward(self, x, adj):
+        eye = dense_band(x.shape[0])
+        if adj.is_sparse:
+            adj = band(x.shape[0], 1)  # (a sparse input only: the caller's to say)
+        return eye @ x + adj @ x
+'''
+
+
+def _cross_file(tmp_path):
+    from compilelint import config as config_mod
+    from compilelint.engine import check
+
+    write_package(tmp_path, "wavelets", {"matrices.py": MATRICES, "transforms.py": TRANSFORMS})
+    settings = config_mod.load(start=str(tmp_path), select=["CL153"])
+    found = check([str(tmp_path / "wavelets")], settings).findings
+    return sorted(f.line for f in found if f.path.endswith("transforms.py"))
+
+
+def test_sparse_values_returned_by_another_module_of_the_package_break_where_dynamo_says(tmp_path):
+    static = _cross_file(tmp_path)
+    assert static == [i for i, text in enumerate(TRANSFORMS.splitlines(), 1) if "# BREAK" in text]
+    lines = set()
+    with imported(tmp_path, "wavelets.transforms") as mod:
+        x = torch.randn(4, 3)
+        for model, args in ((mod.Analysis(), (x,)), (mod.Kept(), (x,)), (mod.Stacked(), (x,)),
+                            (mod.Dense(), (x, torch.eye(4)))):
+            obs = observe(model, [(args, {})], backend="eager", recapture=False)
+            lines |= {b.line for b in obs.capture.breaks if (b.file or "").endswith("transforms.py")}
+    assert lines == set(static)
+
+
+def test_the_cache_follows_the_module_that_builds_the_sparse_tensors(tmp_path):
+    # transforms.py's findings depend on matrices.py: a cached analysis must not outlive an edit
+    # there (cache.entry_key hashes sparse_sources.sparse_on)
+    import json
+    import subprocess
+    import sys
+
+    write_package(tmp_path, "wavelets", {"matrices.py": MATRICES, "transforms.py": TRANSFORMS})
+
+    def lines():
+        out = subprocess.run([sys.executable, "-m", "compilelint", "check", "wavelets", "--select", "CL153",
+                              "--output-format", "json"], cwd=tmp_path, capture_output=True, text=True)
+        return sorted(f["line"] for f in json.loads(out.stdout)["findings"] if f["path"].endswith("transforms.py"))
+
+    before = lines()
+    assert len(before) == 3
+    source = (tmp_path / "wavelets" / "matrices.py").read_text()
+    (tmp_path / "wavelets" / "matrices.py").write_text(
+        source.replace("torch.sparse_coo_tensor(index, torch.ones(n), (n, n)).coalesce()", "torch.eye(n)[index[0]]"))
+    assert lines() == []

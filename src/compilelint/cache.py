@@ -43,6 +43,7 @@ from functools import lru_cache
 from compilelint import __version__
 from compilelint.atomic import write_bytes
 from compilelint.handed_torch import handed_on
+from compilelint.sparse_sources import sparse_on
 
 FORMAT = 33  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
@@ -151,8 +152,9 @@ def salt(settings) -> str:
 
 
 def entry_key(data: bytes, path: str, module: str) -> str:
-    """The key of one file's analysis: its bytes, its displayed path and module name, and
-    which of its `from SRC import torch` hand it the torch module (read from other files)."""
+    """The key of one file's analysis: its bytes, its displayed path and module name, which of
+    its `from SRC import torch` hand it the torch module, and the bytes of the project modules
+    it imports from that build sparse tensors (both read from other files)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(path.encode("utf-8", "surrogateescape"))
     digest.update(b"\0")
@@ -161,6 +163,8 @@ def entry_key(data: bytes, path: str, module: str) -> str:
     digest.update(data)
     if handed := handed_on(data, path, module):
         digest.update(b"\0" + handed)
+    if sparse := sparse_on(data, path, module):
+        digest.update(b"\1" + sparse)
     return digest.hexdigest()
 
 

@@ -9,7 +9,10 @@ Worked out per file, once, when the file may hold one (its text names `torch.spa
 sparse builder or conversion, `._values(`, `.coalesce(`…): what is sparse is found by a
 fixed point over the file's functions — sparse builders, `self.X` set from one, functions
 returning one, parameters used as one (`x._values()`, `torch.sparse.mm(x, w)`) or given
-one by a call in the file.
+one by a call in the file. A function the file imports from a module of its own package that
+builds sparse tensors (ptwt's `construct_strided_conv_matrix`, from `.sparse_math`) returns one
+when that module's own model says so (sparse_sources finds the modules; each is parsed once
+per run while its bytes stay the same).
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ from typing import Callable
 
 import libcst as cst
 
-from compilelint.rules._sparse_flow import MARKERS, FileSparse, Flow
+from compilelint.rules._sparse_flow import FileSparse, Flow
 from compilelint.semantic.imports import module_qualifier
 from compilelint.semantic.kinds import dotted
 from compilelint.semantic.method_scan import method_scan
+from compilelint.sparse_sources import _DEPTH, names_text, sources, sparse_bytes
+
+_returns: dict[str, tuple[bytes, frozenset[str]]] = {}  # module file -> (its bytes, its sparse-returning functions)
 
 
 def file_model(ctx, module: cst.Module) -> FileSparse | None:
@@ -30,8 +36,9 @@ def file_model(ctx, module: cst.Module) -> FileSparse | None:
     makes the incremental walk redo the whole file (incremental.state)."""
     if ctx.sparse_model is None:
         text = ctx.text
-        ctx.sparse_model = False if text is not None and not any(m in text for m in MARKERS) \
-            else analyse(module, module_qualifier(module), ctx.scanned)
+        imported = imported_returners(ctx.path, ctx.module, text) if text is not None else frozenset()
+        ctx.sparse_model = False if text is not None and not names_text(text) and not imported \
+            else analyse(module, module_qualifier(module), ctx.scanned, imported)
         ctx.sparse_key = ctx.sparse_model.digest() if ctx.sparse_model else ()
     return ctx.sparse_model or None
 
@@ -45,10 +52,41 @@ def product_when(ctx, node: cst.Call) -> tuple | None:
     return None if id(node) in model.shadowed else model.product_when.get(id(node), ())
 
 
+def imported_returners(path: str, module: str, text: str, depth: int = 0,
+                       seen: tuple[str, ...] = ()) -> frozenset[str]:
+    """The names the file imports from its package's sparse-building modules that return a
+    sparse tensor they build there."""
+    found = set()
+    for local, (source_path, source, name) in sources(text.encode("utf-8", "replace"), path, module).items():
+        if name in _module_returns(source_path, source, depth + 1, (*seen, path)):
+            found.add(local)
+    return frozenset(found)
+
+
+def _module_returns(path: str, module: str, depth: int, seen: tuple[str, ...]) -> frozenset[str]:
+    """The module-level functions of the module at `path` that return a sparse tensor they build."""
+    data = sparse_bytes(path)
+    if data is None or depth > _DEPTH or path in seen:
+        return frozenset()
+    kept = _returns.get(path)
+    if kept is not None and kept[0] == data:
+        return kept[1]
+    text = data.decode("utf-8", "replace")
+    try:
+        tree = cst.parse_module(text)
+    except Exception:  # (a file that does not parse: its own check reports it)
+        return frozenset()
+    model = analyse(tree, module_qualifier(tree), method_scan, imported_returners(path, module, text, depth, seen))
+    found = frozenset(q for q in model.builds if "." not in q)
+    _returns[path] = (data, found)
+    return found
+
+
 def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | None],
-            scan: Callable[[cst.FunctionDef], tuple] = method_scan) -> FileSparse:
-    """`scan`: `method_scan`, or the walker's cached one (the class table scans the same methods)."""
-    model = FileSparse()
+            scan: Callable[[cst.FunctionDef], tuple] = method_scan, imported: frozenset[str] = frozenset()) -> FileSparse:
+    """`scan`: `method_scan`, or the walker's cached one (the class table scans the same methods);
+    `imported`: the names the file imports that return a sparse tensor (`imported_returners`)."""
+    model = FileSparse(imported=imported)
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef):
             model.functions[stmt.name.value] = stmt
@@ -66,10 +104,10 @@ def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | No
             if isinstance(value, cst.Call) and (built := dotted(value.func)) in classes:
                 model.members.setdefault(cls, {})[attr] = built
     for _ in range(4):  # a fixed point: each round may find more that is sparse
-        before = (_size(model.attrs), _size(model.params), len(model.returns))
+        before = (_size(model.attrs), _size(model.params), len(model.returns), len(model.builds))
         for qualname in model.functions:
             Flow(model, qualname, qualify, report=False).run()
-        if (_size(model.attrs), _size(model.params), len(model.returns)) == before:
+        if (_size(model.attrs), _size(model.params), len(model.returns), len(model.builds)) == before:
             break
     for qualname in model.functions:
         for param in model.params.get(qualname, {}):

@@ -10,9 +10,6 @@ import libcst as cst
 from compilelint.semantic.guards import conditions, ends_in
 from compilelint.semantic.kinds import dotted, is_self_attribute
 
-# a file whose text names none of these builds, converts or unpacks no sparse tensor
-MARKERS = ("torch.sparse", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed",
-           "to_sparse", "._values(", "._indices(", ".coalesce(", "crow_indices", "spmm", "smm(")
 BUILDERS = frozenset({
     "torch.sparse_coo_tensor", "torch.sparse_csr_tensor", "torch.sparse_csc_tensor", "torch.sparse_bsr_tensor",
     "torch.sparse_bsc_tensor", "torch.sparse_compressed_tensor", "torch.sparse.FloatTensor",
@@ -26,6 +23,9 @@ SPARSE_ONLY = frozenset({"_values", "_indices", "coalesce", "crow_indices", "col
 # torch's sparse products and reductions: the argument that must be sparse (CL119 reports the call)
 OPERAND = {"torch.sparse.mm": 0, "torch.spmm": 0, "torch.smm": 0, "torch.hspmm": 0, "torch.sparse.sum": 0,
            "torch.sparse.softmax": 0, "torch.sparse.log_softmax": 0, "torch.sparse.addmm": 1, "torch.sspaddmm": 1}
+# products and joins whose result is sparse when every operand is (measured: `torch.sparse.mm`
+# of two sparse matrices, `torch.cat` of sparse ones; of a sparse and a dense one it is dense)
+SPARSE_OF_SPARSE = frozenset({"torch.sparse.mm", "torch.mm", "torch.cat", "torch.stack", "torch.vstack"})
 # builtins that do not look at the tensor (measured: `isinstance(adj, list)` and `hasattr(adj,
 # "x")` do, GB0015 at the test, so a type test on a sparse parameter is its first use)
 LOOKS_ONLY = frozenset({"id"})
@@ -53,18 +53,20 @@ class FileSparse:
     attrs: dict[str, dict[str, Labels]] = field(default_factory=dict)  # class -> sparse attr -> labels
     params: dict[str, dict[str, Labels]] = field(default_factory=dict)  # qualname -> sparse param -> labels
     returns: set[str] = field(default_factory=set)  # functions returning a sparse tensor
+    builds: set[str] = field(default_factory=set)  # of those, the ones returning one they build (the call breaks)
     consumes: dict[tuple[str, str], Labels | None] = field(default_factory=dict)  # (qualname, param)
     uses: dict[int, Use] = field(default_factory=dict)  # id(node) -> first use to report
     shadowed: set[int] = field(default_factory=set)  # id() of sparse products after a first use
     product_when: dict[int, Labels] = field(default_factory=dict)  # after one that holds in one mode
+    imported: frozenset[str] = frozenset()  # names imported from the package that return a sparse tensor
 
     def digest(self) -> tuple:
         """What the model decides, without the nodes: equal digests report the same."""
         return (tuple(sorted((c, tuple(sorted(a.items()))) for c, a in self.attrs.items())),
                 tuple(sorted((q, tuple(sorted(p.items()))) for q, p in self.params.items())),
-                tuple(sorted(self.returns)), tuple(sorted(self.consumes.items(), key=repr)),
+                tuple(sorted(self.returns)), tuple(sorted(self.builds)), tuple(sorted(self.consumes.items(), key=repr)),
                 tuple(sorted((u.qualname, u.what, u.holder, u.when) for u in self.uses.values())),
-                len(self.shadowed), tuple(sorted(self.product_when.values())))
+                len(self.shadowed), tuple(sorted(self.product_when.values())), tuple(sorted(self.imported)))
 
 
 class Flow:
@@ -78,6 +80,12 @@ class Flow:
         self.report, self.only = report, only
         self.guards: list[Labels] = []  # conditions of the `if`s around the statement
         self.returned: Labels = ()  # `if C: return x` before a use: the use needs `not C`
+        self.rest: list[list] = []  # per block around the statement walked: the statements after it
+        # inside `if is_sparse(x):`: what the branch makes sparse was sparse on entry, which the
+        # caller decides (torch_geometric's `set_sparse_value(edge_index, w)` for a sparse
+        # `edge_index` only), so it binds nothing new
+        self.sparsity_tests = 0
+        self.built: set[str] = set()  # locals bound to a sparse tensor a call built (`_built`)
         self.consumed: Labels | None = None
 
     def run(self) -> Labels | None:
@@ -102,10 +110,31 @@ class Flow:
                 return ()
             if func.attr.value in KEEPS_SPARSE:
                 return self.sparse(func.value, env)
-        if (self.qualify(func) or "") in BUILDERS:
+        qualified = self.qualify(func) or ""
+        if qualified in BUILDERS:
+            return ()
+        if qualified in SPARSE_OF_SPARSE:
+            return self._all_sparse(expr, qualified, env)
+        if isinstance(func, cst.Name) and func.value in self.model.imported:
             return ()
         callee = self.callee(func)
         return () if callee in self.model.returns and not callee.endswith(".__init__") else None
+
+    def _all_sparse(self, call: cst.Call, qualified: str, env: dict) -> Labels | None:
+        """The labels under which every operand of a product or a join is sparse, if all are."""
+        args = [a.value for a in call.args if a.keyword is None]
+        if qualified.endswith("mm"):
+            operands = args[:2] if len(args) >= 2 else []
+        else:
+            first = args[0] if args else None
+            operands = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple)) else []
+        out: Labels = ()
+        for operand in operands:
+            labels = self.sparse(operand, env)
+            if labels is None:
+                return None
+            out += tuple(label for label in labels if label not in out)
+        return out if operands else None
 
     def callee(self, func: cst.BaseExpression) -> str | None:
         """The file's function a call runs: `f(...)`, `self.m(...)`, `self.sub(...)` (its forward)."""
@@ -135,8 +164,10 @@ class Flow:
 
     def _block(self, suite, env: dict, used):
         body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
-        for stmt in body:
+        for index, stmt in enumerate(body):
+            self.rest.append(body[index + 1:])
             used = self._statement(stmt, env, used)
+            self.rest.pop()
         return used
 
     def _statement(self, stmt, env: dict, used):
@@ -147,6 +178,8 @@ class Flow:
         if isinstance(stmt, cst.If):
             used = self._expr(stmt.test, env, used)
             labels = conditions(stmt.test)
+            sparsity = _tests_sparsity(stmt.test)
+            self.sparsity_tests += sparsity
             if_env, else_env = dict(env), dict(env)
             returns_it = self._returns_holder(stmt.body, env)
             self.guards.append(labels)
@@ -159,6 +192,7 @@ class Flow:
                 else_used = self._statement(orelse, else_env, used) if isinstance(orelse, cst.If) \
                     else self._block(orelse.body, else_env, used)
                 self.guards.pop()
+            self.sparsity_tests -= sparsity
             ends = ends_in(stmt.body, cst.Return)
             if ends and returns_it and not used:
                 self.returned += conditions(stmt.test, negated=True)
@@ -190,16 +224,25 @@ class Flow:
             and not isinstance(small.value, cst.Call)
 
     def _small(self, small, env: dict, used):
+        used = self._held_across(small, env, used)
         if isinstance(small, cst.Return):
             if small.value is None:
                 return used
             labels = self.sparse(small.value, env)
             if labels is not None and not self.report and self.only is None:
                 self.model.returns.add(self.qualname)
+                if self._built(small.value):
+                    self.model.builds.add(self.qualname)
             if labels is not None and not isinstance(small.value, cst.Call):
                 if self.only is None:
                     return self._use(small, "returns it", labels, used, holder=small.value)
                 return used  # returned as it is: the caller decides
+            if isinstance(small.value, (cst.Tuple, cst.List)) and self.only is None:
+                for element in small.value.elements:  # `return out, adj`: the tuple hands it out as well
+                    labels = self.sparse(element.value, env)
+                    if labels is not None and not isinstance(element.value, cst.Call):
+                        used = self._expr(small.value, env, used)
+                        return self._use(small, "returns it", labels, used, holder=element.value)
             return self._expr(small.value, env, used)
         if isinstance(small, cst.Assign):
             used = self._expr(small.value, env, used, aliasing=True)
@@ -221,6 +264,60 @@ class Flow:
             return self._expr(call, env, used)
         return used
 
+    def _held_across(self, small, env: dict, used):
+        """A statement that calls what builds and returns a sparse tensor (a builder, a function
+        of the file or the package that returns one) breaks the graph in that call; Dynamo then
+        hands the frame's live values to the code that resumes after it and cannot wrap a sparse
+        one the frame still holds for later (measured on 2.13: GB0015 at this statement, not at
+        the later use)."""
+        if used is True or used == UNKNOWN:
+            return used
+        held = [name for name, labels in env.items() if labels == ()]
+        call = self._breaking_call(small) if held else None
+        if call is None:
+            return used
+        bound = _bound_names(small)
+        for name in held:
+            if name not in bound and any(_reads(stmt, name) for rest in self.rest for stmt in rest):
+                what = f"calls `{dotted(call.func) or 'a function'}()`, which breaks the graph, while the frame holds it"
+                return self._use(call, what, (), used, holder=cst.Name(name))
+        return used
+
+    def _breaking_call(self, small) -> cst.Call | None:
+        stack = [small]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Lambda, cst.FunctionDef)):
+                continue
+            if isinstance(node, cst.Call) and self._builds(node):
+                return node
+            stack.extend(reversed(node.children))
+        return None
+
+    def _builds(self, call: cst.Call) -> bool:
+        """A call that builds a sparse tensor, and so breaks the graph inside: a builder, or a
+        function of the file or the package that returns one it builds. (One that hands back
+        the sparse tensor it is given, or an attribute's, is inlined without a break.)"""
+        func = call.func
+        if (self.qualify(func) or "") in BUILDERS or isinstance(func, cst.Name) and func.value in self.model.imported:
+            return True
+        callee = self.callee(func)
+        return callee in self.model.builds and not callee.endswith(".__init__")
+
+    def _built(self, expr) -> bool:
+        """A sparse value a call built: a building call, a local bound to one, what keeps it
+        (`.coalesce()`), a product or join of such values."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.built
+        if not isinstance(expr, cst.Call):
+            return False
+        if self._builds(expr):
+            return True
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value in KEEPS_SPARSE:
+            return self._built(func.value)
+        return (self.qualify(func) or "") in SPARSE_OF_SPARSE
+
     def _bind(self, target, value, env: dict) -> None:
         if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
                 and len(target.elements) == len(value.elements):
@@ -228,7 +325,13 @@ class Flow:
                 self._bind(t.value, v.value, env)
             return
         labels = self.sparse(value, env)
+        if labels is not None and self.sparsity_tests and target_name(target) not in env:
+            return
         if isinstance(target, cst.Name):
+            if labels is not None and self._built(value):
+                self.built.add(target.value)
+            else:
+                self.built.discard(target.value)
             if labels is None:
                 env.pop(target.value, None)
             else:
@@ -331,8 +434,8 @@ class Flow:
 
     def _evidence(self, name: cst.BaseExpression, labels: Labels) -> None:
         """`x._values()`, `torch.sparse.mm(x, w)` on a parameter: the parameter is sparse."""
-        if self.report or self.only is not None or not isinstance(name, cst.Name):
-            return
+        if self.report or self.only is not None or not isinstance(name, cst.Name) or self.sparsity_tests:
+            return  # (under `if x.is_sparse:` it shows what the branch does with a sparse input, not that one comes)
         if name.value in _param_names(self.fn):
             self.model.params.setdefault(self.qualname, {}).setdefault(name.value, self._when(labels))
 
@@ -377,6 +480,45 @@ def negate(labels: Labels) -> Labels | None:
         if label.startswith(a):
             return (b + label[len(a):],)
     return None
+
+
+def target_name(target) -> str | None:
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _tests_sparsity(test) -> bool:
+    """`if is_torch_sparse_tensor(adj):`, `if x.is_sparse:`, `if adj.layout == torch.sparse_csr:`."""
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and node.args and "sparse" in (dotted(node.func) or "").rsplit(".", 1)[-1] \
+                or isinstance(node, cst.Attribute) and node.attr.value in ("is_sparse", "is_sparse_csr", "layout"):
+            return True  # (not a flag named for it: `if self.sparse_feature:` is the object's choice)
+        stack.extend(node.children)
+    return False
+
+
+def _bound_names(small) -> set[str]:
+    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
+        [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
+    out = set()
+    for target in targets:
+        for element in (target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]):
+            node = element.value if isinstance(element, (cst.Element, cst.StarredElement)) else element
+            if isinstance(node, cst.Name):
+                out.add(node.value)
+    return out
+
+
+def _reads(node, name: str) -> bool:
+    """Whether `name` appears in `node` (a statement after the one walked): read there."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _has_holder(expr) -> bool:

@@ -1,0 +1,106 @@
+"""Which names a file imports from project modules that build sparse tensors: ptwt's
+`from .sparse_math import construct_strided_conv_matrix`, torch-harmonics'
+`from ._disco_utils import _get_psi`. CL153's model of a file (rules._sparse) then reads those
+modules to learn which of the names return a sparse tensor, so what a file's analysis decides
+depends on their bytes too: `cache.entry_key` hashes `sparse_on(...)`.
+
+A module "builds sparse tensors" when its text names a sparse builder, conversion or product
+(MARKERS); only modules of the file's own package are read (a relative import, or an absolute
+one under the same top-level package). No libcst here: the key is computed on every run,
+cache hits included, so reading is by regular expression and each module's bytes are read
+once per run (kept while its size and mtime stay the same)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+
+from compilelint.handed_torch import resolve_relative
+
+# a file whose text names none of these builds, converts or unpacks no sparse tensor
+MARKERS = ("torch.sparse", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed",
+           "to_sparse", "._values(", "._indices(", ".coalesce(", "crow_indices", "spmm", "smm(")
+_MARKER_BYTES = tuple(m.encode() for m in MARKERS)
+FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
+_NAME = re.compile(r"^([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?$")
+_DEPTH = 3  # modules followed from a file: its imports, theirs, and theirs
+
+_read: dict[str, tuple[tuple[int, int], bytes | None]] = {}  # path -> ((mtime_ns, size), bytes if it builds sparse)
+
+
+def names_text(text: str) -> bool:
+    """Whether a file's text names a sparse builder, conversion or product."""
+    return any(m in text for m in MARKERS)
+
+
+def module_file(path: str, module: str, source: str) -> str | None:
+    """The file of project module `source`, seen from the file at `path` (module `module`)."""
+    parts = module.split(".")
+    root = os.path.dirname(os.path.abspath(path))
+    for _ in range(len(parts) - (0 if path.endswith(("__init__.py", "__init__.pyi")) else 1)):
+        root = os.path.dirname(root)
+    folder = os.path.join(root, *source.split("."))
+    for candidate in (folder + ".py", os.path.join(folder, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def sparse_bytes(path: str) -> bytes | None:
+    """The bytes of the module at `path` when its text names a sparse marker, else None."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    kept = _read.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        data = b""
+    found = data if any(m in data for m in _MARKER_BYTES) else None
+    _read[path] = (stamp, found)
+    return found
+
+
+def sources(data: bytes, path: str, module: str) -> dict[str, tuple[str, str, str]]:
+    """local name -> (module file, module name, imported name) of each name the file imports
+    from a module of its own package that builds sparse tensors."""
+    if not path or not module or b"from" not in data:
+        return {}
+    top = module.split(".")[0]
+    out: dict[str, tuple[str, str, str]] = {}
+    for match in FROM_IMPORT.finditer(data):
+        level, name = len(match.group(1)), match.group(2).decode("ascii", "replace")
+        source = resolve_relative(module, path, level, name or None) if level else name
+        if not source or (not level and source.split(".")[0] != top) or source == module:
+            continue
+        found = module_file(path, module, source)
+        if found is None or sparse_bytes(found) is None:
+            continue
+        for item in match.group(3).decode("utf-8", "replace").strip("()").replace("\\\n", " ").split(","):
+            named = _NAME.match(item.strip())
+            if named:
+                out[named.group(2) or named.group(1)] = (found, source, named.group(1))
+    return out
+
+
+def sparse_on(data: bytes, path: str, module: str) -> bytes:
+    """For a file's cache key: the modules its sparse model reads, with a digest of each
+    one's bytes, followed as far as the model follows them (b"" when none)."""
+    seen: dict[str, bytes] = {}
+    frontier = [(data, path, module)]
+    for _ in range(_DEPTH):
+        nxt = []
+        for data_, path_, module_ in frontier:
+            for found, source, _ in sources(data_, path_, module_).values():
+                if found not in seen and found != path:
+                    body = sparse_bytes(found) or b""
+                    seen[found] = hashlib.blake2b(body, digest_size=8).digest()
+                    nxt.append((body, found, source))
+        frontier = nxt
+    return b"".join(p.encode("utf-8", "surrogateescape") + b"=" + d for p, d in sorted(seen.items()))
