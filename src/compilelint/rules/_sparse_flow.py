@@ -7,28 +7,12 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.rules._sparse_terms import (
+    BUILDERS, KEEPS_SPARSE, LOOKS_ONLY, OPERAND, SPARSE_OF_SPARSE, SPARSE_ONLY, TO_SPARSE, as_list, bound_names,
+    has_holder, param_for, param_names, reads, target_name, tests_sparsity,
+)
 from compilelint.semantic.guards import conditions, ends_in
 from compilelint.semantic.kinds import dotted, is_self_attribute
-
-BUILDERS = frozenset({
-    "torch.sparse_coo_tensor", "torch.sparse_csr_tensor", "torch.sparse_csc_tensor", "torch.sparse_bsr_tensor",
-    "torch.sparse_bsc_tensor", "torch.sparse_compressed_tensor", "torch.sparse.FloatTensor",
-    "torch.sparse.DoubleTensor", "torch.sparse.LongTensor", "torch.sparse.IntTensor", "torch.sparse.HalfTensor",
-    "torch.sparse.BoolTensor", "torch.sparse.ByteTensor", "torch.cuda.sparse.FloatTensor",
-})
-TO_SPARSE = frozenset({"to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr", "to_sparse_bsc"})
-KEEPS_SPARSE = frozenset({"to", "cuda", "cpu", "coalesce", "float", "double", "half", "detach", "clone", "t", "type"})
-SPARSE_ONLY = frozenset({"_values", "_indices", "coalesce", "crow_indices", "col_indices", "ccol_indices",
-                         "row_indices", "_nnz", "is_coalesced", "sparse_dim", "dense_dim"})
-# torch's sparse products and reductions: the argument that must be sparse (CL119 reports the call)
-OPERAND = {"torch.sparse.mm": 0, "torch.spmm": 0, "torch.smm": 0, "torch.hspmm": 0, "torch.sparse.sum": 0,
-           "torch.sparse.softmax": 0, "torch.sparse.log_softmax": 0, "torch.sparse.addmm": 1, "torch.sspaddmm": 1}
-# products and joins whose result is sparse when every operand is (measured: `torch.sparse.mm`
-# of two sparse matrices, `torch.cat` of sparse ones; of a sparse and a dense one it is dense)
-SPARSE_OF_SPARSE = frozenset({"torch.sparse.mm", "torch.mm", "torch.cat", "torch.stack", "torch.vstack"})
-# builtins that do not look at the tensor (measured: `isinstance(adj, list)` and `hasattr(adj,
-# "x")` do, GB0015 at the test, so a type test on a sparse parameter is its first use)
-LOOKS_ONLY = frozenset({"id"})
 
 Labels = tuple  # `when` labels under which a value is sparse, () for always
 
@@ -178,7 +162,7 @@ class Flow:
         if isinstance(stmt, cst.If):
             used = self._expr(stmt.test, env, used)
             labels = conditions(stmt.test)
-            sparsity = _tests_sparsity(stmt.test)
+            sparsity = tests_sparsity(stmt.test)
             self.sparsity_tests += sparsity
             if_env, else_env = dict(env), dict(env)
             returns_it = self._returns_holder(stmt.body, env)
@@ -276,9 +260,9 @@ class Flow:
         call = self._breaking_call(small) if held else None
         if call is None:
             return used
-        bound = _bound_names(small)
+        bound = bound_names(small)
         for name in held:
-            if name not in bound and any(_reads(stmt, name) for rest in self.rest for stmt in rest):
+            if name not in bound and any(reads(stmt, name) for rest in self.rest for stmt in rest):
                 what = f"calls `{dotted(call.func) or 'a function'}()`, which breaks the graph, while the frame holds it"
                 return self._use(call, what, (), used, holder=cst.Name(name))
         return used
@@ -350,7 +334,7 @@ class Flow:
         """Looks for uses in an expression, outermost first (libcst's order)."""
         if aliasing and (self.sparse(expr, env) is not None and not isinstance(expr, cst.Call)
                          or isinstance(expr, (cst.Tuple, cst.List)) and all(
-                             self.sparse(e.value, env) is not None or not _has_holder(e.value) for e in expr.elements)):
+                             self.sparse(e.value, env) is not None or not has_holder(e.value) for e in expr.elements)):
             return used  # `g = self.graph`, `u, v = self.u, self.v`: bound, not looked at
         stack = [expr]
         while stack:
@@ -374,7 +358,7 @@ class Flow:
                 continue
             children = [c for name in ("func", "args", "value", "left", "right", "elements", "test", "body",
                                        "orelse", "expression", "slice", "comparisons", "comparator", "elt", "key")
-                        for c in _as_list(getattr(node, name, None))]
+                        for c in as_list(getattr(node, name, None))]
             stack.extend(reversed(children))
         return used
 
@@ -408,7 +392,7 @@ class Flow:
                     return None if name in LOOKS_ONLY else (what, labels, True, arg.value, ())
                 callee = self.callee(func)
                 if callee is not None:
-                    param = _param_for(self.model.functions[callee], arg, index, callee)
+                    param = param_for(self.model.functions[callee], arg, index, callee)
                     if param is not None:
                         self._give(callee, param, labels)
                         consumed = self.model.consumes.get((callee, param), ())
@@ -436,7 +420,7 @@ class Flow:
         """`x._values()`, `torch.sparse.mm(x, w)` on a parameter: the parameter is sparse."""
         if self.report or self.only is not None or not isinstance(name, cst.Name) or self.sparsity_tests:
             return  # (under `if x.is_sparse:` it shows what the branch does with a sparse input, not that one comes)
-        if name.value in _param_names(self.fn):
+        if name.value in param_names(self.fn):
             self.model.params.setdefault(self.qualname, {}).setdefault(name.value, self._when(labels))
 
     def _give(self, callee: str, param: str, labels: Labels) -> None:
@@ -480,84 +464,3 @@ def negate(labels: Labels) -> Labels | None:
         if label.startswith(a):
             return (b + label[len(a):],)
     return None
-
-
-def target_name(target) -> str | None:
-    return target.value if isinstance(target, cst.Name) else None
-
-
-def _tests_sparsity(test) -> bool:
-    """`if is_torch_sparse_tensor(adj):`, `if x.is_sparse:`, `if adj.layout == torch.sparse_csr:`."""
-    stack = [test]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Call) and node.args and "sparse" in (dotted(node.func) or "").rsplit(".", 1)[-1] \
-                or isinstance(node, cst.Attribute) and node.attr.value in ("is_sparse", "is_sparse_csr", "layout"):
-            return True  # (not a flag named for it: `if self.sparse_feature:` is the object's choice)
-        stack.extend(node.children)
-    return False
-
-
-def _bound_names(small) -> set[str]:
-    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
-        [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
-    out = set()
-    for target in targets:
-        for element in (target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]):
-            node = element.value if isinstance(element, (cst.Element, cst.StarredElement)) else element
-            if isinstance(node, cst.Name):
-                out.add(node.value)
-    return out
-
-
-def _reads(node, name: str) -> bool:
-    """Whether `name` appears in `node` (a statement after the one walked): read there."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name) and node.value == name:
-            return True
-        stack.extend(node.children)
-    return False
-
-
-def _has_holder(expr) -> bool:
-    return isinstance(expr, cst.Name) or is_self_attribute(expr)
-
-
-def _as_list(value) -> list:
-    if value is None or isinstance(value, (str, bool)):
-        return []
-    if isinstance(value, (list, tuple)):
-        out = []
-        for v in value:
-            if isinstance(v, (cst.Arg, cst.Element, cst.StarredElement)):
-                out.append(v.value)
-            elif isinstance(v, cst.ComparisonTarget):
-                out.append(v.comparator)
-            elif isinstance(v, cst.SubscriptElement):
-                out.append(v.slice)
-            elif isinstance(v, cst.CSTNode):
-                out.append(v)
-        return out
-    if isinstance(value, cst.Index):
-        return [value.value]
-    if isinstance(value, cst.CSTNode) and isinstance(value, cst.BaseExpression):
-        return [value]
-    return []
-
-
-def _param_names(fn: cst.FunctionDef) -> list[str]:
-    p = fn.params
-    return [x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)]
-
-
-def _param_for(fn: cst.FunctionDef, arg: cst.Arg, index: int, qualname: str) -> str | None:
-    names = _param_names(fn)
-    if "." in qualname and names and names[0] in ("self", "cls"):
-        names = names[1:]
-    if arg.keyword is not None:
-        return arg.keyword.value if arg.keyword.value in names else None
-    if arg.star:
-        return None
-    return names[index] if index < len(names) else None
