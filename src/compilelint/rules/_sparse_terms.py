@@ -64,7 +64,12 @@ def reads(node, name: str) -> bool:
         node = stack.pop()
         if isinstance(node, cst.Name) and node.value == name:
             return True
-        stack.extend(node.children)
+        if isinstance(node, cst.Attribute):  # `self.adj` does not read a local `adj`
+            stack.append(node.value)
+        elif isinstance(node, cst.Arg):  # nor does the keyword of `f(adj=...)`
+            stack.append(node.value)
+        else:
+            stack.extend(node.children)
     return False
 
 
