@@ -67,6 +67,15 @@ def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:
     return None
 
 
+def calls_script_module(ctx, scripted: set, func: cst.BaseExpression) -> bool:
+    """`func` calls a name or `self.` attribute bound to a TorchScript module (`scripted`)."""
+    if isinstance(func, cst.Name):
+        return (None, func.value) in scripted
+    scope = ctx.function
+    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+        and scope is not None and (scope.class_name, func.attr.value) in scripted
+
+
 def makes_script_module(ctx, call: cst.Call) -> bool:
     qualified = ctx.qualify(call.func)
     if qualified in SCRIPT_MODULE_MAKERS:

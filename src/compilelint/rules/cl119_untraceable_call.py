@@ -10,9 +10,10 @@ from compilelint.rules._jitted import Jitted, jitted_call, jitted_functions
 from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
-from compilelint.rules._module_classes import (callee_class, either_class, library_base, makes_script_module,
-                                                type_pinned)
+from compilelint.rules._module_classes import (calls_script_module, callee_class, either_class, library_base,
+                                                makes_script_module, type_pinned)
 from compilelint.rules._rnn_reads import WRAP_REFUSED, RnnReads
+from compilelint.rules._rnn_walks import RnnHolders, walk
 from compilelint.rules._sparse import file_model, product_when
 from compilelint.rules.base import Rule
 from compilelint.semantic.factories import FOREIGN  # classes no project defines
@@ -254,6 +255,7 @@ class Policy(nn.Module):
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
         self._jitted = Jitted()  # the module's Numba functions and scripted Function methods
         self._rnn = RnnReads(self.ctx, self._known)
+        self._holders = RnnHolders()  # the file's classes holding an RNN module (rules._rnn_walks)
         self._stored: set[int] = set()  # `self.x = ...` targets: not reads
         self._generators = GeneratorScopes()  # what holds a torch.Generator
         self._classes: dict = {}  # the file's classes, when it imports scikit-learn (rules._sklearn)
@@ -262,6 +264,7 @@ class Policy(nn.Module):
     def visit_Module(self, node: cst.Module) -> None:
         self._own_optimisers = OwnOptimisers(node)  # (read only if a `step()` on an `Optimizer` asks)
         self._jitted = jitted_functions(node)
+        self._holders = RnnHolders(node)
         self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)
 
@@ -390,6 +393,10 @@ class Policy(nn.Module):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=why_text(entry)),
                             help=None if entry.category == "rng" else UNTRACEABLE_HELP, when=when)
             return
+        if (walked := walk(self.ctx, self._known, self._holders, node)) is not None:
+            if self._rnn.first_read(cst.Attribute(cst.Name("self"), cst.Name(walked[2]))):
+                self.report(node, self.message.format(what=walked[0], why=why_text(walked[1])))
+            return
         if qualified is None and isinstance(node.func, cst.Attribute) and (
                 self._tensor_method(node) or self._module_method(node)):
             return
@@ -398,7 +405,7 @@ class Policy(nn.Module):
         if (what := wrapped_call(node, self.ctx, self._classes)) is not None:
             self.report(node, self.message.format(what=what, why=WRAPPED_WHY), help=UNTRACEABLE_HELP)
             return
-        if self._scripted and self._calls_script_module(node.func):
+        if self._scripted and calls_script_module(self.ctx, self._scripted, node.func):
             entry = self._known.get(SCRIPT_MODULE)
             if entry is not None:
                 self.report(node, self.message.format(what="calling a TorchScript module", why=why_text(entry)),
@@ -490,10 +497,3 @@ class Policy(nn.Module):
                     help="Register hooks once, outside the compiled region (in `__init__`, or before "
                          "`torch.compile`), and keep the handles to remove them later.")
         return True
-
-    def _calls_script_module(self, func: cst.BaseExpression) -> bool:
-        if isinstance(func, cst.Name):
-            return (None, func.value) in self._scripted
-        scope = self.ctx.function
-        return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
-            and scope is not None and (scope.class_name, func.attr.value) in self._scripted
