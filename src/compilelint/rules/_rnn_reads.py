@@ -25,6 +25,7 @@ class RnnReads:
         self.params: list[dict[str, str]] = [{}]  # parameter -> the RNN class annotating it
         self.tested: list[dict[str, tuple[str, ...]]] = [{}]  # `self.x` -> the classes an isinstance chain pins
         self.blocks: list[cst.CSTNode] = []  # the blocks (bodies) around the node walked
+        self.holders = None  # the file's RNN holders (rules._rnn_walks.RnnHolders), set at the module
 
     def enter(self, node: cst.FunctionDef) -> None:
         self._reads.append({})
@@ -63,9 +64,10 @@ class RnnReads:
         return True
 
     def read(self, node: cst.Attribute):
-        """(what, knowledge entry) when `node` is the frame's first read of an RNN module:
+        """(what, knowledge entry, when) when `node` is the frame's first read of an RNN module:
         `self.lstm.num_layers`, `self.rnn.flatten_parameters()`, `isinstance(self.rnn, nn.LSTM)`,
-        `lstm.input_size` of an annotated parameter."""
+        `lstm.input_size` of an annotated parameter, `self.lstm_critic is not None` where
+        `__init__` sets it to None or, under an `if`, to an LSTM (`when`: set:self.lstm_critic)."""
         scope, ctx, known = self.ctx.function, self.ctx, self.known
         if not (isinstance(node.value, cst.Name) and scope is not None):
             return None
@@ -73,14 +75,18 @@ class RnnReads:
             cls = self.params[-1].get(node.value.value)
             if cls is None or not self.first_read(node.value):
                 return None
-            return f"reading `{node.value.value}.{node.attr.value}` of an `nn.{cls.rsplit('.', 1)[-1]}`", known.get(cls)
+            what = f"reading `{node.value.value}.{node.attr.value}` of an `nn.{cls.rsplit('.', 1)[-1]}`"
+            return what, known.get(cls), ()
         if not scope.class_name:
             return None
-        classes = [library_base(ctx, known, callee_class(ctx, known, node))]
+        classes, when = [library_base(ctx, known, callee_class(ctx, known, node))], ()
         if known.get(classes[0]) is None:  # (`rnn: nn.Module`: what `if isinstance(...)` ... `else: raise` leaves)
             classes = [library_base(ctx, known, c) for c in self.tested[-1].get(node.attr.value, ())]
+        if not classes and self.holders is not None \
+                and (optional := self.holders.optional(ctx, known, scope.class_name, node.attr.value)):
+            classes, when = [optional], (f"set:self.{node.attr.value}",)  # `None`, or an LSTM built under an `if`
         entries = [known.get(c) for c in classes]
         if not (entries and all(refused(e) for e in entries) and self.first_read(node)):
             return None
         what = f"reading `self.{node.attr.value}`, an " + " or ".join(f"`nn.{c.rsplit('.', 1)[-1]}`" for c in classes)
-        return what + ",", entries[0]
+        return what + ",", entries[0], when

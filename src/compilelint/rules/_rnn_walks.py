@@ -58,6 +58,25 @@ class RnnHolders:
                 return f"{attr}.{path}"
         return None
 
+    def optional(self, ctx, known, cls: str | None, attr: str) -> str | None:
+        """The RNN class `self.<attr>` holds when `__init__` sets it: every assignment of it there
+        is `None` or builds that class (`self.lstm_critic = None`, then under an `if`,
+        `self.lstm_critic = nn.LSTM(...)`); None otherwise."""
+        init = self._inits.get(cls or "")
+        if init is None:
+            return None
+        built, values = set(), _self_assignments(init, attr)
+        for node in values:
+            if isinstance(node, cst.IfExp):  # `nn.LSTM(...) if critic else None`
+                values.extend((node.body, node.orelse))
+                continue
+            if isinstance(node, cst.Name) and node.value == "None":
+                continue
+            if not isinstance(node, cst.Call):
+                return None
+            built.add(library_base(ctx, known, ctx.qualify(node.func)))
+        return built.pop() if len(built) == 1 and refused(known.get(next(iter(built)))) else None
+
     def first_holder(self, ctx, known, cls: str | None) -> str | None:
         """The attribute whose module holds the class's first parameter, when it is an RNN:
         `__init__` builds it before any parameter of its own or another module with some."""
@@ -137,6 +156,21 @@ def _class_at(ctx, known, owner: str, path: str) -> str | None:
     for attr in path.split("."):
         cls = self_attribute_class(ctx, known, ctx.local_class(cls) or cls, attr)
     return cls
+
+
+def _self_assignments(init: cst.FunctionDef, attr: str) -> list:
+    """The values `init` assigns to `self.<attr>`, at any depth (not in nested functions)."""
+    out, stack = [], list(init.body.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(isinstance(t, cst.Attribute) and dotted(t.value) == "self" and t.attr.value == attr for t in targets):
+                out.append(node.value)
+        stack.extend(node.children)
+    return out
 
 
 def _assigns_self(node) -> bool:

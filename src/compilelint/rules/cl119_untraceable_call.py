@@ -264,7 +264,7 @@ class Policy(nn.Module):
     def visit_Module(self, node: cst.Module) -> None:
         self._own_optimisers = OwnOptimisers(node)  # (read only if a `step()` on an `Optimizer` asks)
         self._jitted = jitted_functions(node)
-        self._holders = RnnHolders(node)
+        self._holders = self._rnn.holders = RnnHolders(node)
         self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)
 
@@ -436,8 +436,8 @@ class Policy(nn.Module):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if id(node) not in self._stored and (read := self._rnn.read(node)) is not None:
-            what, entry = read
-            self.report(node, self.message.format(what=what, why=why_text(entry)))
+            what, entry, when = read
+            self.report(node, self.message.format(what=what, why=why_text(entry)), when=when)
 
     def _numpy_rng_method(self, node: cst.Call) -> bool:
         """`rng.normal(...)` / `seeds.generate_state(4)` on a name the function (or the module)
