@@ -15,6 +15,7 @@ import libcst as cst
 from compilelint.rules._module_classes import library_base, self_attribute_class
 from compilelint.rules._rnn_reads import refused
 from compilelint.semantic.kinds import dotted
+from compilelint.traverse import TRIVIA, children
 
 WALKS = frozenset({"eval", "train", "modules", "named_modules", "children", "named_children", "parameters",
                    "named_parameters", "buffers", "named_buffers", "apply", "to", "zero_grad", "requires_grad_"})
@@ -32,9 +33,12 @@ class RnnHolders:
     """The file's module classes that hold an RNN module, and those whose first parameter is
     an RNN's, read once from the classes' `__init__` bodies."""
 
-    def __init__(self, module: cst.Module | None = None) -> None:
+    def __init__(self, module: cst.Module | None = None, text: str = "") -> None:
         self._inits: dict[str, cst.FunctionDef] = {}
+        if not any(name in text for name in ("LSTM", "GRU", "RNN")):
+            module = None  # (a file that names no RNN class holds none: nothing to read)
         self.to_next: set[int] = set()  # `self.parameters()` calls handed to `next`: not walks
+        self._assigned: dict[str, dict[str, list]] = {}  # class -> attribute -> what `__init__` assigns it
         for stmt in module.body if module is not None else ():
             if isinstance(stmt, cst.ClassDef):
                 init = next((s for s in stmt.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
@@ -65,7 +69,9 @@ class RnnHolders:
         init = self._inits.get(cls or "")
         if init is None:
             return None
-        built, values = set(), _self_assignments(init, attr)
+        if cls not in self._assigned:  # one walk of `__init__` per class, not one per read
+            self._assigned[cls] = _self_assignments(init)
+        built, values = set(), list(self._assigned[cls].get(attr, ()))
         for node in values:
             if isinstance(node, cst.IfExp):  # `nn.LSTM(...) if critic else None`
                 values.extend((node.body, node.orelse))
@@ -158,18 +164,21 @@ def _class_at(ctx, known, owner: str, path: str) -> str | None:
     return cls
 
 
-def _self_assignments(init: cst.FunctionDef, attr: str) -> list:
-    """The values `init` assigns to `self.<attr>`, at any depth (not in nested functions)."""
-    out, stack = [], list(init.body.body)
+def _self_assignments(init: cst.FunctionDef) -> dict[str, list]:
+    """attribute -> the values `init` assigns to `self.<attribute>`, at any depth (not in
+    nested functions)."""
+    out: dict[str, list] = {}
+    stack = list(init.body.body)
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-            if any(isinstance(t, cst.Attribute) and dotted(t.value) == "self" and t.attr.value == attr for t in targets):
-                out.append(node.value)
-        stack.extend(node.children)
+            for t in targets:
+                if isinstance(t, cst.Attribute) and dotted(t.value) == "self":
+                    out.setdefault(t.attr.value, []).append(node.value)
+        stack.extend(children(node, TRIVIA))
     return out
 
 
@@ -182,7 +191,7 @@ def _assigns_self(node) -> bool:
             n = stack.pop()
             if isinstance(n, (cst.Assign, cst.AnnAssign)) and _assigns_self(n):
                 return True
-            stack.extend(n.children)
+            stack.extend(children(n, TRIVIA))
         return False
     return any(isinstance(t, cst.Attribute) and dotted(t.value) == "self" for t in targets)
 

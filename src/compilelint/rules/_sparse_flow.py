@@ -13,6 +13,7 @@ from compilelint.rules._sparse_terms import (
 )
 from compilelint.semantic.guards import conditions, ends_in
 from compilelint.semantic.kinds import dotted, is_self_attribute
+from compilelint.traverse import TRIVIA, children
 
 Labels = tuple  # `when` labels under which a value is sparse, () for always
 
@@ -275,7 +276,7 @@ class Flow:
                 continue
             if isinstance(node, cst.Call) and self._builds(node):
                 return node
-            stack.extend(reversed(node.children))
+            stack.extend(reversed(children(node, TRIVIA)))
         return None
 
     def _builds(self, call: cst.Call) -> bool:

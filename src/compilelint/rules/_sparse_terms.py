@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted, is_self_attribute
+from compilelint.traverse import TRIVIA, children
 
 BUILDERS = frozenset({
     "torch.sparse_coo_tensor", "torch.sparse_csr_tensor", "torch.sparse_csc_tensor", "torch.sparse_bsr_tensor",
@@ -41,7 +42,7 @@ def tests_sparsity(test) -> bool:
         if isinstance(node, cst.Call) and node.args and "sparse" in (dotted(node.func) or "").rsplit(".", 1)[-1] \
                 or isinstance(node, cst.Attribute) and node.attr.value in ("is_sparse", "is_sparse_csr", "layout"):
             return True  # (not a flag named for it: `if self.sparse_feature:` is the object's choice)
-        stack.extend(node.children)
+        stack.extend(children(node, TRIVIA))
     return False
 
 
@@ -69,7 +70,7 @@ def reads(node, name: str) -> bool:
         elif isinstance(node, cst.Arg):  # nor does the keyword of `f(adj=...)`
             stack.append(node.value)
         else:
-            stack.extend(node.children)
+            stack.extend(children(node, TRIVIA))
     return False
 
 

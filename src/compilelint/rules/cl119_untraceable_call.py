@@ -264,7 +264,7 @@ class Policy(nn.Module):
     def visit_Module(self, node: cst.Module) -> None:
         self._own_optimisers = OwnOptimisers(node)  # (read only if a `step()` on an `Optimizer` asks)
         self._jitted = jitted_functions(node)
-        self._holders = self._rnn.holders = RnnHolders(node)
+        self._holders = self._rnn.holders = RnnHolders(node, self.ctx.text)
         self._classes = file_classes(node) if "sklearn" in self.ctx.text else {}
         file_model(self.ctx, node)  # which sparse products come after the frame's first use (CL153)
 
