@@ -31,16 +31,29 @@ def resolve_relative(module: str, path: str, level: int, name: str | None) -> st
     return ".".join(base)
 
 
+_roots: dict[tuple[str, int], str] = {}  # (a file's folder, its module's depth) -> the folder above its package
+
+
+def source_base(path: str, module: str, source: str) -> str:
+    """Where project module `source` lives, seen from the file at `path` (module `module`): the
+    path without `.py` (a module) or the folder (a package)."""
+    depth = len(module.split(".")) - (0 if path.endswith(("__init__.py", "__init__.pyi")) else 1)
+    folder = (os.path.dirname(path), depth)
+    root = _roots.get(folder)
+    if root is None:  # (the files of a package share it: worked out once per folder)
+        root = os.path.abspath(folder[0])
+        for _ in range(depth):
+            root = os.path.dirname(root)
+        _roots[folder] = root
+    return os.path.join(root, *source.split("."))
+
+
 def hands_out_torch(path: str, module: str, source: str, level: int) -> bool:
     """Whether `from <source> import torch` in the file at `path` (module `module`; `level`
     dots) gets the torch module from a project package or module, as the module docstring says."""
-    parts = module.split(".")
-    if not path or (not level and source.split(".")[0] != parts[0]):
+    if not path or (not level and source.split(".")[0] != module.split(".")[0]):
         return False  # (`from thirdparty import torch`: not the project's to say)
-    root = os.path.dirname(os.path.abspath(path))
-    for _ in range(len(parts) - (0 if path.endswith(("__init__.py", "__init__.pyi")) else 1)):
-        root = os.path.dirname(root)
-    folder = os.path.join(root, *source.split("."))
+    folder = source_base(path, module, source)
     if os.path.isfile(folder + ".py"):  # a module: its `torch` is the module when it imports it
         try:
             with open(folder + ".py", encoding="utf-8", errors="replace") as handle:

@@ -16,7 +16,7 @@ import hashlib
 import os
 import re
 
-from compilelint.handed_torch import resolve_relative
+from compilelint.handed_torch import resolve_relative, source_base
 
 # a file whose text names none of these builds, converts or unpacks no sparse tensor
 MARKERS = ("torch.sparse", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc", "sparse_compressed",
@@ -26,11 +26,10 @@ _MARKER_BYTES = tuple(m.encode() for m in MARKERS)
 _ROUGH = (b"sparse", b"_values(", b"_indices", b"coalesce(", b"smm(", b"spmm")
 FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)", re.MULTILINE)
 _NAME = re.compile(r"^([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?$")
-_DEPTH = 3  # modules followed from a file: its imports, theirs, and theirs
+DEPTH = 3  # modules followed from a file: its imports, theirs, and theirs
 
 _read: dict[str, tuple[tuple[int, int], bytes | None]] = {}  # path -> ((mtime_ns, size), bytes if it builds sparse)
-_roots: dict[tuple[str, int], str] = {}  # (a file's folder, its module's depth) -> the package's parent folder
-_files: dict[tuple[str, str], str] = {}  # (that folder, module) -> the module's file
+_files: dict[str, str] = {}  # a module's path without `.py` (handed_torch.source_base) -> its file
 
 
 def names_text(text: str) -> bool:
@@ -40,21 +39,12 @@ def names_text(text: str) -> bool:
 
 def module_file(path: str, module: str, source: str) -> str | None:
     """The file of project module `source`, seen from the file at `path` (module `module`)."""
-    depth = len(module.split(".")) - (0 if path.endswith(("__init__.py", "__init__.pyi")) else 1)
-    folder = (os.path.dirname(path), depth)
-    root = _roots.get(folder)
-    if root is None:
-        root = os.path.abspath(folder[0])
-        for _ in range(depth):
-            root = os.path.dirname(root)
-        _roots[folder] = root
-    key = (root, source)
-    found = _files.get(key)
+    base = source_base(path, module, source)
+    found = _files.get(base)
     if found is None:  # (only what exists is kept: a module made later, in a daemon's life, is found)
-        base = os.path.join(root, *source.split("."))
         found = next((c for c in (base + ".py", os.path.join(base, "__init__.py")) if os.path.isfile(c)), None)
         if found is not None:
-            _files[key] = found  # the files of a package import the same few modules
+            _files[base] = found  # the files of a package import the same few modules
     return found
 
 
@@ -121,7 +111,7 @@ def sparse_on(data: bytes, path: str, module: str) -> bytes:
     one's bytes, followed as far as the model follows them (b"" when none)."""
     seen: dict[str, bytes] = {}
     frontier = [(data, path, module)]
-    for _ in range(_DEPTH):
+    for _ in range(DEPTH):
         nxt = []
         for data_, path_, module_ in frontier:
             for found, source, _ in sources(data_, path_, module_).values():

@@ -46,8 +46,8 @@ class RnnHolders:
                 if init is not None:
                     self._inits[stmt.name.value] = init
 
-    def held(self, ctx, known, cls: str | None, depth: int = 0) -> str | None:
-        """`self.<attr>` (a path, `memory.rnn`) through which class `cls` holds an RNN module."""
+    def held(self, ctx, known, cls: str | None, depth: int = 0) -> tuple[str, str] | None:
+        """(path, RNN class): `self.<path>` (`memory.rnn`) is how class `cls` holds an RNN module."""
         info = ctx.class_table.get(cls) if cls else None
         if info is None or depth > _DEPTH:
             return None
@@ -55,11 +55,11 @@ class RnnHolders:
             held = self_attribute_class(ctx, known, cls, attr)
             if held is None:
                 continue
-            if refused(known.get(library_base(ctx, known, held))):
-                return attr
+            if refused(known.get(rnn := library_base(ctx, known, held))):
+                return attr, rnn
             inner = ctx.local_class(held)
-            if inner and inner != cls and (path := self.held(ctx, known, inner, depth + 1)):
-                return f"{attr}.{path}"
+            if inner and inner != cls and (found := self.held(ctx, known, inner, depth + 1)):
+                return f"{attr}.{found[0]}", found[1]
         return None
 
     def optional(self, ctx, known, cls: str | None, attr: str) -> str | None:
@@ -70,7 +70,7 @@ class RnnHolders:
         if init is None:
             return None
         if cls not in self._assigned:  # one walk of `__init__` per class, not one per read
-            self._assigned[cls] = _self_assignments(init)
+            self._assigned[cls] = _self_assignments(init.body.body)
         built, values = set(), list(self._assigned[cls].get(attr, ()))
         for node in values:
             if isinstance(node, cst.IfExp):  # `nn.LSTM(...) if critic else None`
@@ -92,7 +92,7 @@ class RnnHolders:
             return None  # (a project base's `__init__` may register its own first)
         for stmt in init.body.body:
             if not isinstance(stmt, cst.SimpleStatementLine):
-                if _assigns_self(stmt):
+                if _self_assignments([stmt]):
                     return None  # built under a condition: which comes first, the call decides
                 continue
             for small in stmt.body:
@@ -100,7 +100,7 @@ class RnnHolders:
                     if _registers(small.value):
                         return None
                     continue
-                if not isinstance(small, (cst.Assign, cst.AnnAssign)) or not _assigns_self(small):
+                if not isinstance(small, (cst.Assign, cst.AnnAssign)) or not _self_assignments([small]):
                     continue
                 value = small.value
                 if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.Tuple)) \
@@ -149,26 +149,18 @@ def walk(ctx, known, holders: RnnHolders, node: cst.Call):
         shown = receiver
     else:
         return None
-    path = holders.held(ctx, known, owner)
-    if path is None:
+    if (found := holders.held(ctx, known, owner)) is None:
         return None
-    cls = library_base(ctx, known, _class_at(ctx, known, owner, path))
+    path, cls = found
     return (f"`{shown}.{func.attr.value}()`, which walks `{shown}.{path}`, an `nn.{cls.rsplit('.', 1)[-1]}`,",
             known.get(cls), (receiver[5:] if shown != "self" else path).split(".")[0])
 
 
-def _class_at(ctx, known, owner: str, path: str) -> str | None:
-    cls = owner
-    for attr in path.split("."):
-        cls = self_attribute_class(ctx, known, ctx.local_class(cls) or cls, attr)
-    return cls
-
-
-def _self_assignments(init: cst.FunctionDef) -> dict[str, list]:
-    """attribute -> the values `init` assigns to `self.<attribute>`, at any depth (not in
+def _self_assignments(nodes) -> dict[str, list]:
+    """attribute -> the values `nodes` assign to `self.<attribute>`, at any depth (not in
     nested functions)."""
     out: dict[str, list] = {}
-    stack = list(init.body.body)
+    stack = list(nodes)
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
@@ -180,20 +172,6 @@ def _self_assignments(init: cst.FunctionDef) -> dict[str, list]:
                     out.setdefault(t.attr.value, []).append(node.value)
         stack.extend(children(node, TRIVIA))
     return out
-
-
-def _assigns_self(node) -> bool:
-    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else \
-        [node.target] if isinstance(node, cst.AnnAssign) else None
-    if targets is None:
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, (cst.Assign, cst.AnnAssign)) and _assigns_self(n):
-                return True
-            stack.extend(children(n, TRIVIA))
-        return False
-    return any(isinstance(t, cst.Attribute) and dotted(t.value) == "self" for t in targets)
 
 
 def _registers(call) -> bool:

@@ -25,7 +25,7 @@ from compilelint.rules._sparse_flow import FileSparse, Flow
 from compilelint.semantic.imports import module_qualifier
 from compilelint.semantic.kinds import dotted
 from compilelint.semantic.method_scan import method_scan
-from compilelint.sparse_sources import _DEPTH, names_text, sources, sparse_bytes
+from compilelint.sparse_sources import DEPTH, names_text, sources, sparse_bytes
 
 _returns: dict[str, tuple[bytes, frozenset[str]]] = {}  # module file -> (its bytes, its sparse-returning functions)
 
@@ -66,7 +66,7 @@ def imported_returners(path: str, module: str, text: str, depth: int = 0,
 def _module_returns(path: str, module: str, depth: int, seen: tuple[str, ...]) -> frozenset[str]:
     """The module-level functions of the module at `path` that return a sparse tensor they build."""
     data = sparse_bytes(path)
-    if data is None or depth > _DEPTH or path in seen:
+    if data is None or depth > DEPTH or path in seen:
         return frozenset()
     kept = _returns.get(path)
     if kept is not None and kept[0] == data:

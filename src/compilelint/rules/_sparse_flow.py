@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.rules._callsite import names_in
 from compilelint.rules._sparse_terms import (
     BUILDERS, KEEPS_SPARSE, LOOKS_ONLY, OPERAND, SPARSE_OF_SPARSE, SPARSE_ONLY, TO_SPARSE, as_list, bound_names,
-    has_holder, param_for, param_names, reads, target_name, tests_sparsity,
+    has_holder, param_for, param_names, target_name, tests_sparsity,
 )
 from compilelint.semantic.guards import conditions, ends_in
 from compilelint.semantic.kinds import dotted, is_self_attribute
@@ -263,7 +264,7 @@ class Flow:
             return used
         bound = bound_names(small)
         for name in held:
-            if name not in bound and any(reads(stmt, name) for rest in self.rest for stmt in rest):
+            if name not in bound and any(name in names_in(stmt) for rest in self.rest for stmt in rest):
                 what = f"calls `{dotted(call.func) or 'a function'}()`, which breaks the graph, while the frame holds it"
                 return self._use(call, what, (), used, holder=cst.Name(name))
         return used

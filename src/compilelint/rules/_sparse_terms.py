@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.bindings import target_names
 from compilelint.semantic.kinds import dotted, is_self_attribute
 from compilelint.traverse import TRIVIA, children
 
@@ -47,31 +48,10 @@ def tests_sparsity(test) -> bool:
 
 
 def bound_names(small) -> set[str]:
+    """The names an assignment statement binds (not an attribute or a subscript)."""
     targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else \
         [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else []
-    out = set()
-    for target in targets:
-        for element in (target.elements if isinstance(target, (cst.Tuple, cst.List)) else [target]):
-            node = element.value if isinstance(element, (cst.Element, cst.StarredElement)) else element
-            if isinstance(node, cst.Name):
-                out.add(node.value)
-    return out
-
-
-def reads(node, name: str) -> bool:
-    """Whether `name` appears in `node` (a statement after the one walked): read there."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name) and node.value == name:
-            return True
-        if isinstance(node, cst.Attribute):  # `self.adj` does not read a local `adj`
-            stack.append(node.value)
-        elif isinstance(node, cst.Arg):  # nor does the keyword of `f(adj=...)`
-            stack.append(node.value)
-        else:
-            stack.extend(children(node, TRIVIA))
-    return False
+    return {name for target in targets for name in target_names(target)}
 
 
 def has_holder(expr) -> bool:
