@@ -263,10 +263,13 @@ class Flow:
         if call is None:
             return used
         bound = bound_names(small)
+        # a builder or conversion breaks right here, where CL119 reports it: the frame's use,
+        # not one to report again (corpus kn_sparse_ctor_01, kn_to_sparse_01)
+        direct = (self.qualify(call.func) or "") in BUILDERS or _converts(call)
         for name in held:
             if name not in bound and any(name in names_in(stmt) for rest in self.rest for stmt in rest):
                 what = f"calls `{dotted(call.func) or 'a function'}()`, which breaks the graph, while the frame holds it"
-                return self._use(call, what, (), used, holder=cst.Name(name))
+                return self._use(call, what, (), used, report=not direct, holder=cst.Name(name))
         return used
 
     def _breaking_call(self, small) -> cst.Call | None:
@@ -275,7 +278,7 @@ class Flow:
             node = stack.pop()
             if isinstance(node, (cst.Lambda, cst.FunctionDef)):
                 continue
-            if isinstance(node, cst.Call) and self._builds(node):
+            if isinstance(node, cst.Call) and (self._builds(node) or _converts(node)):
                 return node
             stack.extend(reversed(children(node, TRIVIA)))
         return None
@@ -449,6 +452,11 @@ class Flow:
             self.model.uses[id(node)] = Use(node, self.qualname, what, dotted(holder) or "it",
                                             tuple(c for c in labels if c not in UNKNOWN) + self.returned + extra)
         return True if used or not cond else tuple(cond)
+
+
+def _converts(call: cst.Call) -> bool:
+    """`x.to_sparse_csr()`: a conversion, which breaks the graph where it is made (GB0277)."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in TO_SPARSE
 
 
 NEGATED = {"training": "eval", "eval": "training"}
