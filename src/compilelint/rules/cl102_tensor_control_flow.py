@@ -101,6 +101,14 @@ class M(torch.nn.Module):
 """,
         """
 import torch
+class Reshaper(torch.nn.Module):
+    def forward(self, h):
+        dims = list(map(int, h.shape))  # sizes: Python ints
+        major = int(torch.__version__.split(".")[0])  # text
+        return h.view(dims[0], -1) * major
+""",
+        """
+import torch
 def report(loss):
     if loss > 0:  # not compiled: nothing calls this from a compiled region
         print(loss)
@@ -222,6 +230,13 @@ class M(torch.nn.Module):
         return x if increasing(x[:, 0]) else -x
 """,
         """
+import torch
+class RaggedMean(torch.nn.Module):
+    def forward(self, h, mask):
+        lengths = list(map(int, mask.sum(-1)))  # expect
+        return torch.stack([h[i, :n].mean(0) for i, n in enumerate(lengths)])
+""",
+        """
 import math
 import torch
 class Sampler(torch.nn.Module):
@@ -339,6 +354,17 @@ class Sampler(torch.nn.Module):
                             help=f"Reduce in the graph: `t.{qualified[9:]}()` gives a tensor; branch on it with "
                                  "`torch.where` / `torch.cond`, or read it after the compiled call.")
                 return
+        if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args) \
+                and (cast := CASTS.get(self.ctx.qualify(node.args[0].value) or "")):
+            # `list(map(int, counts))`: each element's `int()` (GB0124, measured on 2.13.0 and 2.14.1)
+            kind = self.ctx.kind(node.args[1].value)
+            if kind.tensorish and not is_ndarray(node.args[1].value, self.ctx):  # arrays: CL105
+                self.report(node, f"`map({cast}, ...)` over a tensor: `{cast}()` of each element needs its value, so "
+                                  "Dynamo breaks the graph",
+                            severity="error" if kind == Kind.TENSOR else "warning",
+                            help="Keep the values in a tensor (`counts.long()`, `counts.tolist()` after the compiled "
+                                 "call), or move the conversion out of the region.")
+            return
         cast = CASTS.get(qualified)
         if cast and len(node.args) == 1 and node.args[0].keyword is None:
             kind = self.ctx.kind(node.args[0].value)

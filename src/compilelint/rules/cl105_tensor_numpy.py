@@ -17,6 +17,9 @@ SCALAR_READS = frozenset({"math.ceil", "math.floor", "math.isnan", "math.isinf",
                           "math.lcm"})
 
 UNREAD_ATTRS = frozenset({"dtype", "base", "flags"})
+# casts that read one element's value: over an array (`map(int, a)`, `[int(v) for v in a]`)
+# each element is a 0-d array Dynamo holds as a tensor, so each cast is a read (GB0033)
+ELEMENT_CASTS = frozenset({"int", "float", "bool", "complex"})
 
 
 class TensorNumpy(Rule):
@@ -140,6 +143,15 @@ class M(torch.nn.Module):
         """
 import numpy as np
 import torch
+class SplitLosses(torch.nn.Module):
+    def forward(self, h):
+        starts = list(map(int, np.cumsum([0] + self.num_bcs)))  # expect
+        ends = [int(e) for e in np.cumsum(self.sizes)]  # expect
+        return h[starts[-1]:].mean() + h[: ends[0]].sum()
+""",
+        """
+import numpy as np
+import torch
 class Crops(torch.nn.Module):
     def forward(self, x):
         boxes = np.argsort(x.detach().cpu().numpy()[0, :4])
@@ -182,6 +194,23 @@ class M(torch.nn.Module):
         self._targets: set[int] = set()
         self._reported: set[int] = set()
         self._narrowed: set[int] = set()  # `x.dtype` where an `isinstance(x, np.ndarray)` test holds
+        self._elements: dict[int, tuple[str, ...]] = {}  # comprehension -> the names it binds to array elements
+
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        # (entered with the comprehension: its element is walked before its `for`)
+        names, comp = [], node.for_in
+        while comp is not None:
+            if isinstance(comp.target, cst.Name) and is_ndarray(comp.iter, self.ctx):
+                names.append(comp.target.value)
+            comp = comp.inner_for_in
+        if names:
+            self._elements[id(node)] = tuple(names)
+
+    def leave_ListComp(self, node: cst.ListComp) -> None:
+        self._elements.pop(id(node), None)
+
+    visit_GeneratorExp = visit_SetComp = visit_DictComp = visit_ListComp
+    leave_GeneratorExp = leave_SetComp = leave_DictComp = leave_ListComp
 
     def _tensor_rule_reports(self, node: cst.BaseExpression) -> bool:
         """CL102 already reports branches on what inference calls a tensor. (Casts of an
@@ -201,6 +230,16 @@ class M(torch.nn.Module):
         if name and first is not None and (is_ndarray(first, self.ctx)
                                            or name == "int" and numpy_integer(first, self.ctx)):
             self.report(node, self.message.format(what=f"`{name}()`"))
+            return
+        if name in ELEMENT_CASTS and isinstance(first, cst.Name) \
+                and any(first.value in names for names in self._elements.values()):
+            self.report(node, self.message.format(what=f"`{name}()` of an element"))
+            return
+        if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args) \
+                and (cast := CASTS.get(self.ctx.qualify(node.args[0].value) or "")) in ELEMENT_CASTS \
+                and is_ndarray(node.args[1].value, self.ctx):
+            # `list(map(int, np.cumsum(sizes)))`: each element converted (GB0033, measured on 2.13.0 and 2.14.1)
+            self.report(node, self.message.format(what=f"`map({cast}, ...)` (`{cast}()` of each element)"))
             return
         if qualified in SCALAR_READS and any(
                 a.keyword is None and (is_ndarray(a.value, self.ctx) or tests_numpy_value(a.value, self.ctx))

@@ -103,6 +103,8 @@ NON_TENSOR_NAMESPACES = (
     "torch.overrides.", "torch.random.", "torch.hub.", "torch.multiprocessing.",
     "torch.profiler.", "torch.amp.", "torch.cpu.", "torch.mps.", "torch.xpu.",
 )
+# torch's version strings: what a call on them gives is text (`torch.__version__.split(".")`)
+VERSION_TEXT = ("torch.__version__.", "torch.version.")
 VALUE_BUILTINS = frozenset({
     "len", "isinstance", "issubclass", "hasattr", "callable", "id", "type", "str", "repr",
     "range", "enumerate", "zip", "int", "float", "bool", "tuple", "list", "dict", "set",
@@ -313,6 +315,8 @@ def torch_call_kind(qualified: str) -> Kind | None:
         if last[:1].isupper():
             return Kind.TENSOR if last in ("Parameter", "Buffer") else Kind.MODULE
         return Kind.UNKNOWN
+    if qualified.startswith(VERSION_TEXT):
+        return Kind.VALUE  # `torch.__version__.split(".")`: text
     if qualified.startswith(NON_TENSOR_NAMESPACES) or qualified in ("torch.load", "torch.save"):
         return Kind.UNKNOWN  # (`torch.load` gives back whatever was saved: a checkpoint's dict, mostly)
     # predicates and state accessors, private ones too: `torch._C._are_functorch_transforms_active()`

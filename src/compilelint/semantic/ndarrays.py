@@ -152,6 +152,9 @@ def _array_like(node: cst.BaseExpression, ctx, function: str) -> bool:
         return _array_like(node.left, ctx, function)
     if _shape(node) or (isinstance(node, (cst.Tuple, cst.List)) and node.elements):
         return True  # `np.prod(x.shape[1:])`, `np.prod((16, 224))`: measured, a traced array
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and any(
+            isinstance(side, (cst.Tuple, cst.List)) and side.elements for side in (node.left, node.right)):
+        return True  # `np.cumsum([0] + self.num_bcs)`: a list joined to a display is a list
     if kind is not Kind.UNKNOWN:
         return False
     while isinstance(node, (cst.Subscript, cst.Attribute)):
