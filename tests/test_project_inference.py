@@ -855,3 +855,81 @@ def test_a_number_or_tensor_annotation_is_decided_by_the_call_sites(tmp_path):
                 return by_union(self.count) + by_bar(self.count) + by_container(self.count) + by_int(x.shape[0])
     """)
     assert {(f.line, f.code) for f in findings} == {(5, "CL102"), (9, "CL102")}
+
+
+SEPARATE = {
+    "model.py": """
+        import torch
+        from torch import nn
+        class Separator(nn.Module):
+            def __init__(self, sample_rate: float = 44100.0):
+                super().__init__()
+                self.register_buffer("sample_rate", torch.as_tensor(sample_rate))
+            def forward(self, x):
+                return x * 2
+        class Plain(nn.Module):
+            def __init__(self, sample_rate: float = 44100.0):
+                super().__init__()
+                self.sample_rate = sample_rate
+            def forward(self, x):
+                return x * 2
+    """,
+    "utils.py": """
+        import torch
+        from .model import Plain, Separator
+        def load_separator(rate: float = 44100.0):
+            return Separator(rate)
+        def load_plain(rate: float = 44100.0):
+            return Plain(rate)
+        def preprocess(audio: torch.Tensor, rate: float, model_rate: float) -> torch.Tensor:
+            if rate != model_rate:  # BREAKS
+                audio = audio * 2
+            return audio
+        def trim(audio: torch.Tensor, rate: float, model_rate: float) -> torch.Tensor:
+            if rate != model_rate:
+                audio = audio[..., :-1]
+            return audio
+    """,
+    "predict.py": """
+        import torch
+        from . import utils
+        class Separate(torch.nn.Module):
+            def forward(self, audio, rate: float = 44100.0, separator=None):
+                if separator is None:
+                    separator = utils.load_separator()
+                audio = utils.preprocess(audio, rate, separator.sample_rate)
+                plain = utils.load_plain()
+                audio = utils.trim(audio, rate, plain.sample_rate)
+                return separator(audio)
+    """,
+}
+
+
+def test_an_attribute_of_what_another_files_factory_builds(tmp_path):
+    # openunmix's `separate()`: `separator = utils.load_separator()` when none is given, then
+    # `preprocess(audio, rate, separator.sample_rate)`, a buffer, tested with `if rate !=
+    # model_rate:` in the helper; a factory whose class keeps a Python float claims nothing
+    findings = _package(tmp_path, SEPARATE)
+    line = _marked(tmp_path / "pkg" / "utils.py", "# BREAKS")
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("utils.py", line, "CL102")]
+    assert "`model_rate` is a tensor at the compiled calls of `preprocess`" in findings[0].message
+
+
+def test_dynamo_breaks_on_an_attribute_of_what_another_files_factory_builds(tmp_path):
+    # the corpus pins one file's form (xf_factory_attr_01); this is the package's, run for real
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+    from helpers import imported
+
+    write_package(tmp_path, "pkg", SEPARATE)
+    with imported(tmp_path, "pkg.predict") as predict:
+        result = capture(predict.Separate(), (torch.randn(2, 8),), backend="eager")
+    assert result.error is None
+    line = _marked(tmp_path / "pkg" / "utils.py", "# BREAKS")
+    assert {(r.file.rsplit("/", 1)[-1], r.line) for r in result.breaks if r.kind == "graph_break"} == {("utils.py", line)}
+
+
+def _marked(path, marker: str) -> int:
+    return next(i for i, text in enumerate(path.read_text().splitlines(), 1) if marker in text)

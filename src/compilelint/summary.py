@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 # element of what the call returned; semantic.project decides).
 Spec = str | tuple[str, ...]
 # the tags a leaf starts with (semantic.project.KindSolver.leaf_kind): a parameter, an annotated
-# one, a self attribute, an attribute of an annotated object, a return, a returned tuple's item.
+# one, a self attribute, an attribute of an annotated object, a return, a returned tuple's item,
+# an attribute of what a call of another file's factory built.
 # A finding's `needs` holds leaves or a project phase's candidate mark (finding.PROJECT_DECIDES):
 # the two must never share a prefix (CL154's mark was "s|" once, and crashed its phase)
-LEAF_TAGS = frozenset({"p", "a", "s", "o", "r", "i"})
+LEAF_TAGS = frozenset({"p", "a", "s", "o", "r", "i", "f"})
 
 
 def _trim(row: tuple, defaults: tuple) -> tuple:

@@ -385,6 +385,8 @@ def _named_value(call, info, name: str) -> bool:
     not `None`, not its own parameter passed on): a caller writes that to give one, so the
     callee's `if dim_size is None:` branch (`int(index.max()) + 1`) is not the site's."""
     spec = passed(call, info, name)  # (a tuple: what another function decides, a parameter passed on, may be None)
+    if isinstance(spec, tuple) and spec and all(leaf.startswith("f|") for leaf in spec):
+        spec = "made"  # an attribute of what a factory built (`ctx.num_graphs`): a value the site names
     return isinstance(spec, str) and spec not in ("none", "optional") and _forwarded_param(call, info, name) is None
 
 

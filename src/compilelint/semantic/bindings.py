@@ -32,6 +32,9 @@ class FunctionScope:
     params: list[str]
     env: dict[str, Kind] = field(default_factory=dict)
     var_class: dict[str, str] = field(default_factory=dict)  # local name -> class it instantiates
+    # local name -> the call edge of a project function of another file it was bound to the result
+    # of (`separator = utils.load_separator()`): the class that function builds, the project decides
+    var_made: dict[str, int] = field(default_factory=dict)
     built: set[str] = field(default_factory=set)  # of those, the ones this function built (CL151)
     loops: list[cst.CSTNode] = field(default_factory=list)
     is_forward: bool = False
@@ -346,6 +349,7 @@ class Bindings:
             env[target.value] = kind
             var_class.pop(target.value, None)
             if self.scopes:
+                self.scopes[-1].var_made.pop(target.value, None)
                 self.scopes[-1].typed.pop(target.value, None)
                 self.scopes[-1].built.discard(target.value)
                 self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
@@ -365,6 +369,9 @@ class Bindings:
                     source = var_class.get(value.args[0].value.value)
                     if source:
                         var_class[target.value] = source
+                elif self.scopes and ref and "." in ref and not ref.startswith(("builtins.", "torch.")) \
+                        and (edge := self.edge_index(value)) is not None:
+                    self.scopes[-1].var_made[target.value] = edge  # a factory of another file's
                 if self.scopes and target.value in var_class and ref not in COMPILE_NAMES:
                     self.scopes[-1].built.add(target.value)  # an object made here (CL151)
         elif isinstance(target, (cst.Tuple, cst.List)) and _parallel(target, value):
@@ -458,35 +465,6 @@ class Bindings:
                 (self.scopes[-1].env if self.scopes else self.module_env)[name] = Kind.UNKNOWN
                 if self.scopes:
                     self.scopes[-1].open.pop(name, None)
-
-    # ---- NumPy arrays made from tensors (CL103-CL106 tell them apart) ------------------
-
-    def enter_Assign(self, node) -> None:
-        self._record_ndarray(node)
-
-    enter_AnnAssign = enter_AugAssign = enter_Assign
-
-    def _record_ndarray(self, node) -> None:
-        from compilelint.semantic.ndarrays import is_ndarray
-
-        if not self.scopes or getattr(node, "value", None) is None:
-            return
-        scope = self.scopes[-1]
-        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) \
-                and self.name_kind(node.target.value).tensorish:
-            return  # `log_spec -= 10.0 * np.log10(ref)`: in place, the tensor stays one
-        if not is_ndarray(node.value, self, scope.ndarrays):
-            return
-        targets = [n for t in node.targets for n in target_names(t.target)] if isinstance(node, cst.Assign) \
-            else target_names(node.target)
-        if targets:
-            scope.ndarrays = scope.ndarrays | frozenset(targets)
-
-    def ndarray_names(self) -> frozenset[str]:
-        """Local names of the current function bound (so far, in source order) to ndarrays."""
-        return self.scopes[-1].ndarrays if self.scopes else frozenset()
-
-
 
 
 # classes whose instances unpack into tensors (`PackedSequence`: data, batch sizes, the two

@@ -399,6 +399,14 @@ class ClassTracking:
         (`o|class|attr`), as `self.attr` set by a base class is."""
         scope = self.scopes[-1] if self.scopes else None
         ref = ref or (self.held_class(name, scope) if scope else self.module_var_class.get(name))
+        if not ref and scope is not None and name in scope.var_made:
+            # what a project function of another file builds (`utils.load_separator()`): asked of
+            # the project (`f|fn|edge#attr`: the class its returns build, then that class's attribute)
+            if self.assuming is None:
+                self.open_seen = True
+                return Kind.UNKNOWN
+            self.assuming.add(f"f|{scope.qualname}|{scope.var_made[name]}#{attr}")
+            return Kind.LIKELY
         if not ref:
             return Kind.UNKNOWN
         local = self.local_class(ref)

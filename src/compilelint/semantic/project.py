@@ -86,6 +86,11 @@ class KindSolver:
                     return f"`self.{rest}` is a tensor set by a base class of `{fn}`"
                 if tag == "o":
                     return f"`{rest}` of a `{fn.rsplit('.', 1)[-1]}` is a tensor"
+                if tag == "f":
+                    edge, _, attr = rest.partition("#")
+                    callee = self._callee(f"{module}:{fn}", int(edge))
+                    name = callee.split(":", 1)[1] if callee else "the factory"
+                    return f"`{attr}` of what `{name}()` builds is a tensor"
                 callee = self._callee(f"{module}:{fn}", int(rest.partition("#")[0]))
                 name = callee.split(":", 1)[1] if callee else "the callee"
                 if tag == "i":
@@ -110,6 +115,9 @@ class KindSolver:
             elif tag == "o":  # `model.attr`, `model` a parameter annotated with a class (`fn` its name)
                 owner = self.index.resolve_class(module, fn)
                 found = self._inherited_attr(owner, rest) if owner else "unknown"
+            elif tag == "f":  # `made.attr`, `made` what the function's call edge built
+                edge, _, attr = rest.partition("#")
+                found = self._built_attr(f"{module}:{fn}", int(edge), attr)
             else:
                 edge, _, n = rest.partition("#")
                 found = self._returned(f"{module}:{fn}", int(edge), int(n) if tag == "i" else None)
@@ -119,6 +127,19 @@ class KindSolver:
             self._active.discard(key)
         self._memo[key] = found
         return found
+
+    def _built_attr(self, caller: str, edge: int, attr: str) -> str:
+        """`attr` of what the call edge returns, when the callee builds its class in every
+        `return` (`def load_separator(): return Separator(...)`): a tensor if the attribute is
+        one in each class it may build."""
+        callee = self._callee(caller, edge)
+        info = self.index.functions.get(callee) if callee else None
+        if info is None or not info.builds:
+            return "unknown"
+        module = callee.split(":", 1)[0]
+        owners = [self.index.resolve_class(module, name) for name in info.builds.split("|")]
+        kinds = {self._inherited_attr(owner, attr) if owner else "unknown" for owner in owners}
+        return "tensor" if kinds == {"tensor"} else "unknown"
 
     def _inherited_attr(self, class_key: str, attr: str) -> str:
         """`self.attr` in a class whose lineage crosses files: a tensor if the first class on

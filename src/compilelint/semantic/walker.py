@@ -13,6 +13,7 @@ import libcst as cst
 
 from compilelint.finding import CERTAIN
 from compilelint.semantic.bindings import Bindings
+from compilelint.semantic.ndarray_names import NdarrayNames
 from compilelint.semantic.branches import BranchMerging
 from compilelint.semantic.calls import CallGraph
 from compilelint.semantic.classes import ClassTracking
@@ -32,7 +33,7 @@ from compilelint.semantic.state_events import StateEvents
 from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, ModuleSummary
 
 # The parts, in the order their enter_/exit_ handlers run for a node.
-PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, OpenAttributes, Narrowing,
+PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, NdarrayNames, OpenAttributes, Narrowing,
          DefaultedParams, FactoryTracking, EntryTracking, BranchMerging, GuardNarrowing, IterationBindings,
          CompileTracking, CallGraph, StateEvents, NumberReads)
 

@@ -1,0 +1,34 @@
+"""Which local names hold NumPy arrays made from tensors (CL103-CL106 tell them apart): a part
+of the walker (`semantic.walker.PARTS`), after `Bindings`, whose function scopes it reads."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from compilelint.semantic.bindings import target_names
+from compilelint.semantic.ndarrays import is_ndarray
+
+
+class NdarrayNames:
+    def enter_Assign(self, node) -> None:
+        self._record_ndarray(node)
+
+    enter_AnnAssign = enter_AugAssign = enter_Assign
+
+    def _record_ndarray(self, node) -> None:
+        if not self.scopes or getattr(node, "value", None) is None:
+            return
+        scope = self.scopes[-1]
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) \
+                and self.name_kind(node.target.value).tensorish:
+            return  # `log_spec -= 10.0 * np.log10(ref)`: in place, the tensor stays one
+        if not is_ndarray(node.value, self, scope.ndarrays):
+            return
+        targets = [n for t in node.targets for n in target_names(t.target)] if isinstance(node, cst.Assign) \
+            else target_names(node.target)
+        if targets:
+            scope.ndarrays = scope.ndarrays | frozenset(targets)
+
+    def ndarray_names(self) -> frozenset[str]:
+        """Local names of the current function bound (so far, in source order) to ndarrays."""
+        return self.scopes[-1].ndarrays if self.scopes else frozenset()
