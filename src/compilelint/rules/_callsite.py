@@ -231,3 +231,13 @@ def dotted_names_in(node: cst.CSTNode) -> set[str]:
                 out.add(name)
     return out
 
+
+
+def mapped_builtin(node: cst.Call, qualify) -> tuple[str, cst.BaseExpression] | None:
+    """(`int`, `xs`) for `map(int, xs)`: a builtin applied to each element of one iterable
+    (CL102 and CL105 report the casts among them on tensors and arrays)."""
+    if (qualify(node.func) or "") != "builtins.map" or len(node.args) != 2 \
+            or any(a.keyword or a.star for a in node.args):
+        return None
+    name = qualify(node.args[0].value) or ""
+    return (name[len("builtins."):], node.args[1].value) if name.startswith("builtins.") else None

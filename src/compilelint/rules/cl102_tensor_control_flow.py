@@ -4,7 +4,7 @@ from compilelint.semantic.guards import not_tensors
 from compilelint.semantic.kinds import Kind
 from compilelint.semantic.loops import test_operands
 from compilelint.semantic.ndarrays import is_ndarray
-from compilelint.rules._callsite import target_version
+from compilelint.rules._callsite import mapped_builtin, target_version
 from compilelint.rules.base import Rule
 
 CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
@@ -354,11 +354,10 @@ class Sampler(torch.nn.Module):
                             help=f"Reduce in the graph: `t.{qualified[9:]}()` gives a tensor; branch on it with "
                                  "`torch.where` / `torch.cond`, or read it after the compiled call.")
                 return
-        if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args) \
-                and (cast := CASTS.get(self.ctx.qualify(node.args[0].value) or "")):
+        if (mapped := mapped_builtin(node, self.ctx.qualify)) and (cast := mapped[0]) in CASTS.values():
             # `list(map(int, counts))`: each element's `int()` (GB0124, measured on 2.13.0 and 2.14.1)
-            kind = self.ctx.kind(node.args[1].value)
-            if kind.tensorish and not is_ndarray(node.args[1].value, self.ctx):  # arrays: CL105
+            kind = self.ctx.kind(mapped[1])
+            if kind.tensorish and not is_ndarray(mapped[1], self.ctx):  # arrays: CL105
                 self.report(node, f"`map({cast}, ...)` over a tensor: `{cast}()` of each element needs its value, so "
                                   "Dynamo breaks the graph",
                             severity="error" if kind == Kind.TENSOR else "warning",

@@ -4,6 +4,7 @@ import libcst.matchers as m
 from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tested_arrays, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
+from compilelint.rules._callsite import mapped_builtin
 from compilelint.rules._int_arguments import int_arguments, size_arguments
 
 CASTS = {"builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool",
@@ -235,9 +236,8 @@ class M(torch.nn.Module):
                 and any(first.value in names for names in self._elements.values()):
             self.report(node, self.message.format(what=f"`{name}()` of an element"))
             return
-        if qualified == "builtins.map" and len(node.args) == 2 and not any(a.keyword or a.star for a in node.args) \
-                and (cast := CASTS.get(self.ctx.qualify(node.args[0].value) or "")) in ELEMENT_CASTS \
-                and is_ndarray(node.args[1].value, self.ctx):
+        if (mapped := mapped_builtin(node, self.ctx.qualify)) and (cast := mapped[0]) in ELEMENT_CASTS \
+                and is_ndarray(mapped[1], self.ctx):
             # `list(map(int, np.cumsum(sizes)))`: each element converted (GB0033, measured on 2.13.0 and 2.14.1)
             self.report(node, self.message.format(what=f"`map({cast}, ...)` (`{cast}()` of each element)"))
             return

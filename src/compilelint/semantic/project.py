@@ -86,13 +86,10 @@ class KindSolver:
                     return f"`self.{rest}` is a tensor set by a base class of `{fn}`"
                 if tag == "o":
                     return f"`{rest}` of a `{fn.rsplit('.', 1)[-1]}` is a tensor"
-                if tag == "f":
-                    edge, _, attr = rest.partition("#")
-                    callee = self._callee(f"{module}:{fn}", int(edge))
-                    name = callee.split(":", 1)[1] if callee else "the factory"
-                    return f"`{attr}` of what `{name}()` builds is a tensor"
                 callee = self._callee(f"{module}:{fn}", int(rest.partition("#")[0]))
                 name = callee.split(":", 1)[1] if callee else "the callee"
+                if tag == "f":
+                    return f"`{rest.partition('#')[2]}` of what `{name}()` builds is a tensor"
                 if tag == "i":
                     return f"`{name}()` returns a tensor in that place"
                 return f"`{name}()` returns a tensor"
