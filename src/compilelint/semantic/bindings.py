@@ -32,8 +32,9 @@ class FunctionScope:
     params: list[str]
     env: dict[str, Kind] = field(default_factory=dict)
     var_class: dict[str, str] = field(default_factory=dict)  # local name -> class it instantiates
-    # local name -> the call edge of a project function of another file it was bound to the result
-    # of (`separator = utils.load_separator()`): the class that function builds, the project decides
+    # local name -> the call edge whose result it was bound to, for a call the file cannot resolve
+    # to a class (`separator = utils.load_separator()`, `ctx = self.prepare(x)`): which class the
+    # callee builds in every `return`, if any, the project decides (`f|` leaves)
     var_made: dict[str, int] = field(default_factory=dict)
     built: set[str] = field(default_factory=set)  # of those, the ones this function built (CL151)
     loops: list[cst.CSTNode] = field(default_factory=list)
@@ -371,7 +372,7 @@ class Bindings:
                         var_class[target.value] = source
                 elif self.scopes and ref and "." in ref and not ref.startswith(("builtins.", "torch.")) \
                         and (edge := self.edge_index(value)) is not None:
-                    self.scopes[-1].var_made[target.value] = edge  # a factory of another file's
+                    self.scopes[-1].var_made[target.value] = edge  # maybe a factory's product
                 if self.scopes and target.value in var_class and ref not in COMPILE_NAMES:
                     self.scopes[-1].built.add(target.value)  # an object made here (CL151)
         elif isinstance(target, (cst.Tuple, cst.List)) and _parallel(target, value):

@@ -400,7 +400,7 @@ class ClassTracking:
         scope = self.scopes[-1] if self.scopes else None
         ref = ref or (self.held_class(name, scope) if scope else self.module_var_class.get(name))
         if not ref and scope is not None and name in scope.var_made:
-            # what a project function of another file builds (`utils.load_separator()`): asked of
+            # what a call the file cannot resolve builds (`utils.load_separator()`): asked of
             # the project (`f|fn|edge#attr`: the class its returns build, then that class's attribute)
             if self.assuming is None:
                 self.open_seen = True
