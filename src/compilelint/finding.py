@@ -85,6 +85,9 @@ DEFAULTED = "~None"
 # the infix of `given:key!is:query`: the caller passes `key` another object than `query` (the
 # right side of `query is key or torch.equal(query, key)` runs only then; semantic.facts)
 DISTINCT = "!is:"
+# the suffix of `given:psi@sparse`: the caller passes `psi` a sparse tensor (a callee of another
+# file, project_rules.cl153_params; a probe run judges it by what the calls held)
+SPARSE = "@sparse"
 # the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
 # grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
 NO_GRAD = "nograd:"
@@ -201,6 +204,8 @@ def _when_word(label: str) -> str:
             elif DISTINCT in alt:
                 name, _, other = alt.partition(DISTINCT)
                 attrs.append(f"the caller passes `{name}` another object than `{other}`")
+            elif alt.endswith(SPARSE):
+                attrs.append(f"the caller passes a sparse tensor as `{alt.removesuffix(SPARSE)}`")
             elif alt.startswith("self."):
                 attrs.append(f"`{alt}` is set")
             else:

@@ -192,6 +192,7 @@ RULES = {
         'summary': "a frame's first use of a sparse tensor it holds (a parameter, an attribute, a local)",
         'message': '`{holder}` is a sparse tensor and this {what}: Dynamo cannot wrap a sparse tensor, breaks the graph and runs the rest of the function eagerly (GB0015)',
         'help': 'Keep sparse tensors out of the compiled region: multiply by the dense matrix (`adj.to_dense()` kept as a buffer), or compile the dense parts and run the sparse products between them eagerly.',
+        'project_phase': 'compilelint.project_rules.cl153_params',
     },
     'CL154': {'severity': 'error', 'gb_id': 'GB0189', 'breaks_graph': True, 'breaks_callers': False,
         'name': 'parameters-after-state-change',

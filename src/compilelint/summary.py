@@ -88,13 +88,16 @@ class CallEdge:
     # `self.` attributes (`f(state, self.max_fpr)`): a `given:` label of the callee on it is
     # the caller's object's to decide (project_rules.callsites)
     attrs: tuple[tuple[int | str, str], ...] = ()
+    # the positions and keywords of the arguments that are sparse tensors (rules._sparse): the
+    # callee's frame breaks where it first uses one (project_rules.cl153_params)
+    sparse: tuple[int | str, ...] = ()
 
     def to_json(self) -> tuple:
         return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword, self.when,
-                      self.forwards, self.attrs), _EDGE)
+                      self.forwards, self.attrs, self.sparse), _EDGE)
 
 
-_EDGE = (None, None, None, (), None, None, (), (), ())
+_EDGE = (None, None, None, (), None, None, (), (), (), ())
 
 
 @dataclass(slots=True)

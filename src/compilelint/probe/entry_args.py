@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, nograd_parts
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, SPARSE, nograd_parts
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -70,10 +70,13 @@ def _passes_through(target: Callable) -> bool:
 def value_facts(value: Any) -> list[str]:
     """``"not_none"`` and ``"truthy"``, as far as they hold for ``value``; for a tensor
     ``"grad"`` or ``"nograd"`` (whether it requires grad), for a dict ``"[KEY]grad"`` /
-    ``"[KEY]nograd"`` for each tensor it holds (`nograd:` labels, CL132)."""
+    ``"[KEY]nograd"`` for each tensor it holds (`nograd:` labels, CL132), and ``"sparse"`` for
+    a sparse one (`given:NAME@sparse` labels, CL153)."""
     facts = (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
     if _is_tensor(value):
         facts.append("grad" if value.requires_grad else "nograd")
+        if getattr(value, "is_sparse", False) or str(getattr(value, "layout", "torch.strided")) != "torch.strided":
+            facts.append("sparse")  # (`given:psi@sparse`, project_rules.cl153_params)
     else:
         facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in _items(value)
                      if isinstance(k, str) and _is_tensor(v))
@@ -153,6 +156,9 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.endswith(LEFT_NONE):
         name = alt.removesuffix(LEFT_NONE)
         return "not_none" not in params[name] if name in params else None
+    if alt.endswith(SPARSE):
+        name = alt.removesuffix(SPARSE)
+        return "sparse" in params[name] if name in params else None
     if alt.endswith(DEFAULTED):  # left None: met; passed a value: a tensor or not, unseen
         name = alt.removesuffix(DEFAULTED)
         return True if name in params and "not_none" not in params[name] else None

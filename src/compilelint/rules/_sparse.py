@@ -83,10 +83,15 @@ def _module_returns(path: str, module: str, depth: int, seen: tuple[str, ...]) -
 
 
 def analyse(module: cst.Module, qualify: Callable[[cst.BaseExpression], str | None],
-            scan: Callable[[cst.FunctionDef], tuple] = method_scan, imported: frozenset[str] = frozenset()) -> FileSparse:
+            scan: Callable[[cst.FunctionDef], tuple] = method_scan, imported: frozenset[str] = frozenset(),
+            given: dict[str, dict[str, tuple]] | None = None) -> FileSparse:
     """`scan`: `method_scan`, or the walker's cached one (the class table scans the same methods);
-    `imported`: the names the file imports that return a sparse tensor (`imported_returners`)."""
+    `imported`: the names the file imports that return a sparse tensor (`imported_returners`);
+    `given`: the parameters calls of other files pass a sparse tensor, with their labels
+    (project_rules.cl153_params)."""
     model = FileSparse(imported=imported)
+    for qualname, params in (given or {}).items():
+        model.params.setdefault(qualname, {}).update(params)
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef):
             model.functions[stmt.name.value] = stmt

@@ -9,8 +9,8 @@ import libcst as cst
 
 from compilelint.rules._callsite import names_in
 from compilelint.rules._sparse_terms import (
-    BUILDERS, KEEPS_SPARSE, LOOKS_ONLY, OPERAND, SPARSE_OF_SPARSE, SPARSE_ONLY, TO_SPARSE, as_list, bound_names,
-    has_holder, param_for, param_names, target_name, tests_sparsity,
+    BUILDERS, KEEPS_SPARSE, LOOKS_ONLY, OPERAND, SPARSE_OF_SPARSE, SPARSE_ONLY, TO_SPARSE, UNKNOWN, as_list,
+    bound_names, converts, has_holder, negate, param_for, param_names, target_name, tests_sparsity,
 )
 from compilelint.semantic.guards import conditions, ends_in
 from compilelint.semantic.kinds import dotted, is_self_attribute
@@ -31,6 +31,15 @@ class Use:
 
 
 @dataclass
+class Pass:
+    """A call of a function the file does not define that hands it a sparse value."""
+
+    node: cst.Call
+    qualname: str  # the function making the call
+    keys: tuple  # the positions and keywords of the sparse arguments
+
+
+@dataclass
 class FileSparse:
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)  # "f", "Cls.m"
     owner: dict[str, str] = field(default_factory=dict)  # qualname -> class name ("" for module level)
@@ -45,6 +54,9 @@ class FileSparse:
     shadowed: set[int] = field(default_factory=set)  # id() of sparse products after a first use
     product_when: dict[int, Labels] = field(default_factory=dict)  # after one that holds in one mode
     imported: frozenset[str] = frozenset()  # names imported from the package that return a sparse tensor
+    # id(call) -> the positions and keywords at which a call of a function the file does not
+    # define passes a sparse value (CallEdge.sparse: the project phase follows it there)
+    passes: dict[int, Pass] = field(default_factory=dict)
 
     def digest(self) -> tuple:
         """What the model decides, without the nodes: equal digests report the same."""
@@ -52,7 +64,8 @@ class FileSparse:
                 tuple(sorted((q, tuple(sorted(p.items()))) for q, p in self.params.items())),
                 tuple(sorted(self.returns)), tuple(sorted(self.builds)), tuple(sorted(self.consumes.items(), key=repr)),
                 tuple(sorted((u.qualname, u.what, u.holder, u.when) for u in self.uses.values())),
-                len(self.shadowed), tuple(sorted(self.product_when.values())), tuple(sorted(self.imported)))
+                len(self.shadowed), tuple(sorted(self.product_when.values())), tuple(sorted(self.imported)),
+                tuple(sorted((p.qualname, p.keys) for p in self.passes.values())))
 
 
 class Flow:
@@ -72,6 +85,9 @@ class Flow:
         # `edge_index` only), so it binds nothing new
         self.sparsity_tests = 0
         self.built: set[str] = set()  # locals bound to a sparse tensor a call built (`_built`)
+        # locals bound to functions of the file, in any branch (`kron = sparse_kron if fully_sparse
+        # else _dense_kron`, ptwt): calling one returns what any of them may
+        self.aliases: dict[str, set[str]] = {}
         self.consumed: Labels | None = None
 
     def run(self) -> Labels | None:
@@ -104,6 +120,8 @@ class Flow:
         if isinstance(func, cst.Name) and func.value in self.model.imported:
             return ()
         callee = self.callee(func)
+        if callee is None and isinstance(func, cst.Name):
+            callee = next((q for q in sorted(self.aliases.get(func.value, ())) if q in self.model.returns), None)
         return () if callee in self.model.returns and not callee.endswith(".__init__") else None
 
     def _all_sparse(self, call: cst.Call, qualified: str, env: dict) -> Labels | None:
@@ -265,7 +283,7 @@ class Flow:
         bound = bound_names(small)
         # a builder or conversion breaks right here, where CL119 reports it: the frame's use,
         # not one to report again (corpus kn_sparse_ctor_01, kn_to_sparse_01)
-        direct = (self.qualify(call.func) or "") in BUILDERS or _converts(call)
+        direct = (self.qualify(call.func) or "") in BUILDERS or converts(call)
         for name in held:
             if name not in bound and any(name in names_in(stmt) for rest in self.rest for stmt in rest):
                 what = f"calls `{dotted(call.func) or 'a function'}()`, which breaks the graph, while the frame holds it"
@@ -278,7 +296,7 @@ class Flow:
             node = stack.pop()
             if isinstance(node, (cst.Lambda, cst.FunctionDef)):
                 continue
-            if isinstance(node, cst.Call) and (self._builds(node) or _converts(node)):
+            if isinstance(node, cst.Call) and (self._builds(node) or converts(node)):
                 return node
             stack.extend(reversed(children(node, TRIVIA)))
         return None
@@ -291,6 +309,8 @@ class Flow:
         if (self.qualify(func) or "") in BUILDERS or isinstance(func, cst.Name) and func.value in self.model.imported:
             return True
         callee = self.callee(func)
+        if callee is None and isinstance(func, cst.Name):
+            return any(q in self.model.builds for q in self.aliases.get(func.value, ()))
         return callee in self.model.builds and not callee.endswith(".__init__")
 
     def _built(self, expr) -> bool:
@@ -313,6 +333,10 @@ class Flow:
             for t, v in zip(target.elements, value.elements):
                 self._bind(t.value, v.value, env)
             return
+        if isinstance(target, cst.Name):
+            for named in (value.body, value.orelse) if isinstance(value, cst.IfExp) else (value,):
+                if isinstance(named, cst.Name) and self.model.owner.get(named.value) == "":
+                    self.aliases.setdefault(target.value, set()).add(named.value)
         labels = self.sparse(value, env)
         if labels is not None and self.sparsity_tests and target_name(target) not in env:
             return
@@ -381,6 +405,9 @@ class Flow:
                     self._evidence(func.value, ())
             qualified = self.qualify(func) or ""
             position = OPERAND.get(qualified)
+            if self.report and position is None and not qualified.startswith(("builtins.", "torch.")) \
+                    and self.callee(func) is None:
+                self._passes(node, env)
             if position is not None and len(node.args) > position and isinstance(node.args[position].value, cst.Name):
                 self._evidence(node.args[position].value, ())
             for index, arg in enumerate(node.args):
@@ -421,6 +448,13 @@ class Flow:
                 return "indexes it", labels, True, node.value, ()
         return None
 
+    def _passes(self, call: cst.Call, env: dict) -> None:
+        """Where a call of another file's function hands it a sparse value (even `t.to(dev)`)."""
+        keys = tuple(arg.keyword.value if arg.keyword is not None else i for i, arg in enumerate(call.args)
+                     if not arg.star and self.sparse(arg.value, env) is not None)
+        if keys:
+            self.model.passes[id(call)] = Pass(call, self.qualname, keys)
+
     def _evidence(self, name: cst.BaseExpression, labels: Labels) -> None:
         """`x._values()`, `torch.sparse.mm(x, w)` on a parameter: the parameter is sparse."""
         if self.report or self.only is not None or not isinstance(name, cst.Name) or self.sparsity_tests:
@@ -453,24 +487,3 @@ class Flow:
                                             tuple(c for c in labels if c not in UNKNOWN) + self.returned + extra)
         return True if used or not cond else tuple(cond)
 
-
-def _converts(call: cst.Call) -> bool:
-    """`x.to_sparse_csr()`: a conversion, which breaks the graph where it is made (GB0277)."""
-    return isinstance(call.func, cst.Attribute) and call.func.attr.value in TO_SPARSE
-
-
-NEGATED = {"training": "eval", "eval": "training"}
-UNKNOWN = ("?",)  # a use by a callee of another file: reported, and no later use is
-
-
-def negate(labels: Labels) -> Labels | None:
-    """The one label that holds where `labels` does not, if there is one."""
-    if len(labels) != 1:
-        return None
-    label = labels[0]
-    if label in NEGATED:
-        return (NEGATED[label],)
-    for a, b in (("set:", "unset:"), ("unset:", "set:")):
-        if label.startswith(a):
-            return (b + label[len(a):],)
-    return None

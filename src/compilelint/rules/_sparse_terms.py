@@ -94,3 +94,25 @@ def param_for(fn: cst.FunctionDef, arg: cst.Arg, index: int, qualname: str) -> s
     if arg.star:
         return None
     return names[index] if index < len(names) else None
+
+
+def converts(call: cst.Call) -> bool:
+    """`x.to_sparse_csr()`: a conversion, which breaks the graph where it is made (GB0277)."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in TO_SPARSE
+
+
+NEGATED = {"training": "eval", "eval": "training"}
+UNKNOWN = ("?",)  # a use by a callee of another file: reported, and no later use is
+
+
+def negate(labels: tuple) -> tuple | None:
+    """The one label that holds where `labels` does not, if there is one."""
+    if len(labels) != 1:
+        return None
+    label = labels[0]
+    if label in NEGATED:
+        return (NEGATED[label],)
+    for a, b in (("set:", "unset:"), ("unset:", "set:")):
+        if label.startswith(a):
+            return (b + label[len(a):],)
+    return None

@@ -14,6 +14,7 @@ class SparseTensorUse(Rule):
     gb_id = "GB0015"
     breaks_graph = True
     breaks_callers = False  # a callee's use of a sparse parameter breaks only if the caller passes one
+    project_phase = "compilelint.project_rules.cl153_params"  # a callee in another file
     help = ("Keep sparse tensors out of the compiled region: multiply by the dense matrix (`adj.to_dense()` kept "
             "as a buffer), or compile the dense parts and run the sparse products between them eagerly.")
 

@@ -235,6 +235,9 @@ class CallGraph:
             call.forwards = self._forwards(node, scope)
             call.attrs = tuple((key, arg.value.attr.value) for key, arg in _keyed(node) if is_self_attribute(arg.value)) \
                 if scope.class_name else ()
+            sparse = self.sparse_model.passes.get(id(node)) if self.sparse_model else None
+            if sparse is not None:
+                call.sparse = sparse.keys
             if call.forwards and info.params is None and (facts := facts_of(scope)) is not None:
                 # (the project maps this function's own call sites onto what it passes on)
                 info.params, info.bound = tuple(facts.positional), 1 if facts.bound else 0
