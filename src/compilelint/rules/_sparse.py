@@ -21,7 +21,8 @@ from typing import Callable
 
 import libcst as cst
 
-from compilelint.rules._sparse_flow import FileSparse, Flow
+from compilelint.rules._sparse_flow import Flow
+from compilelint.rules._sparse_model import FileSparse
 from compilelint.semantic.imports import module_qualifier
 from compilelint.semantic.kinds import dotted
 from compilelint.semantic.method_scan import method_scan
