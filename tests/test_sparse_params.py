@@ -112,3 +112,17 @@ def test_a_run_that_passes_a_dense_tensor_does_not_meet_the_label(tmp_path):
             verdicts[cls.__name__] = (unmet_conditions(finding["when"], obs.conditions, called=called),
                                       any((b.file or "").endswith("kernels.py") for b in obs.capture.breaks))
     assert verdicts == {"Conv": ([], True), "Dense": (["given:psi@sparse"], False)}
+
+
+def test_a_run_that_fails_under_dynamo_still_says_what_the_calls_held(tmp_path):
+    # (torch_geometric's GraphUNet fails inside Dynamo: its findings' labels are judged all the same)
+    write_package(tmp_path, "nets", {"layers.py": LAYERS, "kernels.py": KERNELS, "norms.py": NORMS})
+
+    def failing_backend(gm, example_inputs):
+        raise RuntimeError("the backend cannot compile this graph")
+
+    with imported(tmp_path, "nets.layers") as mod:
+        obs = observe(mod.Dense(), [((torch.randn(4, 3),), {})], backend=failing_backend, recapture=False)
+    assert obs.capture.error is not None
+    called = next(facts for key, facts in obs.conditions["passed"].items() if key.endswith("kernels.py:contract"))
+    assert "not_none" in called["psi"] and "sparse" not in called["psi"]

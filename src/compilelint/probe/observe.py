@@ -113,10 +113,11 @@ def observe(
             obs.recapture_error = warm.error
         else:
             mark_first_call_only(first, warm)
-    if first.error is None:  # what each helper was passed (Dynamo inlined them unrun): `given:` labels
-        from compilelint.probe.call_args import call_arguments
+    # what each helper was passed (Dynamo inlined them unrun): `given:` labels; also after a
+    # capture that failed inside Dynamo, whose eager pass still runs (empty if that raises too)
+    from compilelint.probe.call_args import call_arguments
 
-        obs.conditions["passed"] = call_arguments(fn, calls, grad_ctx)
+    obs.conditions["passed"] = call_arguments(fn, calls, grad_ctx)
     return obs
 
 
