@@ -6,6 +6,7 @@ from compilelint.semantic.loops import test_operands
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules._callsite import mapped_builtin, target_version
 from compilelint.rules.base import Rule
+from compilelint.traverse import iter_nodes
 
 CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "float"}
 # Python's number functions, given a tensor, need its value: `math.*` converts it to a float
@@ -14,6 +15,7 @@ CASTS = {"builtins.bool": "bool", "builtins.int": "int", "builtins.float": "floa
 NUMBER_BUILTINS = {"builtins.pow": 2}
 POW_TRACED = (2, 14)
 MATH_ITERABLES = frozenset({"math.prod", "math.fsum", "math.dist", "math.sumprod"})
+ORDERING = {"builtins.sorted": "sorted", "builtins.min": "min", "builtins.max": "max"}
 
 
 def _constant_text(node: cst.BaseExpression) -> bool:
@@ -136,6 +138,15 @@ class M(torch.nn.Module):
                 return x
         return -x
 """,
+        """
+import torch
+class Arrange(torch.nn.Module):
+    def forward(self, x):
+        dims = sorted(x.shape, reverse=True)
+        parts = sorted([x, x[:2]], key=lambda t: t.shape[0])
+        order = sorted(range(x.shape[0]), key=lambda i: -i)
+        return x[order].reshape(dims[0], -1) + parts[0].sum() + max(x[0])
+""",
     ]
     INVALID = [
         """
@@ -245,6 +256,15 @@ class Sampler(torch.nn.Module):
         if math.isnan(logits.sum()):  # expect
             return logits
         return logits / temperature
+""",
+        """
+import torch
+class Reorder(torch.nn.Module):
+    def forward(self, x):
+        scores = x.sum(-1)
+        best = max(range(x.shape[0]), key=scores.__getitem__)  # expect
+        order = sorted(range(x.shape[0]), key=lambda i: x[i].sum())  # expect
+        return x[order] * sorted(x[0])[0] + x[best]  # expect
 """,
     ]
 
@@ -364,6 +384,8 @@ class Sampler(torch.nn.Module):
                             help="Keep the values in a tensor (`counts.long()`, `counts.tolist()` after the compiled "
                                  "call), or move the conversion out of the region.")
             return
+        if qualified in ORDERING and self._ordering(node, ORDERING[qualified]):
+            return
         cast = CASTS.get(qualified)
         if cast and len(node.args) == 1 and node.args[0].keyword is None:
             kind = self.ctx.kind(node.args[0].value)
@@ -373,6 +395,35 @@ class Sampler(torch.nn.Module):
                             help="Keep the value as a tensor (`x.to(torch.bool)`, `x.long()`), or move the conversion out of the region.")
             return
         self._number_function(node, qualified)
+
+    def _ordering(self, node: cst.Call, name: str) -> bool:
+        """`sorted(t)`, `sorted(range(n), key=lambda i: x[i].sum())`, `max(range(n),
+        key=scores.__getitem__)`: Python compares the elements or the keys, tensors whose values
+        Dynamo must know (GB0059, GB0207; measured on 2.13.0 and 2.14.1). `max(t)` alone is traced."""
+        key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
+        if key is None:
+            positional = [a for a in node.args if a.keyword is None]
+            if name != "sorted" or len(positional) != 1 or positional[0].star:
+                return False
+            compared, what = positional[0].value, "`sorted()` of a tensor compares its elements"
+        elif isinstance(key, cst.Lambda):
+            bound = {p.name.value for p in key.params.params}
+            if any(isinstance(n, (cst.Attribute, cst.Subscript)) and isinstance(n.value, cst.Name)
+                   and n.value.value in bound for n in iter_nodes(key.body)):
+                return False  # (`key=lambda t: t.shape[0]`: what the key reads of each element, unknown here)
+            compared, what = key.body, f"`{name}()` with a key that gives a tensor compares tensors"
+        elif isinstance(key, cst.Attribute) and key.attr.value == "__getitem__":
+            compared, what = key.value, f"`{name}()` keyed by a tensor's elements compares tensors"
+        else:
+            return False
+        kind = self.ctx.kind(compared)
+        if not kind.tensorish or is_ndarray(compared, self.ctx):
+            return False
+        self.report(node, f"{what}: Dynamo must know their values and breaks the graph",
+                    severity="error" if kind == Kind.TENSOR else "warning",
+                    help="Order in the graph: `torch.sort(t)`, `torch.argsort(keys)`, `keys.argmax()` give tensors "
+                         "to index with.")
+        return True
 
     def _number_function(self, node: cst.Call, qualified: str) -> None:
         """`math.sqrt(t.sum())`, `pow(t.sum(), 2)`: a tensor where Python wants a number."""
