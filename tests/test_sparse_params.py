@@ -126,3 +126,57 @@ def test_a_run_that_fails_under_dynamo_still_says_what_the_calls_held(tmp_path):
     assert obs.capture.error is not None
     called = next(facts for key, facts in obs.conditions["passed"].items() if key.endswith("kernels.py:contract"))
     assert "not_none" in called["psi"] and "sparse" not in called["psi"]
+
+
+GRAPH = '''
+import torch
+import torch.nn as nn
+
+from .blocks import Mixer
+
+
+def band(n):
+    index = torch.arange(n).repeat(2, 1)
+    return torch.sparse_coo_tensor(index, torch.ones(n), (n, n))
+
+
+class Graph(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mixer = Mixer()
+        self.adj = band(4)
+
+    def forward(self, x):
+        return self.mixer(x, self.adj.coalesce())  # BREAK: the caller's own first use
+'''
+
+BLOCKS = '''
+import torch
+import torch.nn as nn
+
+
+class Mixer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(1))
+
+    def forward(self, x, adj):
+        y = x * self.scale
+        if self.training:
+            y = y + adj.to_dense().sum()  # BREAK: in training only
+        return y
+'''
+
+
+def test_a_callee_of_another_file_keeps_the_mode_its_use_needs(tmp_path):
+    write_package(tmp_path, "nets", {"graph.py": GRAPH, "blocks.py": BLOCKS})
+    found = {f["path"].rsplit("/", 1)[-1]: f for f in _static(tmp_path)}
+    assert found["blocks.py"]["line"] == _marked(BLOCKS)[0]
+    assert found["blocks.py"]["when"] == ["training", "given:adj@sparse"]
+    lines = {}
+    with imported(tmp_path, "nets.graph") as mod:
+        for training in (False, True):
+            obs = observe(mod.Graph().train(training), [((torch.randn(4, 3),), {})], backend="eager",
+                          recapture=False, train=training)
+            lines[training] = {b.line for b in obs.capture.breaks if (b.file or "").endswith("blocks.py")}
+    assert lines == {False: set(), True: {found["blocks.py"]["line"]}}

@@ -46,7 +46,7 @@ def run(context) -> list:
                 if place in seen or key not in context.region | context.api:
                     continue
                 seen.add(place)
-                when = use.when + ((API,) if key not in context.region else ())
+                when = tuple(dict.fromkeys(use.guards + use.when)) + ((API,) if key not in context.region else ())
                 message = rule.message.format(holder=use.holder, what=f"statement {use.what}") + when_text(when)
                 out.append((analysis, Finding(
                     path=analysis.path, line=pos.start.line, col=pos.start.column + 1, end_line=pos.end.line,

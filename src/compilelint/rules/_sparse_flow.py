@@ -67,9 +67,14 @@ class Flow:
         if isinstance(func, cst.Name) and func.value in self.model.imported:
             return ()
         callee = self.callee(func)
-        if callee is None and isinstance(func, cst.Name):
-            callee = next((q for q in sorted(self.aliases.get(func.value, ())) if q in self.model.returns), None)
+        if callee is None:
+            callee = next((q for q in sorted(self._picked(func)) if q in self.model.returns), None)
         return () if callee in self.model.returns and not callee.endswith(".__init__") else None
+
+    def _picked(self, func: cst.BaseExpression) -> set[str]:
+        """The file's functions a local a call runs may be (`kron(a, b)`, `kron = sparse_kron if
+        fully_sparse else _dense_kron`)."""
+        return self.aliases.get(func.value, set()) if isinstance(func, cst.Name) else set()
 
     def _all_sparse(self, call: cst.Call, qualified: str, env: dict) -> Labels | None:
         """The labels under which every operand of a product or a join is sparse, if all are."""
@@ -256,8 +261,8 @@ class Flow:
         if (self.qualify(func) or "") in BUILDERS or isinstance(func, cst.Name) and func.value in self.model.imported:
             return True
         callee = self.callee(func)
-        if callee is None and isinstance(func, cst.Name):
-            return any(q in self.model.builds for q in self.aliases.get(func.value, ()))
+        if callee is None:
+            return any(q in self.model.builds for q in self._picked(func))
         return callee in self.model.builds and not callee.endswith(".__init__")
 
     def _built(self, expr) -> bool:
@@ -431,6 +436,7 @@ class Flow:
             self.consumed = self.returned + tuple(c for c in cond if c not in UNKNOWN) if self.consumed is None else ()
         elif self.report and report:
             self.model.uses[id(node)] = Use(node, self.qualname, what, dotted(holder) or "it",
-                                            tuple(c for c in labels if c not in UNKNOWN) + self.returned + extra)
+                                            tuple(c for c in labels if c not in UNKNOWN) + self.returned + extra,
+                                            self._when(()))
         return True if used or not cond else tuple(cond)
 

@@ -19,6 +19,9 @@ class Use:
     what: str
     holder: str
     when: Labels = ()
+    # the `if`s around it (`self.training`...): the walk's own `when` says so for the file's
+    # findings; the project phase, which reports without the walk, reads them here
+    guards: Labels = ()
 
 
 @dataclass
