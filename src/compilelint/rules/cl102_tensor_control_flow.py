@@ -401,12 +401,15 @@ class Reorder(torch.nn.Module):
         key=scores.__getitem__)`: Python compares the elements or the keys, tensors whose values
         Dynamo must know (GB0059, GB0207; measured on 2.13.0 and 2.14.1). `max(t)` alone is traced."""
         key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
+        positional = [a for a in node.args if a.keyword is None]
+        if len(positional) == 1 and not positional[0].star and (name == "sorted" or key is not None):
+            kind = self.ctx.kind(positional[0].value)  # (any key: what it gives of a tensor's element is one)
+            if kind.tensorish and not is_ndarray(positional[0].value, self.ctx):
+                self._report_ordering(node, f"`{name}()` of a tensor compares its elements", kind)
+                return True
         if key is None:
-            positional = [a for a in node.args if a.keyword is None]
-            if name != "sorted" or len(positional) != 1 or positional[0].star:
-                return False
-            compared, what = positional[0].value, "`sorted()` of a tensor compares its elements"
-        elif isinstance(key, cst.Lambda):
+            return False
+        if isinstance(key, cst.Lambda):
             bound = {p.name.value for p in key.params.params}
             if any(isinstance(n, (cst.Attribute, cst.Subscript)) and isinstance(n.value, cst.Name)
                    and n.value.value in bound for n in iter_nodes(key.body)):
@@ -419,11 +422,14 @@ class Reorder(torch.nn.Module):
         kind = self.ctx.kind(compared)
         if not kind.tensorish or is_ndarray(compared, self.ctx):
             return False
+        self._report_ordering(node, what, kind)
+        return True
+
+    def _report_ordering(self, node: cst.Call, what: str, kind: Kind) -> None:
         self.report(node, f"{what}: Dynamo must know their values and breaks the graph",
                     severity="error" if kind == Kind.TENSOR else "warning",
                     help="Order in the graph: `torch.sort(t)`, `torch.argsort(keys)`, `keys.argmax()` give tensors "
                          "to index with.")
-        return True
 
     def _number_function(self, node: cst.Call, qualified: str) -> None:
         """`math.sqrt(t.sum())`, `pow(t.sum(), 2)`: a tensor where Python wants a number."""
