@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.kinds import Kind, is_self_attribute
+from compilelint.semantic.local_flags import self_stores
+
 # methods that give a tensor of their receiver's shape: a 0-d tensor stays one (`x.sum().long()`)
 KEEPS_SHAPE = frozenset({"long", "int", "to", "type", "detach", "cpu", "cuda", "clamp", "clip", "abs", "floor",
                          "ceil", "round", "add", "sub", "mul", "neg"})
@@ -138,3 +141,25 @@ def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -
     if name in SIZES_AT:
         return positional[SIZES_AT[name]] + keyword, what
     return positional + ([a.value for a in node.args if a.star == "*"] if starred else []) + keyword, what
+
+
+def computed_from_values(ctx, value: cst.BaseExpression) -> bool:
+    """A torch call on Python values only (`torch.div(seq_len, w, rounding_mode="trunc")`, `torch.tensor(3)`):
+    as a *size* Dynamo computes it (measured on 2.13: no break); a slice bound still reads it and breaks."""
+    return isinstance(value, cst.Call) and (ctx.qualify(value.func) or "").startswith("torch.") \
+        and bool(value.args) and all(ctx.kind(a.value) == Kind.VALUE for a in value.args
+                                     if a.keyword is None)
+
+
+def construction_attribute(ctx, value: cst.BaseExpression) -> bool:
+    """An attribute of `self` set at construction only (norse's `self.hidden_size =
+    torch.as_tensor(hidden_size)` in `__init__`): the frame is handed it, and as a size
+    Dynamo specialises on its value (measured on 2.13: no break; a slice bound or `range()`
+    of it still breaks). Not a parameter: an inlined call may pass one the graph computed."""
+    scope = ctx.function
+    if not (is_self_attribute(value) and scope is not None and isinstance(scope.node, cst.FunctionDef)):
+        return False
+    info = ctx.class_table.get(scope.class_name) if scope.class_name else None
+    if info is not None and value.attr.value in info.late_attrs:
+        return False
+    return value.attr.value not in self_stores(scope.node)

@@ -1,11 +1,13 @@
 import libcst as cst
 
 from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind, builds_list, is_self_attribute
-from compilelint.semantic.local_flags import self_stores
 from compilelint.semantic.ndarrays import is_ndarray
 from compilelint.rules._loop_rows import LoopRows
 from compilelint.rules.base import Rule
-from compilelint.rules._int_arguments import KEEPS_SHAPE, RESIZE_FUNCS, int_arguments, scalar_arguments, size_arguments
+from compilelint.rules._int_arguments import (
+    KEEPS_SHAPE, RESIZE_FUNCS, computed_from_values, construction_attribute, int_arguments, scalar_arguments,
+    size_arguments,
+)
 
 
 class TensorAsInt(Rule):
@@ -277,15 +279,17 @@ class Parser(torch.nn.Module):
 """,
     ]
 
-    def _first_tensor(self, values, sizes: bool) -> cst.BaseExpression | None:
-        # only a certain tensor: a forward input may well be an int (`seq_len`)
+    def _first_tensor(self, values, sizes: bool, unpacked: frozenset = frozenset()) -> cst.BaseExpression | None:
+        # only a certain tensor: a forward input may well be an int (`seq_len`); `unpacked`: the
+        # ids of `*t` arguments, whose elements the graph computes (no exemption for them)
         for value in values:
             if isinstance(value, (cst.Tuple, cst.List)):  # torch.zeros((n, m))
                 found = self._first_tensor((e.value for e in value.elements), sizes)
                 if found is not None:
                     return found
-            elif value is not None and (self._tensor(value) or self._scalar(value)) \
-                    and not (sizes and (self._constant(value) or self._frame_input(value))):
+            elif value is not None and (self._tensor(value) or self._scalar(value)) and not (
+                    sizes and id(value) not in unpacked and (computed_from_values(self.ctx, value)
+                                                             or construction_attribute(self.ctx, value))):
                 return value  # (`lengths.max()` of an input: no int has `.max()`, a tensor's is 0-d)
         return None
 
@@ -298,29 +302,9 @@ class Parser(torch.nn.Module):
             return True
         return kind == Kind.LIKELY and self.ctx.assuming is not None and bool(self.ctx.assumed(value)[1])
 
-    def _constant(self, value: cst.BaseExpression) -> bool:
-        """A torch call on Python values only (`torch.div(seq_len, w, rounding_mode="trunc")`, `torch.tensor(3)`):
-        as a *size* Dynamo computes it (measured on 2.13: no break); a slice bound still reads it and breaks."""
-        return isinstance(value, cst.Call) and (self.ctx.qualify(value.func) or "").startswith("torch.") \
-            and bool(value.args) and all(self.ctx.kind(a.value) == Kind.VALUE for a in value.args
-                                         if a.keyword is None)
-
-    def _frame_input(self, value: cst.BaseExpression) -> bool:
-        """An attribute of `self` set at construction only (norse's `self.hidden_size =
-        torch.as_tensor(hidden_size)` in `__init__`): the frame is handed it, and as a size
-        Dynamo specialises on its value (measured on 2.13: no break; a slice bound or `range()`
-        of it still breaks). Not a parameter: an inlined call may pass one the graph computed."""
-        scope = self.ctx.function
-        if not (is_self_attribute(value) and scope is not None and isinstance(scope.node, cst.FunctionDef)):
-            return False
-        info = self.ctx.class_table.get(scope.class_name) if scope.class_name else None
-        if info is not None and value.attr.value in info.late_attrs:
-            return False
-        return value.attr.value not in self_stores(scope.node)
-
-    def _check(self, values, what: str, sizes: bool = False) -> None:
+    def _check(self, values, what: str, sizes: bool = False, unpacked: frozenset = frozenset()) -> None:
         """One finding per slice or call: the first tensor among `values`."""
-        value = self._first_tensor(values, sizes)
+        value = self._first_tensor(values, sizes, unpacked)
         if value is None:
             return
         named = value.value if isinstance(value, cst.Name) else None
@@ -485,8 +469,9 @@ class Parser(torch.nn.Module):
             self._check([size], f"an output size of `{qualified.rsplit('.', 1)[-1]}()`", sizes=True)
         elif (sizes := size_arguments(self.ctx, node, qualified, starred=True)) is not None:
             # `torch.zeros(*counts)`: each element of a starred tensor is a 0-d tensor given as a size
-            stars = {id(a.value) for a in node.args if a.star == "*"}
-            self._check([v for v in sizes[0] if id(v) not in stars or self._tensor(v)], sizes[1], sizes=True)
+            stars = frozenset(id(a.value) for a in node.args if a.star == "*")
+            self._check([v for v in sizes[0] if id(v) not in stars or self._tensor(v)], sizes[1], sizes=True,
+                        unpacked=stars)
         for name, value in int_arguments(self.ctx, node, qualified):
             if self._first_tensor([value], sizes=True) is not None:
                 called = f"`{qualified}()`" if qualified else f"`.{node.func.attr.value}()`"
