@@ -403,6 +403,8 @@ class Reorder(torch.nn.Module):
         key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
         positional = [a for a in node.args if a.keyword is None]
         if len(positional) == 1 and not positional[0].star and (name == "sorted" or key is not None):
+            if isinstance(key, cst.Attribute) and key.value.deep_equals(positional[0].value):
+                return False  # `max(probs, key=probs.get)`: a mapping ordered by its values (whisper)
             kind = self.ctx.kind(positional[0].value)  # (any key: what it gives of a tensor's element is one)
             if kind.tensorish and not is_ndarray(positional[0].value, self.ctx):
                 self._report_ordering(node, f"`{name}()` of a tensor compares its elements", kind)
