@@ -180,3 +180,23 @@ def test_a_callee_of_another_file_keeps_the_mode_its_use_needs(tmp_path):
                           recapture=False, train=training)
             lines[training] = {b.line for b in obs.capture.breaks if (b.file or "").endswith("blocks.py")}
     assert lines == {False: set(), True: {found["blocks.py"]["line"]}}
+
+
+def test_a_project_phase_that_crashes_is_reported_and_the_check_goes_on(tmp_path, monkeypatch):
+    # (fault injection: no phase is known to crash; the guard is what a user meets when one does)
+    from compilelint import config as config_mod
+    from compilelint.engine import check
+    from compilelint.project_rules import cl153_params
+
+    write_package(tmp_path, "nets", {"layers.py": LAYERS, "kernels.py": KERNELS, "norms.py": NORMS})
+
+    def broken(context):
+        raise KeyError("a phase's bug")
+
+    monkeypatch.setattr(cl153_params, "run", broken)
+    settings = config_mod.load(start=str(tmp_path), select=["CL153", "CL001"])
+    found = check([str(tmp_path / "nets")], settings).findings
+    crash = [f for f in found if f.code == "CL001"]
+    assert len(crash) == 1 and "CL153's project phase crashed" in crash[0].message and "KeyError" in crash[0].message
+    assert {(f.path.rsplit("/", 1)[-1], f.line) for f in found if f.code == "CL153"} == {
+        ("layers.py", line) for line in _marked(LAYERS)}  # the caller's own finding, per file

@@ -16,7 +16,10 @@ to decide a finding that holds only when the caller passes an argument (`given:`
 from __future__ import annotations
 
 import importlib
+import traceback
 from dataclasses import dataclass, field
+
+from compilelint.finding import Finding
 
 
 @dataclass
@@ -60,10 +63,21 @@ class ProjectContext:
 
 
 def run(context: ProjectContext) -> list:
-    """Every applicable rule's project phase, in code order."""
+    """Every applicable rule's project phase, in code order. A phase that crashes is reported
+    (CL001, on the first file) and the others still run, as a rule crashing on one file is."""
     out = []
     for code in sorted(context.rules):
         phase = getattr(context.rules[code], "project_phase", "")
-        if phase:
+        if not phase:
+            continue
+        try:
             out.extend(importlib.import_module(phase).run(context))
+        except Exception:  # noqa: BLE001 - one phase's bug must not stop the check
+            if context.analyses:
+                last = traceback.format_exc(limit=4).strip().splitlines()[-1]
+                first = context.analyses[0]
+                out.append((first, Finding(
+                    path=first.path, line=1, col=1, code="CL001", name="rule-crash", severity="error",
+                    message=f"rule {code}'s project phase crashed (across files, not this file); the per-file "
+                            f"findings and the other phases still ran: {last}")))
     return out
