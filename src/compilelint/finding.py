@@ -88,6 +88,9 @@ DISTINCT = "!is:"
 # the suffix of `given:psi@sparse`: the caller passes `psi` a sparse tensor (a callee of another
 # file, project_rules.cl153_params; a probe run judges it by what the calls held)
 SPARSE = "@sparse"
+# the suffix of `given:module@rnn`: the caller passes a module whose first parameter is an RNN's
+# (a helper's `next(module.parameters())`, project_rules.cl119_rnn_helpers)
+RNN_FIRST = "@rnn"
 # the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
 # grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
 NO_GRAD = "nograd:"
@@ -206,6 +209,9 @@ def _when_word(label: str) -> str:
                 attrs.append(f"the caller passes `{name}` another object than `{other}`")
             elif alt.endswith(SPARSE):
                 attrs.append(f"the caller passes a sparse tensor as `{alt.removesuffix(SPARSE)}`")
+            elif alt.endswith(RNN_FIRST):
+                attrs.append(f"the caller passes a module whose first parameter is an RNN's as "
+                             f"`{alt.removesuffix(RNN_FIRST)}`")
             elif alt.startswith("self."):
                 attrs.append(f"`{alt}` is set")
             else:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, SPARSE, nograd_parts
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, RNN_FIRST, SPARSE, nograd_parts
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -71,16 +71,31 @@ def value_facts(value: Any) -> list[str]:
     """``"not_none"`` and ``"truthy"``, as far as they hold for ``value``; for a tensor
     ``"grad"`` or ``"nograd"`` (whether it requires grad), for a dict ``"[KEY]grad"`` /
     ``"[KEY]nograd"`` for each tensor it holds (`nograd:` labels, CL132), and ``"sparse"`` for
-    a sparse one (`given:NAME@sparse` labels, CL153)."""
+    a sparse one (`given:NAME@sparse` labels, CL153); ``"rnn"`` for a module whose first
+    parameter is an RNN's (`given:NAME@rnn`, CL119)."""
     facts = (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
     if _is_tensor(value):
         facts.append("grad" if value.requires_grad else "nograd")
         if getattr(value, "is_sparse", False) or str(getattr(value, "layout", "torch.strided")) != "torch.strided":
             facts.append("sparse")  # (`given:psi@sparse`, project_rules.cl153_params)
+    elif _rnn_first(value):
+        facts.append("rnn")  # (`given:module@rnn`, project_rules.cl119_rnn_helpers)
     else:
         facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in _items(value)
                      if isinstance(k, str) and _is_tensor(v))
     return facts
+
+
+def _rnn_first(value: Any) -> bool:
+    """A module whose first parameter (what `next(module.parameters())` reads) is an RNN's."""
+    import sys
+
+    nn = getattr(sys.modules.get("torch"), "nn", None)
+    if nn is None or not isinstance(value, nn.Module):
+        return False
+    first = next(value.parameters(), None)
+    return first is not None and any(isinstance(m, nn.RNNBase) and any(p is first for p in m.parameters(recurse=False))
+                                     for m in value.modules())
 
 
 def identity_facts(arguments) -> dict[str, list[str]]:
@@ -156,9 +171,10 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.endswith(LEFT_NONE):
         name = alt.removesuffix(LEFT_NONE)
         return "not_none" not in params[name] if name in params else None
-    if alt.endswith(SPARSE):
-        name = alt.removesuffix(SPARSE)
-        return "sparse" in params[name] if name in params else None
+    for suffix, fact in ((SPARSE, "sparse"), (RNN_FIRST, "rnn")):
+        if alt.endswith(suffix):
+            name = alt.removesuffix(suffix)
+            return fact in params[name] if name in params else None
     if alt.endswith(DEFAULTED):  # left None: met; passed a value: a tensor or not, unseen
         name = alt.removesuffix(DEFAULTED)
         return True if name in params and "not_none" not in params[name] else None

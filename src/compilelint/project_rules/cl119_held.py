@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from compilelint import knowledge
 from compilelint.finding import BUILT_CLASS, INHERITED, MODULE_CLASS
+from compilelint.project_rules import cl119_rnn_helpers as rnn_helpers
 from compilelint.rules._built_classes import construction_break, table_base
 from compilelint.rules._inherited_calls import inherited_base, note_help
 from compilelint.rules._known_calls import why_text
@@ -41,6 +42,7 @@ def run(context) -> list:
                 entry = known.get(f"{base}.{method}")
                 message = finding.message.replace("{base}", base).replace("{why}", why_text(entry))
                 out.append((analysis, replace(finding, needs=(), message=message, help=note_help(entry))))
+    out.extend(rnn_helpers.run(context, known))
     candidates = context.candidates(MODULE_CLASS)
     if not candidates:
         return out
