@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from compilelint.finding import API, RNN_FIRST, Finding, when_text
+from compilelint.project_rules._sources import Sources
 from compilelint.rules._rnn_reads import refused
 from compilelint.rules._rnn_walks import PARAMETERLESS
 
@@ -22,20 +23,20 @@ from compilelint.rules._rnn_walks import PARAMETERLESS
 def run(context, known) -> list:
     index = context.index
     by_module = {a.module: a for a in context.analyses}
-    trees: dict[str, ast.Module | None] = {}
+    sources = Sources()
     out, seen = [], set()
     for key in sorted(context.region | context.api):
         owner = index.owner(key)
         rnn = _first_rnn(index, known, owner) if owner else None
         if rnn is None:
             continue
-        caller = _function(by_module, trees, key)
+        caller = _function(by_module, sources, key)
         for call in index.functions[key].calls:
             if call.kind not in ("name", "dotted"):
                 continue
             for position in _self_positions(caller, call.target.rsplit(".", 1)[-1]):
                 for callee in index.callees(key, call):
-                    found = _first_read(by_module, trees, callee, position)
+                    found = _first_read(by_module, sources, callee, position)
                     if found is None or (callee, found[1]) in seen:
                         continue
                     seen.add((callee, found[1]))
@@ -70,22 +71,10 @@ def _first_rnn(index, known, class_key: str) -> str | None:
     return None
 
 
-def _function(by_module: dict, trees: dict, key: str) -> ast.FunctionDef | None:
+def _function(by_module: dict, sources: Sources, key: str) -> ast.FunctionDef | None:
     module, qualname = key.split(":", 1)
     analysis = by_module.get(module)
-    if analysis is None:
-        return None
-    if analysis.path not in trees:
-        try:
-            with open(analysis.path, "rb") as handle:
-                trees[analysis.path] = ast.parse(handle.read())
-        except (OSError, SyntaxError, ValueError):
-            trees[analysis.path] = None
-    scope = trees[analysis.path]
-    for part in qualname.split("."):
-        scope = next((n for n in ast.iter_child_nodes(scope) if isinstance(
-            n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == part), None) if scope else None
-    return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return sources.function(analysis.path, qualname) if analysis is not None else None
 
 
 def _self_positions(function, name: str) -> set[int]:
@@ -97,10 +86,10 @@ def _self_positions(function, name: str) -> set[int]:
     return found
 
 
-def _first_read(by_module: dict, trees: dict, callee: str, position: int) -> tuple | None:
+def _first_read(by_module: dict, sources: Sources, callee: str, position: int) -> tuple | None:
     """(parameter, line, col, end line, end col) of the callee's first `next(p.parameters())`,
-    `p` the parameter at `position` (1-based columns, as findings have them)."""
-    function = _function(by_module, trees, callee)
+    `p` the parameter at `position` (1-based columns in characters, as findings have them)."""
+    function = _function(by_module, sources, callee)
     if function is None or "." in callee.split(":", 1)[1]:
         return None  # (a method: `self` lands past its own `self`; the walk reads those)
     params = [a.arg for a in function.args.posonlyargs + function.args.args]
@@ -114,4 +103,4 @@ def _first_read(by_module: dict, trees: dict, callee: str, position: int) -> tup
     if not reads:
         return None
     node = min(reads, key=lambda n: (n.lineno, n.col_offset))
-    return param, node.lineno, node.col_offset + 1, node.end_lineno, node.end_col_offset + 1
+    return (param, *sources.place(by_module[callee.split(":", 1)[0]].path, node))

@@ -14,6 +14,7 @@ import ast
 from dataclasses import replace
 
 from compilelint.finding import API, Finding, when_text
+from compilelint.project_rules._sources import Sources
 
 
 def run(context) -> list:
@@ -21,7 +22,7 @@ def run(context) -> list:
         return []
     index, rule = context.index, context.rules["CL147"]
     by_module = {a.module: a for a in context.analyses}
-    trees: dict[str, tuple | None] = {}
+    sources = Sources()
     out = []
     for key in sorted(context.region | context.api):
         module, qualname = key.split(":", 1)
@@ -33,7 +34,7 @@ def run(context) -> list:
             getter = _getter(index, key, call)
             if getter is None or not index.functions[getter].cached:
                 continue
-            place = _read(analysis.path, trees, qualname, call)
+            place = _read(sources, analysis.path, qualname, call)
             if place is not None and (first is None or place[:2] < first[0][:2]):
                 first = (place, getter, call)
         if first is None:
@@ -70,20 +71,10 @@ def _getter(index, key: str, call) -> str | None:
     return index.method(cls, call.method) if cls else None
 
 
-def _read(path: str, trees: dict, qualname: str, call) -> tuple | None:
+def _read(sources: Sources, path: str, qualname: str, call) -> tuple | None:
     """(line, col, end_line, end_col, text) of the first read of the edge's attribute in the
     function's own body (1-based columns in characters), or None when it is not found."""
-    if path not in trees:  # (tree, its lines as bytes), or None
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-            trees[path] = (ast.parse(data), data.split(b"\n"))
-        except (OSError, SyntaxError, ValueError):
-            trees[path] = None
-    if trees[path] is None:
-        return None
-    tree, lines = trees[path]
-    function = _function(tree, qualname)
+    function = sources.function(path, qualname)
     if function is None:
         return None
     best = None
@@ -95,25 +86,7 @@ def _read(path: str, trees: dict, qualname: str, call) -> tuple | None:
                 best = node
     if best is None:
         return None
-
-    def column(line: int, offset: int) -> int:  # ast's offsets count UTF-8 bytes
-        return len(lines[line - 1][:offset].decode("utf-8", "replace")) + 1
-
-    text = ast.unparse(best)
-    return (best.lineno, column(best.lineno, best.col_offset), best.end_lineno,
-            column(best.end_lineno, best.end_col_offset), text)
-
-
-def _function(tree: ast.Module, qualname: str):
-    scope: ast.AST = tree
-    for part in qualname.split("."):
-        if part == "<locals>":
-            continue
-        scope = next((n for n in ast.iter_child_nodes(scope) if isinstance(
-            n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == part), None)
-        if scope is None:
-            return None
-    return scope if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    return (*sources.place(path, best), ast.unparse(best))
 
 
 def _own_nodes(function):

@@ -84,12 +84,12 @@ def _read_again(analysis, passed: dict[str, set], read: dict) -> tuple | None:
         except (OSError, SourceError, cst.ParserSyntaxError):
             read[analysis.path] = None
         else:
-            imported = imported_returners(analysis.path, analysis.module, text)
-            read[analysis.path] = (tree, module_qualifier(tree), imported)
+            imported, qualify = imported_returners(analysis.path, analysis.module, text), module_qualifier(tree)
+            # (what the file holds itself: its own check reported those uses; worked out once)
+            read[analysis.path] = (tree, qualify, imported, analyse(tree, qualify, imported=imported))
     if read[analysis.path] is None:
         return None
-    tree, qualify, imported = read[analysis.path]
-    own = analyse(tree, qualify, imported=imported)
+    tree, qualify, imported, own = read[analysis.path]
     model = analyse(tree, qualify, imported=imported, given={
         qualname: {name: (f"given:{name}{SPARSE}",) for name in _params(own, qualname, keys)}
         for qualname, keys in passed.items() if qualname in own.functions})
