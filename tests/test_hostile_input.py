@@ -105,6 +105,34 @@ def test_deep_but_sane_code_is_analysed_in_full(cli, project, kind):
     assert [(f["code"], f["line"]) for f in findings] == [("CL102", line)]
 
 
+
+CYCLE = """\
+import torch
+
+
+@torch.compile
+def take(noise, numel, stride):
+    position: int = 0
+
+    def block():
+        nonlocal position
+        beg: int = position
+        end: int = position + numel // stride
+        position = end
+        return noise[..., beg:end, :]
+
+    return block() + block()
+"""
+
+
+def test_names_bound_to_each_other_in_a_cycle(cli, project):
+    # pyro's ops/gaussian.py: `end = position + ...` then `position = end`; following each name
+    # to what it is bound to went round for ever (CL107 crashed with RecursionError)
+    (project / "cycle.py").write_text(CYCLE, encoding="utf-8")
+    findings = check(cli, project)
+    assert by_path(findings, "cycle.py") == []  # Python ints: no break, and no CL001
+    assert_good_still_checked(findings)
+
 def test_fifty_thousand_line_file_finishes(cli, project):
     lines = [f"value_{i} = {i} * 2  # line {i}" for i in range(50_000)]
     source = "\n".join(lines) + "\n\n\n" + GOOD.split("\n", 3)[3]  # the class, after 50k lines

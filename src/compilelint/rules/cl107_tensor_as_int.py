@@ -392,19 +392,20 @@ class Parser(torch.nn.Module):
             not isinstance(p, cst.Ellipsis) and not (isinstance(p, cst.Name) and p.value == "None")
             and self.ctx.kind(p) != Kind.TENSOR and not self._scalar(p) for p in picks) and self._reduced(row.value)
 
-    def _scalar(self, value: cst.BaseExpression) -> bool:
+    def _scalar(self, value: cst.BaseExpression, seen: frozenset = frozenset()) -> bool:
         """A 0-d tensor: a reduction over all elements (`x.argmax()`, `torch.sum(m)`), a name
         this function binds once to one (semantic.local_flags), or one plus or times a number (`i + 1`)."""
         if isinstance(value, cst.Name):
             bound = self.ctx.local_flag(value.value) if self.ctx.function is not None else None
-            return bound is not None and self._scalar(bound)
+            # `n = n - 1` binds `n` once, to itself (pyro's ops/gaussian.py)
+            return bound is not None and value.value not in seen and self._scalar(bound, seen | {value.value})
         if isinstance(value, cst.Subscript):
             return self._topk_element(value)
         if isinstance(value, cst.BinaryOperation) and isinstance(
                 value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
             sides = (value.left, value.right)
-            return any(self._scalar(side) for side in sides) and any(
-                isinstance(side, cst.Integer) or self._scalar(side) for side in sides)
+            return any(self._scalar(side, seen) for side in sides) and any(
+                isinstance(side, cst.Integer) or self._scalar(side, seen) for side in sides)
         if not isinstance(value, cst.Call) or any(a.keyword is not None and a.keyword.value in ("dim", "axis")
                                                   for a in value.args):
             return False
@@ -413,7 +414,7 @@ class Parser(torch.nn.Module):
         if isinstance(func, cst.Attribute) and not (isinstance(func.value, cst.Name) and self.ctx.is_import(
                 func.value.value)):  # a method: `scores.argmax()`
             if func.attr.value in KEEPS_SHAPE:
-                return self._scalar(func.value)  # `mask.sum().long()`
+                return self._scalar(func.value, seen)  # `mask.sum().long()`
             return func.attr.value in FULL_REDUCTIONS and not positional and self._reduced(func.value)
         qualified = self.ctx.qualify(func) or ""
         return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in FULL_REDUCTIONS \
