@@ -377,7 +377,11 @@ def log_mean_exp(x, dims):
                 and scope.class_name:
             info = self.ctx.class_table.get(scope.class_name)
             ref = info.init_calls.get(expr.attr.value, "") if info is not None else ""
-            return (f"self.{expr.attr.value}", ref) if _class_like(ref) else None
+            if not ref and info is not None and expr.attr.value not in info.late_attrs:
+                # `self.msngr = msngr` with `msngr: TraceMessenger` (pyro's handlers): the
+                # constructor's caller built it, before the region as the instance itself
+                ref = info.attr_classes.get(expr.attr.value, "")
+            return (f"self.{expr.attr.value}", ref) if _class_like(ref) and "|" not in ref else None
         return None
 
     def _enters(self, local: str) -> bool:

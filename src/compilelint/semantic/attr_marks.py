@@ -59,6 +59,6 @@ def class_annotation(annotation: cst.BaseExpression) -> str | None:
     if not name:
         return None
     last = name.split(".")[-1]
-    if not last[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
+    if not last.lstrip("_")[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
         return None
     return name
