@@ -141,7 +141,11 @@ PENDING_STATE = "u|"
 # lineage defines the method and a library base's row names it (rules._inherited_calls;
 # project_rules.cl119_held decides)
 INHERITED = "h|"
-PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED)  # the candidates the engine hands to the project phases
+# a CL160 candidate's `needs`: "g|<qualified name>", kept when the module that defines the name
+# binds it to a builtin generic, `dict[str, Tensor]` (project_rules.cl160_aliases decides)
+GENERIC_ALIAS = "g|"
+PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED,
+                   GENERIC_ALIAS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

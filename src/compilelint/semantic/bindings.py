@@ -60,6 +60,7 @@ class FunctionScope:
     typed: dict[str, str] = field(default_factory=dict)
     reads: set = field(default_factory=set)  # the property edges made so far (one per place)
     aliases: dict = field(default_factory=dict)  # name -> (edge kind, [functions it was bound to]) or None
+    partials: set = field(default_factory=set)  # aliases bound to a `partial(f, ...)`: arguments shifted
     # name -> the kind a comprehension bound it to: a later comprehension binds it afresh
     comprehended: dict = field(default_factory=dict)
 

@@ -8,6 +8,7 @@ import libcst as cst
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
+from compilelint.semantic.passed_functions import UNKNOWN_ARGS, function_like, keeps_for_later, passed_values
 from compilelint.summary import CallEdge, names_classes
 
 
@@ -29,6 +30,24 @@ class CallGraph:
     def enter_Call(self, node: cst.Call) -> None:
         self.edge_index(node)
         self.not_read.add(id(node.func))  # a call, not a read: `p.m()` is edge_index's
+        if self.scopes and not (self.header or self.escaped or keeps_for_later(node)):
+            for value in passed_values(node):
+                self._passed_edge(value, self.scopes[-1])
+
+    def _passed_edge(self, value: cst.BaseExpression, scope) -> None:
+        """A function handed to the call (semantic.passed_functions): the callee calls it."""
+        call = None
+        if isinstance(value, cst.Name) and function_like(value.value):
+            if not self.locally_bound(value.value):
+                call = CallEdge("name", value.value)
+            elif alias := scope.aliases.get(value.value):
+                call = CallEdge(alias[0], "|".join(alias[1]))  # `fn = partial(f, ...)`, then handed on
+        elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
+                and function_like(value.attr.value):
+            call = CallEdge("self", value.attr.value)  # `checkpoint(self._block, x)`
+        if call is not None:
+            call.args = UNKNOWN_ARGS
+            self._append_edge(call, scope)
 
     def enter_BinaryOperation(self, node: cst.BinaryOperation) -> None:
         """`inp * physics` with `inp` an instance of a project class: Python runs the class's
@@ -69,6 +88,10 @@ class CallGraph:
             values = [v for v, other in zip(values, values[::-1]) if not _wraps(v, other)]
         for value in values:
             ref = None
+            if isinstance(value, cst.Call) and self.qualify(value.func) == "functools.partial" and value.args \
+                    and not value.args[0].keyword and not value.args[0].star:
+                value = value.args[0].value  # `undo = partial(_undo_swap_axes, axes=axes)`: calls it
+                self.scopes[-1].partials.add(name)
             if isinstance(value, cst.Name) and not self.locally_bound(value.value):
                 ref = ("name", value.value)
             elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
@@ -228,8 +251,10 @@ class CallGraph:
             return None
         scope.edges[id(node)] = None  # while its arguments are inferred: they may record calls first
         args = self._arg_specs(node)
-        if dispatch:  # (getattr's arguments are not the method's: what it is called with is unknown)
-            call.args = (("*", "unknown"), ("**", "unknown"))
+        if dispatch or (isinstance(node.func, cst.Name) and node.func.value in scope.partials):
+            # (getattr's arguments are not the method's, nor a partial's the function's, whose
+            # first ones the partial binds: what it is called with is unknown)
+            call.args = UNKNOWN_ARGS
         else:
             call.args = args
             call.forwards = self._forwards(node, scope)
