@@ -8,7 +8,7 @@ import libcst as cst
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
-from compilelint.semantic.passed_functions import UNKNOWN_ARGS, function_like, keeps_for_later, passed_values
+from compilelint.semantic.passed_functions import NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, passed_values
 from compilelint.summary import CallEdge, names_classes
 
 
@@ -30,7 +30,8 @@ class CallGraph:
     def enter_Call(self, node: cst.Call) -> None:
         self.edge_index(node)
         self.not_read.add(id(node.func))  # a call, not a read: `p.m()` is edge_index's
-        if self.scopes and not (self.header or self.escaped or keeps_for_later(node)):
+        if self.scopes and not (self.header or self.escaped or keeps_for_later(node)) \
+                and not (self.qualify(node.func) or "").startswith(NOT_CALLED):
             for value in passed_values(node):
                 self._passed_edge(value, self.scopes[-1])
 
@@ -43,8 +44,9 @@ class CallGraph:
             elif alias := scope.aliases.get(value.value):
                 call = CallEdge(alias[0], "|".join(alias[1]))  # `fn = partial(f, ...)`, then handed on
         elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
-                and function_like(value.attr.value):
-            call = CallEdge("self", value.attr.value)  # `checkpoint(self._block, x)`
+                and scope.class_name is not None and (info := self.class_table.get(scope.class_name)) is not None \
+                and value.attr.value in info.methods:
+            call = CallEdge("self", value.attr.value)  # `checkpoint(self._block, x)`: a method, not `self.device`
         if call is not None:
             call.args = UNKNOWN_ARGS
             self._append_edge(call, scope)

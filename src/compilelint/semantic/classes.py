@@ -32,7 +32,7 @@ class ClassInfo:
     set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
     param_attrs: set[str] = field(default_factory=set)  # self.x = <a constructor parameter>, untyped
     empty_attrs: set[str] = field(default_factory=set)  # self.x = {} / [] / dict(): may stay empty
-    methods: set[str] = field(default_factory=set)  # the functions its body defines
+    methods: set[str] = field(default_factory=set)  # the functions its body defines (not properties)
     typed_dict: int = 0  # summary.TYPED_DICT / OPTIONAL_KEYS bits
     attr_functions: dict[str, str] = field(default_factory=dict)  # self.fn = a_function -> "a|b"
     # self.x = f(...) in an init method -> f, qualified: the first call each attribute is set from
@@ -44,6 +44,7 @@ class ClassInfo:
     list_attrs: dict[str, bool] = field(default_factory=dict)  # every write of self.x builds a list
 
 
+ACCESSORS = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
 _NONE = "none"  # `_scan_class_attrs`: the init methods set the attribute to None
 
 
@@ -76,7 +77,8 @@ class ClassTracking:
                 base = arg.value.value if isinstance(arg.value, cst.Subscript) else arg.value  # `Base[T]`: Base
                 bases.append(self.qualify(base) or dotted(base) or "?")
         info = ClassInfo(qualname, bases)
-        info.methods = {stmt.name.value for stmt in node.body.body if isinstance(stmt, cst.FunctionDef)}
+        info.methods = {stmt.name.value for stmt in node.body.body if isinstance(stmt, cst.FunctionDef) and not any(
+            (dotted(d.decorator) or "").rsplit(".", 1)[-1] in ACCESSORS for d in stmt.decorators)}  # (no property)
         for deco in node.decorators:
             target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
             ref = self.qualify(target) or dotted(target)

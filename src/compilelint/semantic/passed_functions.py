@@ -2,16 +2,22 @@
 `map(flip, xs)`, `checkpoint(self._block, x)`. The callee calls them, so they run in the region
 with it: Dynamo inlines a function it is handed, and a break inside breaks the caller's graph
 (measured on 2.13.0 and 2.14.1; ptwt's coefficient maps). The walk records one call edge per
-function passed, its arguments unknown (the callee chooses them)."""
+function passed, its arguments unknown (the callee chooses them): a module-level function by
+name, a local bound to one or to a `partial` of one, and `self.m` only where the class's own body
+defines `m` as a method (`self.device` handed on is a property's value, not a function)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.compiled import DISABLE_NAMES
+
 # methods that keep what they are given for later rather than call it (`hooks.append(fn)`,
 # `x.register_hook(fn)`: a backward hook runs outside the forward graph)
 KEEPS = frozenset({"append", "extend", "insert", "add", "setdefault", "update", "put", "connect", "submit"})
 UNKNOWN_ARGS = (("*", "unknown"), ("**", "unknown"))
+# handed to these, a function runs eagerly (`torch.compiler.disable(f)`), scripted, or not at all
+NOT_CALLED = tuple(sorted(DISABLE_NAMES)) + ("torch.jit.", "atexit.", "threading.", "weakref.")
 
 
 def keeps_for_later(node: cst.Call) -> bool:
