@@ -9,7 +9,7 @@ from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.semantic.passed_functions import NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, passed_values
-from compilelint.summary import CallEdge, names_classes
+from compilelint.summary import MADE, CallEdge, names_classes
 
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
@@ -205,7 +205,8 @@ class CallGraph:
         if not isinstance(func, cst.Attribute) or not self.scopes:
             return None
         owner, scope = func.value, self.scopes[-1]
-        built = isinstance(owner, cst.Call) and self._class_name(owner.func) is not None
+        built = isinstance(owner, cst.Call) and (self._class_name(owner.func) is not None or (
+            self.factory_mark(owner.func) or "").startswith(MADE))  # `Ranker(k).top(x)`, `make_ranker(k).top(x)`
         built = built or (isinstance(owner, cst.Name) and owner.value in scope.built)
         return self._ctorcall_edge(node) if built else None
 
@@ -272,6 +273,8 @@ class CallGraph:
         return index
 
     def _edge(self, func: cst.BaseExpression, scope) -> CallEdge | None:
+        if isinstance(func, cst.Name) and func.value == "self" and scope.class_name is not None and scope.bound:
+            return CallEdge("self", "__call__")  # `self(*args)`: the instance's own `__call__`
         if isinstance(func, cst.Name):
             if func.value in scope.var_class:
                 return CallEdge("instance", scope.var_class[func.value])  # layer(x), layer a Block
@@ -313,6 +316,8 @@ class CallGraph:
             return CallEdge("apply", cls)
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
+        if isinstance(owner, cst.Call) and (made := self.factory_mark(owner.func)) and made.startswith(MADE):
+            return CallEdge("ctorcall", f"{made}.{func.attr.value}")  # trace(fn).get_trace(x): what the factory builds
         if isinstance(owner, cst.Name) and (cls := self._object_class(owner.value, scope)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # dist.log_prob(y), window.apply(x)
         qualified_name = self.qualify(func)

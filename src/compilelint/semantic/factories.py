@@ -18,6 +18,7 @@ from compilelint.summary import MADE, NEW, PARAMETER
 
 PICKED_MAX = 4  # classes a local may pick between (as `attr_marks.EITHER_MAX`)
 
+UNIONS = frozenset({"typing.Union", "typing.Optional", "typing_extensions.Union", "typing_extensions.Optional"})
 MAX_CLASSES = 16  # a factory returning more is a registry the walk does not follow
 # callees whose results are no project object
 FOREIGN = ("builtins.", "torch.", "numpy.", "math.", "typing.", "functools.", "itertools.", "collections.",
@@ -64,6 +65,10 @@ class FactoryTracking:
         closures = self.closure_returns.pop(scope.qualname, None)
         if closures and info is not None:
             info.closures = "|".join(dict.fromkeys(closures))
+        if info is not None and all(kind == "x" for kind, _ in made or ()) and node.returns is not None \
+                and (annotated := self._annotated_classes(node.returns.annotation)):
+            info.builds = "|".join(annotated)  # `def trace(fn) -> Union[TraceMessenger, TraceHandler[P, T]]: ...`
+            return
         if not made or info is None or len({kind for kind, _ in made}) != 1 or made[0][0] == "x":
             return
         refs = list(dict.fromkeys(ref for _, ref in made))
@@ -72,6 +77,29 @@ class FactoryTracking:
                 info.builds = "|".join(refs)
             else:
                 info.picks = "|".join(refs)
+
+    def _annotated_classes(self, annotation: cst.BaseExpression) -> list[str]:
+        """The project classes a return annotation names (`Handler`, `"Handler"`, `Handler[P, T]`,
+        `Union[A, B]`, `Optional[A]`, `A | None`); none when it names anything else too."""
+        refs, todo = [], [annotation]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+                try:
+                    node = cst.parse_expression(node.evaluated_value)
+                except cst.ParserSyntaxError:
+                    return []
+            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+                todo.extend((node.left, node.right))
+            elif isinstance(node, cst.Subscript) and (self.qualify(node.value) or "") in UNIONS:
+                todo.extend(e.slice.value for e in node.slice if isinstance(e.slice, cst.Index))
+            elif isinstance(node, cst.Name) and node.value == "None":
+                continue
+            elif ref := self._class_ref(node.value if isinstance(node, cst.Subscript) else node):
+                refs.append(ref)
+            else:
+                return []
+        return list(dict.fromkeys(refs))[:MAX_CLASSES]
 
     def _class_ref(self, node: cst.BaseExpression) -> str | None:
         """A class-like name (`Euler`, `euler.Euler`, `SRK`) outside builtins and torch,
