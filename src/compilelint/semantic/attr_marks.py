@@ -4,7 +4,9 @@ per branch ("A|B"), or a mark of another sort (`summary.MADE`, `APPLY`, `BOUND`,
 A `PATH` mark is what an attribute holds when the constructor copies it out of a model it is
 handed: `self.rnn = copy.deepcopy(model.rnn.rnn)` with `model: RNNModel` (rsl_rl's export
 wrappers) is "path:RNNModel>rnn.rnn"; the project follows it across files
-(`index_many.path_classes`), each step the attribute the class before holds."""
+(`index_many.path_classes`), each step the attribute the class before holds. Functions an
+attribute holds (`ClassInfo.attr_functions`: `self.search_fn = native_search`, or a `partial`
+of one) are `function_refs`'s."""
 
 from __future__ import annotations
 
@@ -62,3 +64,22 @@ def class_annotation(annotation: cst.BaseExpression) -> str | None:
     if not last.lstrip("_")[:1].isupper() or last in TENSOR_ANNOTATIONS or last in VALUE_ANNOTATIONS:
         return None
     return name
+
+
+def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify) -> list[str]:
+    """The names a value refers to when it is a module-level name, or either branch of `a if c
+    else b` (the other may build a module), that is not a constructor parameter, a local, a class
+    or `None`: a function the project may resolve (qualified when imported)."""
+    if isinstance(value, cst.IfExp):
+        return function_refs(value.body, params, local_calls, qualify) + \
+            function_refs(value.orelse, params, local_calls, qualify)
+    if isinstance(value, cst.Call) and qualify(value.func) == "functools.partial" and value.args \
+            and not value.args[0].keyword and not value.args[0].star \
+            and all(arg.keyword is not None for arg in value.args[1:]):
+        # `self.act = partial(scaled, scale=2.0)`: calling it calls `scaled` with the same
+        # positional arguments (one that binds positional ones would shift them: not followed)
+        return function_refs(value.args[0].value, params, local_calls, qualify)
+    if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
+            or not value.value[:1].islower():
+        return []
+    return [qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)

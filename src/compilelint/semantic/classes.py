@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.attr_marks import class_annotation, either_class, typed_attr, typed_path
+from compilelint.semantic.attr_marks import class_annotation, either_class, function_refs, typed_attr, typed_path
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
@@ -152,7 +152,7 @@ class ClassTracking:
                     info.state_attrs.add(assign_target)  # `self.w = nn.Parameter(...)`, `= nn.Linear(...)`
                 if in_init and isinstance(value, cst.Call):
                     info.init_calls.setdefault(assign_target, self.qualify(value.func) or dotted(value.func) or "")
-                if refs := self._function_refs(value, params, local_calls):
+                if refs := function_refs(value, params, local_calls, self.qualify):
                     # `self.search_fn = native_neighbor_search` (beside `= FixedRadiusSearch()` in
                     # another branch): calling `self.search_fn(...)` may run the function
                     held = info.attr_functions.get(assign_target, "").split("|")
@@ -264,18 +264,6 @@ class ClassTracking:
         """`Filter` of `self.filters.append(Filter(...))`."""
         ref = (self.qualify(value.func) or dotted(value.func)) if isinstance(value, cst.Call) else None
         return ref if ref and ref.rsplit(".", 1)[-1][:1].isupper() and not ref.startswith("builtins.") else None
-
-    def _function_refs(self, value: cst.BaseExpression, params: set, local_calls: dict) -> list[str]:
-        """The names a value refers to when it is a module-level name, or either branch of `a if c
-        else b` (the other may build a module), that is not a constructor parameter, a local, a class
-        or `None`: a function the project may resolve (qualified when imported)."""
-        if isinstance(value, cst.IfExp):
-            return self._function_refs(value.body, params, local_calls) + \
-                self._function_refs(value.orelse, params, local_calls)
-        if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
-                or not value.value[:1].islower():
-            return []
-        return [self.qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)
 
     def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
         target = node.target
