@@ -144,6 +144,8 @@ INHERITED = "h|"
 # a CL160 candidate's `needs`: "g|<qualified name>", kept when the module that defines the name
 # binds it to a builtin generic, `dict[str, Tensor]` (project_rules.cl160_aliases decides)
 GENERIC_ALIAS = "g|"
+# the builtin classes whose subscript (`dict[str, Tensor]`) is a `types.GenericAlias` (CL160)
+GENERIC_BUILTINS = frozenset({"list", "tuple", "dict", "set", "frozenset", "type"})
 PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED,
                    GENERIC_ALIAS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,

@@ -20,6 +20,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from compilelint.finding import Finding
+from compilelint.project_rules._sources import Sources
 
 
 @dataclass
@@ -45,6 +46,8 @@ class ProjectContext:
     api: set[str] = field(default_factory=set)
     python: tuple[int, int] = (3, 12)  # the Python the code runs on (config.python_version)
     torch: tuple[int, int] = (2, 13)  # the torch release it targets (config.torch_version)
+    # files the phases read with `ast` (CL147, CL119's helpers, CL160): each parsed once per check
+    sources: Sources = field(default_factory=Sources)
 
     def candidates(self, prefix: str) -> list[tuple]:
         """(analysis, finding, function key, call edge) of each deferred candidate whose

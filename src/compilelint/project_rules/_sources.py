@@ -1,6 +1,7 @@
-"""A function's source for the project phases that need a place the summaries do not keep
-(CL147's read of a cached property, CL119's `next(module.parameters())` in a helper): the file
-parsed with `ast` once per check, the function found by its qualified name, columns in characters."""
+"""A file's source for the project phases that need what the summaries do not keep (CL147's read
+of a cached property, CL119's `next(module.parameters())` in a helper, CL160's module-level
+aliases): the file parsed with `ast` once per check (`ProjectContext.sources`, shared by the
+phases), a function found by its qualified name, columns in characters."""
 
 from __future__ import annotations
 
@@ -12,6 +13,11 @@ class Sources:
 
     def __init__(self) -> None:
         self._trees: dict[str, tuple | None] = {}
+
+    def tree(self, path: str) -> ast.Module | None:
+        """The file's module node (None when it cannot be read or parsed)."""
+        parsed = self._parsed(path)
+        return parsed[0] if parsed else None
 
     def function(self, path: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """The function `qualname` (`Cls.method`, `outer.<locals>.inner`) of the file at `path`."""

@@ -23,7 +23,7 @@ from compilelint.rules._rnn_walks import PARAMETERLESS
 def run(context, known) -> list:
     index = context.index
     by_module = {a.module: a for a in context.analyses}
-    sources = Sources()
+    sources = context.sources
     out, seen = [], set()
     for key in sorted(context.region | context.api):
         owner = index.owner(key)

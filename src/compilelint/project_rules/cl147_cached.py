@@ -22,7 +22,7 @@ def run(context) -> list:
         return []
     index, rule = context.index, context.rules["CL147"]
     by_module = {a.module: a for a in context.analyses}
-    sources = Sources()
+    sources = context.sources
     out = []
     for key in sorted(context.region | context.api):
         module, qualname = key.split(":", 1)

@@ -2,44 +2,42 @@
 with `Details` imported from another file of the project. The candidate holds when that file binds
 the name, at top level and once, to a subscript of a builtin class (`Details: TypeAlias = dict[str,
 Tensor]`, ptwt's `constants.WaveletDetailDict`); the file is read with `ast` (the summaries keep no
-module-level values), followed through one re-export (`from .constants import Details` in an
-`__init__`)."""
+module-level values; `ProjectContext.sources`), followed through re-exports (`from .constants import
+Details` in an `__init__`), up to `_HOPS` files."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import replace
 
-from compilelint.finding import GENERIC_ALIAS
+from compilelint.finding import GENERIC_ALIAS, GENERIC_BUILTINS
 
-BUILTIN_GENERICS = frozenset({"list", "tuple", "dict", "set", "frozenset", "type"})
-_HOPS = 3  # re-exports followed
+_HOPS = 3  # files followed: the alias's own and two re-exports
 
 
 def run(context) -> list:
     paths = {analysis.module: analysis.path for analysis in context.analyses}
-    trees: dict[str, ast.Module | None] = {}
     out = []
     for analysis, finding in context.deferred:
         if not finding.needs[0].startswith(GENERIC_ALIAS):
             continue
-        shown = _alias(finding.needs[0][len(GENERIC_ALIAS):], paths, trees)
+        shown = _alias(finding.needs[0][len(GENERIC_ALIAS):], paths, context.sources)
         if shown is not None:
             out.append((analysis, replace(finding, needs=(), message=finding.message.replace("{shown}", shown))))
     return out
 
 
-def _alias(qualified: str, paths: dict, trees: dict) -> str | None:
+def _alias(qualified: str, paths: dict, sources) -> str | None:
     """The text a module-level generic alias is bound to, or None when it is not one."""
     for _ in range(_HOPS):
         module, _, name = qualified.rpartition(".")
-        tree = _tree(module, paths, trees)
+        tree = sources.tree(paths[module]) if module in paths else None
         if tree is None:
             return None
         values = [_value(stmt, name) for stmt in tree.body]
         values = [v for v in values if v is not None]
         if len(values) == 1 and isinstance(values[0], ast.Subscript) and isinstance(values[0].value, ast.Name) \
-                and values[0].value.id in BUILTIN_GENERICS:
+                and values[0].value.id in GENERIC_BUILTINS:
             return ast.unparse(values[0])
         source = _imported(tree, module, name, paths[module].endswith("__init__.py"))
         if values or source is None:
@@ -69,15 +67,3 @@ def _imported(tree: ast.Module, module: str, name: str, package_init: bool) -> s
             return ".".join(base + ([stmt.module] if stmt.module else []) + [original])
     return None
 
-
-def _tree(module: str, paths: dict, trees: dict) -> ast.Module | None:
-    if module not in trees:
-        trees[module] = None
-        path = paths.get(module)
-        if path is not None:
-            try:
-                with open(path, "rb") as handle:
-                    trees[module] = ast.parse(handle.read())
-            except (OSError, SyntaxError, ValueError):
-                pass
-    return trees[module]

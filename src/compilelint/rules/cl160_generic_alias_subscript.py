@@ -1,11 +1,10 @@
 import libcst as cst
 
-from compilelint.finding import GENERIC_ALIAS
+from compilelint.finding import GENERIC_ALIAS, GENERIC_BUILTINS
 from compilelint.rules.base import Rule
 
 # `list[...]`, `dict[...]`: what subscripting a builtin class makes is a `types.GenericAlias`
-BUILTIN_GENERICS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set",
-                              "builtins.frozenset", "builtins.type"})
+BUILTIN_GENERICS = frozenset(f"builtins.{name}" for name in GENERIC_BUILTINS)
 # where the generic types a subscript in the body names come from
 GENERIC_MODULES = ("typing.", "typing_extensions.", "collections.abc.")
 
@@ -106,17 +105,18 @@ def f(x):
             for name in _names(element.slice.value):
                 if self.ctx.locally_bound(name.value):
                     continue
+                imported = self.ctx.qualify(name) or ""
+                if name.value in self._aliases:
+                    shown, needs = self._aliases[name.value], ()
+                elif "." in imported and not imported.startswith(("builtins.", "torch.", *GENERIC_MODULES)):
+                    # an alias of another file (ptwt's `WaveletDetailDict` from `constants`): the project decides
+                    shown, needs = "{shown}", (f"{GENERIC_ALIAS}{imported}",)
+                else:
+                    continue
                 text = " ".join(cst.Module([]).code_for_node(node).split()).replace("[ ", "[").replace(", ]", "]")
                 text = text if len(text) <= 60 else text[:57] + "..."
-                if name.value in self._aliases:
-                    self.report(node, self.message.format(text=text, alias=name.value, shown=self._aliases[name.value]))
-                    return
-                imported = self.ctx.qualify(name) or ""
-                if "." in imported and not imported.startswith(("builtins.", "torch.", *GENERIC_MODULES)):
-                    # an alias of another file (ptwt's `WaveletDetailDict` from `constants`): the project decides
-                    self.report(node, self.message.format(text=text, alias=name.value, shown="{shown}"),
-                                needs=(f"{GENERIC_ALIAS}{imported}",))
-                    return
+                self.report(node, self.message.format(text=text, alias=name.value, shown=shown), needs=needs)
+                return
 
 
 def _names(value: cst.BaseExpression):

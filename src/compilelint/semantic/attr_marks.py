@@ -13,6 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, dotted, not_optional
+from compilelint.semantic.passed_functions import partial_target
 from compilelint.summary import APPLY, BOUND, MADE, PATH
 
 EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
@@ -73,12 +74,10 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
     if isinstance(value, cst.IfExp):
         return function_refs(value.body, params, local_calls, qualify) + \
             function_refs(value.orelse, params, local_calls, qualify)
-    if isinstance(value, cst.Call) and qualify(value.func) == "functools.partial" and value.args \
-            and not value.args[0].keyword and not value.args[0].star \
-            and all(arg.keyword is not None for arg in value.args[1:]):
+    if (target := partial_target(value, qualify, keywords_only=True)) is not None:
         # `self.act = partial(scaled, scale=2.0)`: calling it calls `scaled` with the same
         # positional arguments (one that binds positional ones would shift them: not followed)
-        return function_refs(value.args[0].value, params, local_calls, qualify)
+        return function_refs(target, params, local_calls, qualify)
     if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
             or not value.value[:1].islower():
         return []

@@ -8,7 +8,8 @@ import libcst as cst
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
-from compilelint.semantic.passed_functions import NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, passed_values
+from compilelint.semantic.passed_functions import (NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, partial_target,
+                                                   passed_values)
 from compilelint.summary import MADE, CallEdge, names_classes
 
 
@@ -30,9 +31,9 @@ class CallGraph:
     def enter_Call(self, node: cst.Call) -> None:
         self.edge_index(node)
         self.not_read.add(id(node.func))  # a call, not a read: `p.m()` is edge_index's
-        if self.scopes and not (self.header or self.escaped or keeps_for_later(node)) \
-                and not (self.qualify(node.func) or "").startswith(NOT_CALLED):
-            for value in passed_values(node):
+        values = list(passed_values(node)) if self.scopes and not (self.header or self.escaped) else ()
+        if values and not keeps_for_later(node) and not (self.qualify(node.func) or "").startswith(NOT_CALLED):
+            for value in values:
                 self._passed_edge(value, self.scopes[-1])
 
     def _passed_edge(self, value: cst.BaseExpression, scope) -> None:
@@ -90,9 +91,8 @@ class CallGraph:
             values = [v for v, other in zip(values, values[::-1]) if not _wraps(v, other)]
         for value in values:
             ref = None
-            if isinstance(value, cst.Call) and self.qualify(value.func) == "functools.partial" and value.args \
-                    and not value.args[0].keyword and not value.args[0].star:
-                value = value.args[0].value  # `undo = partial(_undo_swap_axes, axes=axes)`: calls it
+            if (target := partial_target(value, self.qualify)) is not None:
+                value = target  # `undo = partial(_undo_swap_axes, axes=axes)`: calls it
                 self.scopes[-1].partials.add(name)
             if isinstance(value, cst.Name) and not self.locally_bound(value.value):
                 ref = ("name", value.value)

@@ -20,6 +20,17 @@ UNKNOWN_ARGS = (("*", "unknown"), ("**", "unknown"))
 NOT_CALLED = tuple(sorted(DISABLE_NAMES)) + ("torch.jit.", "atexit.", "threading.", "weakref.")
 
 
+def partial_target(value: cst.BaseExpression, qualify, keywords_only: bool = False) -> cst.BaseExpression | None:
+    """`f` of `functools.partial(f, ...)`; with `keywords_only`, only when the partial binds
+    nothing but keywords (a call of it then passes its positional arguments on unshifted)."""
+    if not (isinstance(value, cst.Call) and qualify(value.func) == "functools.partial" and value.args
+            and not value.args[0].keyword and not value.args[0].star):
+        return None
+    if keywords_only and any(arg.keyword is None for arg in value.args[1:]):
+        return None
+    return value.args[0].value
+
+
 def keeps_for_later(node: cst.Call) -> bool:
     func = node.func
     return isinstance(func, cst.Attribute) and (func.attr.value in KEEPS or func.attr.value.startswith("register"))
