@@ -327,3 +327,41 @@ def test_a_break_of_a_line_that_calls_no_module_is_its_own():
     lines = {(b.function, b.line) for b in res.breaks if b.kind == "graph_break"}
     assert lines == {("forward", line_of(_SpreadThenLoss.forward, "# BREAK")),
                      ("forward", line_of(_WeightedLoss.forward, "# BREAK"))}
+
+
+class _Transformish(torch.distributions.Transform, torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.ones(4))
+
+    def __hash__(self):
+        return super(torch.nn.Module, self).__hash__()  # BREAK
+
+
+class _PlainHash(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.shift = torch.nn.Parameter(torch.zeros(4))
+
+    def __hash__(self):
+        return super().__hash__()  # BREAK
+
+
+class _HashedTwice(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t, self.p = _Transformish(), _PlainHash()
+
+    def forward(self, x):
+        held = len(list(self.t.parameters()))
+        held += len(list(self.p.named_parameters()))
+        return x * self.t.scale + self.p.shift + held
+
+
+def test_two_overrides_breaking_at_their_own_super_call_are_two_breaks():
+    """Two classes' `__hash__` each break at `super().__hash__()` with the same reason (GB0006),
+    and each line calls `__hash__` by name: the second is no echo of the first, whose class is
+    not one of its bases (pyro's `TransformModule` and `ComposeTransformModule`)."""
+    res = capture(_HashedTwice(), (torch.randn(2, 4),), backend="eager")
+    lines = {b.line for b in res.breaks if b.kind == "graph_break"}
+    assert lines == {line_of(_Transformish.__hash__, "# BREAK"), line_of(_PlainHash.__hash__, "# BREAK")}

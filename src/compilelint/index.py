@@ -20,9 +20,7 @@ from compilelint.index_validators import ModelValidators
 from compilelint.index_wrappers import DecoratorWrappers
 from compilelint.summary import APPLY, BOUND, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
-
-# Base classes outside the project that are nn.Modules.
-EXTERNAL_MODULE_BASES = (  # (without reading them: external_classes reads the others installed)
+EXTERNAL_MODULE_BASES = (  # nn.Module bases outside the project known unread (external_classes reads others)
     "torch.nn.", "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
     "pytorch_lightning.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
     "timm.models.", "torchvision.models.", "torchmetrics.Metric", "torchmetrics.metric.Metric")
@@ -64,6 +62,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
+        self._hashes: tuple[str, ...] | None = None  # module classes' `__hash__` (module_hashes)
 
     # ---- resolution --------------------------------------------------------------------
 
@@ -253,9 +252,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
 
     def _callees(self, key: str, skip=None) -> Iterable[str]:
         for call in self.functions[key].calls:
-            if skip is not None and skip(key, call):
-                continue
-            yield from self.callees(key, call)
+            if skip is None or not skip(key, call):
+                yield from self.callees(key, call)
+        if self.functions[key].walks:
+            yield from self.module_hashes()  # (`m.parameters()` hashes every submodule)
 
     def callees(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """Every function a call edge may run: what `resolve_call` finds, for `self.m()` each project

@@ -84,6 +84,14 @@ class RootFinding:
                     roots.add(found)
         return {key for key in roots if not self.functions[key].disabled}
 
+    def module_hashes(self) -> tuple[str, ...]:
+        """The project module classes' own `__hash__` methods: a walk of a module tree
+        (`parameters()`, `modules()`) hashes each submodule it meets, so it may run any of them."""
+        if self._hashes is None:
+            self._hashes = tuple(key for class_key in self.classes
+                                 if (key := f"{class_key}.__hash__") in self.functions and self.is_module_class(class_key))
+        return self._hashes
+
     def package_api(self) -> set[str]:
         """Functions a top-level package re-exports by name at module level
         (`torchdiffeq/__init__.py`: `from ._impl import odeint`; not under `if TYPE_CHECKING:`)

@@ -140,13 +140,16 @@ class FunctionSummary:
     state: tuple[tuple, ...] = ()
     trains: bool = False  # a method that runs a training step: `.backward()`, `torch.autograd.grad` (entries)
     validates: bool = False  # a pydantic validator: building the model runs it (semantic.compiled.VALIDATOR_DECORATORS)
+    # it walks a module tree (`m.parameters()`, `m.modules()`, ...): the walk hashes every
+    # submodule, running a module class's own `__hash__` (semantic.state_events.HASHING_WALKS)
+    walks: bool = False
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
                       self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached,
-                      self.objects, self.promised, self.state, self.trains, self.validates), _FUNCTION)
+                      self.objects, self.promised, self.state, self.trains, self.validates, self.walks), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -159,7 +162,7 @@ class FunctionSummary:
 
 
 _FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
-             "", (), False, False)
+             "", (), False, False, False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

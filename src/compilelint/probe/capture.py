@@ -29,7 +29,7 @@ from compilelint.probe.dynamo_text import (
 )
 from compilelint.probe.logcapture import _LogCapture
 from compilelint.probe.records import KINDS, BreakRecord, CaptureResult
-from compilelint.probe.source_spans import enclosing_def
+from compilelint.probe.source_spans import class_lineage, enclosing_def
 from compilelint.probe.trace import LineRecorder
 from compilelint.probe.userfiles import is_user_file
 
@@ -166,6 +166,16 @@ def _calls_a_module(path: str | None, line: int | None) -> bool:
     return False
 
 
+def _other_class(r: BreakRecord, inner: BreakRecord) -> bool:
+    """`r`'s line calls through `super()`, and `inner` lies in a class that is not one of its
+    class's bases: two overrides of a method (two `__hash__`s that each break at their own
+    `super().__hash__()`), not a caller and its callee."""
+    if "super(" not in (linecache.getline(r.file, r.line) if r.file and r.line else ""):
+        return False
+    mine, theirs = class_lineage(r.file, r.line), class_lineage(inner.file, inner.line)
+    return mine is not None and theirs is not None and theirs[0] not in mine
+
+
 def _called_names(path: str | None, line: int | None) -> list[str]:
     text = linecache.getline(path, line) if path and line else ""
     return [name.rsplit(".", 1)[-1] for name in _CALL_RE.findall(text)]
@@ -213,7 +223,7 @@ def drop_echoes(records: list[BreakRecord]) -> list[BreakRecord]:
                 for inner in calling.get((r.file, r.line, r.gb_id, r.reason), ())) or any(
                 enclosing_def(inner.file, inner.line) != enclosing_def(r.file, r.line)
                 and _calls_by_name(r.file, r.line, inner.function)
-                for inner in earlier.get((r.gb_id, r.reason), ()))):
+                and not _other_class(r, inner) for inner in earlier.get((r.gb_id, r.reason), ()))):
             echoes.add(id(r))
         earlier.setdefault((r.gb_id, r.reason), []).append(r)
 

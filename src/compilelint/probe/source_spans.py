@@ -114,3 +114,28 @@ def comprehension_home(path: str, line: int) -> frozenset[int]:
     if not homes:
         return frozenset()
     return frozenset(min(homes, key=len)) - frozenset(range(comp.lineno, (comp.end_lineno or comp.lineno) + 1))
+
+
+@functools.lru_cache(maxsize=256)
+def _class_spans(path: str) -> tuple[tuple[range, str, tuple[str, ...]], ...]:
+    """(lines, name, the last part of each base's name) of each class of the file."""
+    return tuple((range(node.lineno, (node.end_lineno or node.lineno) + 1), node.name,
+                  tuple(ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases))
+                 for node in _nodes(path) if isinstance(node, ast.ClassDef))
+
+
+def class_lineage(path: str | None, line: int | None) -> tuple[str, ...] | None:
+    """The name of the innermost class holding ``line`` and of its bases, followed through the
+    file's own classes (bases by the last part of their names); None outside a class."""
+    spans = _class_spans(path) if path and line else ()
+    holding = [c for c in spans if line in c[0]]
+    if not holding:
+        return None
+    by_name = {name: bases for _, name, bases in spans}
+    seen, todo = [], [max(holding, key=lambda c: c[0].start)[1]]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.append(name)
+            todo.extend(by_name.get(name, ()))
+    return tuple(seen)

@@ -21,6 +21,10 @@ from compilelint.semantic.kinds import dotted, torch_state
 
 # what Dynamo refuses on a module with a pending state change (torch/_dynamo/variables/builtin.py)
 READS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules"})
+# walks only modules make (any receiver): each keeps a memo set, so hashes every submodule and runs
+# a module class's own `__hash__` (CL161); `train`/`eval`/`apply`/`to` do too, but other objects
+# share their names
+HASHING_WALKS = READS | {"children", "named_children"}
 
 
 class StateEvents:
@@ -41,6 +45,9 @@ class StateEvents:
 
     def enter_Call(self, node: cst.Call) -> None:
         func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in HASHING_WALKS and self.scopes \
+                and not (self.header or self.escaped) and (info := self.functions.get(self.scopes[-1].qualname)):
+            info.walks = True
         if dotted(func) == "next" and node.args and isinstance(inner := node.args[0].value, cst.Call):
             self.state_lazy.add(id(inner))  # `next(self.parameters())`: stops at the first parameter
             return
