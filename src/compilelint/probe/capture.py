@@ -167,13 +167,13 @@ def _calls_a_module(path: str | None, line: int | None) -> bool:
 
 
 def _other_class(r: BreakRecord, inner: BreakRecord) -> bool:
-    """`r`'s line calls through `super()`, and `inner` lies in a class that is not one of its
-    class's bases: two overrides of a method (two `__hash__`s that each break at their own
-    `super().__hash__()`), not a caller and its callee."""
+    """`r`'s line calls through `super()`, and `inner` lies in a class that neither derives from
+    `r`'s nor is one of its bases: two overrides of a method in unrelated classes (two `__hash__`s
+    that each break at their own `super().__hash__()`), not a caller and its callee."""
     if "super(" not in (linecache.getline(r.file, r.line) if r.file and r.line else ""):
         return False
     mine, theirs = class_lineage(r.file, r.line), class_lineage(inner.file, inner.line)
-    return mine is not None and theirs is not None and theirs[0] not in mine
+    return mine is not None and theirs is not None and theirs[0] not in mine and mine[0] not in theirs
 
 
 def _called_names(path: str | None, line: int | None) -> list[str]:
