@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.rules._callsite import source
 from compilelint.rules.base import Rule
 from compilelint.semantic.kinds import dotted
 
@@ -9,7 +10,6 @@ SLOT_CLASSES = frozenset({"builtins.object", "torch.nn.Module", "torch.nn.module
 PLAIN_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})
 TORCH_BASES = ("torch.nn.", "torch.distributions.")
 NOT_PLAIN = ("torch.nn.attention.",)  # (flex attention's BlockMask hashes in Python)
-_EMPTY = cst.Module([])
 
 
 class HashThroughSlot(Rule):
@@ -101,20 +101,13 @@ class Net(nn.Module):
 """,
     ]
 
-    def __init__(self, walker) -> None:
-        super().__init__(walker)
-        self._classes: dict[str, cst.ClassDef] = {}
-
-    def visit_Module(self, node: cst.Module) -> None:
-        self._classes = {s.name.value: s for s in node.body if isinstance(s, cst.ClassDef)} \
-            if "__hash__" in (self.ctx.text or "__hash__") else {}
-
     def visit_Call(self, node: cst.Call) -> None:
+        if not isinstance(node.func, cst.Attribute) or node.func.attr.value != "__hash__":
+            return
         scope = self.ctx.function
         defined = scope.node if scope is not None else None
-        if not self._classes or not (isinstance(defined, cst.FunctionDef) and defined.name.value == "__hash__" and scope.class_name
-                and "." not in scope.class_name and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value == "__hash__"):
+        if not (isinstance(defined, cst.FunctionDef) and defined.name.value == "__hash__" and scope.class_name
+                and "." not in scope.class_name):
             return
         owner = node.func.value
         if isinstance(owner, cst.Call) and dotted(owner.func) == "super":
@@ -122,7 +115,7 @@ class Net(nn.Module):
                 return
         elif (self.ctx.qualify(owner) or "") not in SLOT_CLASSES:
             return
-        self.report(node, self.message.format(text=_EMPTY.code_for_node(node), cls=scope.class_name))
+        self.report(node, self.message.format(text=source(node, limit=80), cls=scope.class_name))
 
     def _super_slot(self, cls: str, args: list) -> bool:
         """`super().__hash__()` (or `super(C, self)`) resolves to `object.__hash__`; `super(nn.Module,
@@ -135,16 +128,15 @@ class Net(nn.Module):
 
     def _inherits_slot(self, cls: str, depth: int) -> bool:
         """Every base of the file's class `cls` leaves `__hash__` to `object`: torch's modules and
-        distributions, `ABC`, or a class of this file that defines none and whose bases do the same."""
-        node = self._classes.get(cls)
-        if node is None or depth > 8:
+        distributions, `ABC`, or a class of this file that defines none and whose bases do the same
+        (read from the walk's class table, bases qualified)."""
+        info = self.ctx.class_table.get(cls)
+        if info is None or depth > 8 or depth and "__hash__" in info.methods:
             return False
-        if depth and any(isinstance(s, cst.FunctionDef) and s.name.value == "__hash__" for s in node.body.body):
-            return False
-        for arg in node.bases:
-            qualified = self.ctx.qualify(arg.value) or ""
-            if qualified in PLAIN_BASES or qualified.startswith(TORCH_BASES) and not qualified.startswith(NOT_PLAIN):
+        for base in info.bases:
+            if base in PLAIN_BASES or base.startswith(TORCH_BASES) and not base.startswith(NOT_PLAIN):
                 continue
-            if not (isinstance(arg.value, cst.Name) and self._inherits_slot(arg.value.value, depth + 1)):
+            local = self.ctx.local_class(base)
+            if local is None or not self._inherits_slot(local, depth + 1):
                 return False
         return True
