@@ -21,6 +21,11 @@ MODULE_API = frozenset({
 # External module bases whose own forward (outside the project) runs methods a subclass
 # defines: calling a torchmetrics metric runs its `update`, then `compute`.
 EXTERNAL_FORWARD_CALLS = {base: ("update", "compute") for base in ("torchmetrics.Metric", "torchmetrics.metric.Metric")}
+# the data pipeline's objects and the hooks around a training step, by the names their libraries
+# give them: they run in the data loader or between compiled steps (transformers' image
+# processors and tokenizers, a `TrainerCallback`), though their methods take tensors
+PIPELINE_SUFFIXES = ("Processor", "Tokenizer", "TokenizerBase", "TokenizerFast", "FeatureExtractor", "Collator",
+                     "Callback", "Logger", "Writer", "Reader")
 SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_")  # set-up, not compute
 # what a module that loads, downloads or plots data imports: its functions are not compiled code
 # (not tqdm: a progress bar wraps samplers' and solvers' loops too, k-diffusion's `sampling`)
@@ -30,6 +35,8 @@ DATA_LIBRARIES = frozenset({
     "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "subprocess",
 })
 DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
+# what a command-line program's module imports: it runs the program, user code calls none of it
+COMMAND_LINE = frozenset({"argparse", "click", "typer", "fire", "absl", "docopt"})
 # array frameworks with a `.backward()` of their own (a tape's): a back end's twin of a torch class
 OTHER_FRAMEWORKS = frozenset({"jax", "jaxlib", "flax", "optax", "tensorflow", "keras", "warp", "mxnet", "paddle",
                               "mlx", "cupy"})
@@ -115,6 +122,8 @@ class RootFinding:
                     found.update(self._learner_methods(key))
                 elif key in self.classes and self._optimizer_class(key):
                     found.update(self._step_methods(key))
+                elif key in self.classes:
+                    found.update(self._object_methods(key))
         # a public module of a package is imported by its path too
         # (`from denoising_diffusion_pytorch.repaint import GaussianDiffusion`, `from snntorch import
         # spikegen` then `spikegen.rate(x, 8)`): its module classes' inference and entry methods
@@ -134,6 +143,8 @@ class RootFinding:
             elif self._autograd_function(class_key) and self._library(module.split(".", 1)[0]) \
                     and (forward := self.method(class_key, "forward")):
                 found.add(forward)  # user code calls `Fn.apply(x)` in the forward it compiles
+            else:
+                found.update(self._object_methods(class_key))
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
         # which user code calls in its forward): the nested function, not the factory, when it
@@ -164,6 +175,22 @@ class RootFinding:
             return True
         return "torch" in imported \
             and any(info.trains for owner in self.subclasses(class_key) for _, _, info in self._own_methods(owner))
+
+    def _object_methods(self, class_key: str) -> list[str]:
+        """A public plain object's public methods whose bodies show they take tensors
+        (`FunctionSummary.shows`: torchkge's `BernoulliNegativeSampler.corrupt_batch(heads,
+        tails, relations)` reads `heads.device`): user code calls them on its batch in the step
+        it compiles. Not set-up (`set_*`, `load_*`), an accessor, one that loads or plots data, nor
+        a data pipeline's object (`PIPELINE_SUFFIXES`)."""
+        module, _, name = class_key.partition(":")
+        if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])) \
+                or self._exception_class(class_key) or self._autograd_function(class_key) \
+                or any(named.rpartition(".")[2].endswith(PIPELINE_SUFFIXES) for owner in self._lineage(class_key)
+                       for named in (owner.rpartition(":")[2], *self._bases(owner))):
+            return []
+        return [key for method, key, info in self._own_methods(class_key)
+                if info.shows and method[0] != "_" and not method.startswith(SETUP_PREFIXES)
+                and not info.accessor and self._compute_function(key)]
 
     def _learner_methods(self, class_key: str) -> list[str]:
         """A learner's entry methods, and its public methods that run a training step
@@ -226,6 +253,34 @@ class RootFinding:
                 base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
         return cache[module]
 
+    def _compute_function(self, key: str) -> bool:
+        """A function that may run compiled: one of a compute module, or one that calls no
+        data library itself in a module whose other functions do (torchkge's `utils.modeling`:
+        `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside it computes).
+        Never one of a module that defines a dataset, compiles a model itself or parses a
+        command line (the demo's `tinygpt.cli.describe`)."""
+        module = key.split(":", 1)[0]
+        if self._compute_module(module):
+            return True
+        summary = self.modules.get(module)
+        if summary is None or summary.compile_targets or any(
+                base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases) \
+                or any(q.split(".", 1)[0] in COMMAND_LINE for q in summary.imports.values()):
+            return False
+        return not any(self._data_call(summary, call) for call in self.functions[key].calls)
+
+    @staticmethod
+    def _data_call(summary, call) -> bool:
+        """A call into a library that loads, downloads or plots data, or to `open`."""
+        if call.kind == "dotted":
+            qualified = call.target
+        elif call.kind == "name":
+            head = call.target.split(".", 1)[0]
+            qualified = summary.imports.get(head, "builtins.open" if head == "open" else "")
+        else:
+            return False
+        return qualified == "builtins.open" or qualified.split(".", 1)[0] in DATA_LIBRARIES
+
     def _export_key(self, module: str, summary, local: str) -> str | None:
         qualified = summary.imports.get(local, "")
         if local.startswith("_") or not (qualified.startswith(module + ".") or local in summary.classes):
@@ -255,7 +310,7 @@ class RootFinding:
         module, _, name = key.partition(":")
         return "." in module and info.class_name is None and info.parent is None \
             and "." not in name and _public(module) and not name.startswith("_") \
-            and not name.startswith(SETUP_PREFIXES) and self._compute_module(module) \
+            and not name.startswith(SETUP_PREFIXES) and self._compute_function(key) \
             and self._library(module.split(".", 1)[0]) and (any_params or self._takes_tensors(key, info))
 
     def _takes_tensors(self, key: str, info) -> bool:

@@ -143,13 +143,17 @@ class FunctionSummary:
     # it walks a module tree (`m.parameters()`, `m.modules()`, ...): the walk hashes every
     # submodule, running a module class's own `__hash__` (semantic.state_events.HASHING_WALKS)
     walks: bool = False
+    # a method whose body shows a parameter is a tensor or a module, as `entry` does for a
+    # module-level function (`heads.device`): a plain object's API method (index_roots)
+    shows: bool = False
 
     def to_json(self) -> tuple:
         calls = tuple([edge.to_json() for edge in self.calls])
         return _trim((calls, self.class_name, self.parent, self.compiled, self.disabled, self.ret,
                       self.params, self.bound, self.defaults, self.swaps_forward, self.wrapper, self.accessor,
                       self.items, self.inference, self.builds, self.picks, self.entry, self.closures, self.cached,
-                      self.objects, self.promised, self.state, self.trains, self.validates, self.walks), _FUNCTION)
+                      self.objects, self.promised, self.state, self.trains, self.validates, self.walks,
+                      self.shows), _FUNCTION)
 
     @classmethod
     def from_json(cls, row) -> FunctionSummary:
@@ -162,7 +166,7 @@ class FunctionSummary:
 
 
 _FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
-             "", (), False, False, False)
+             "", (), False, False, False, False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
 
 

@@ -29,7 +29,7 @@ TENSOR_METHODS = frozenset({
     "detach", "detach_", "unsqueeze", "view", "numel", "dim", "size", "cuda", "masked_fill", "masked_fill_",
     "new_zeros", "new_ones", "new_full", "new_empty", "type_as", "expand", "expand_as", "contiguous",
     "requires_grad_", "index_select", "unbind", "bmm", "softmax", "log_softmax", "permute", "chunk",
-    "narrow", "repeat_interleave", "float", "long", "bool", "half", "to",
+    "narrow", "repeat_interleave", "float", "long", "bool", "half", "to", "clone",
 })
 TENSOR_ATTRS = frozenset({"device", "requires_grad", "grad", "is_cuda"})
 MODULE_METHODS = frozenset({
@@ -54,6 +54,9 @@ class EntryTracking:
         if info.class_name is not None:
             info.entry = any(scope.env.get(name, Kind.UNKNOWN) in (Kind.TENSOR, Kind.LIKELY, Kind.UNKNOWN)
                              for name in params[1:])
+            info.shows = self._shows_tensor(node, frozenset(params[1:])) or any(
+                self._typed_as_ours(p.annotation) for p in (*node.params.params[1:], *node.params.kwonly_params)
+                if p.annotation)
             info.trains = any(isinstance(sub, cst.Call) and (
                 (isinstance(sub.func, cst.Attribute) and sub.func.attr.value == "backward")
                 or self.qualify(sub.func) in TRAINING_CALLS) for sub in iter_nodes(node.body, skip=TRIVIA))
