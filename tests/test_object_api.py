@@ -86,6 +86,13 @@ def test_a_plain_objects_tensor_methods_are_api(tmp_path):
     assert _findings(root) == [("sampling.py", _line(SAMPLING, "# ITEM"), "CL103", "note", (API,))]
 
 
+def test_a_callable_objects_call_is_api(tmp_path):
+    # a metric or a noise source called as a function (`cindex(estimate, event, time)`)
+    text = SAMPLING.replace("def corrupt(", "def __call__(")
+    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": text})
+    assert _findings(root) == [("sampling.py", _line(text, "# ITEM"), "CL103", "note", (API,))]
+
+
 def test_a_public_submodules_plain_object_is_api_too(tmp_path):
     # torchkge's `sampling` is imported by path (`from torchkge.sampling import ...`)
     root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
@@ -113,9 +120,29 @@ def test_a_data_pipelines_object_is_no_api(tmp_path):
     assert _findings(root) == []
 
 
+def test_a_scikit_learn_transformer_is_no_api(tmp_path):
+    # an estimator's `fit` / `transform` prepare the data (pytorch-forecasting's normalizers)
+    text = SAMPLING.replace("import torch", "import torch\nfrom sklearn.base import TransformerMixin").replace(
+        "class UniformSampler:", "class UniformSampler(TransformerMixin):")
+    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": text})
+    assert _findings(root) == []
+
+
+def test_a_module_classs_mixin_is_no_object_api(tmp_path):
+    # a module class's mixin (transformers' `GenerationMixin`): what the module's own API reaches
+    text = SAMPLING + textwrap.dedent("""
+
+        class Scorer(UniformSampler, torch.nn.Module):
+            def forward(self, heads):
+                return heads.float()
+    """)
+    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler, Scorer\n", "sampling.py": text})
+    assert _findings(root) == []
+
+
 def test_a_command_line_modules_functions_are_no_api(tmp_path):
     # the module parses a command line: it runs the program, user code compiles none of it
-    cli = "import argparse\n" + MODELING.replace("import pickle", "import os")
+    cli = "import click\n" + MODELING.replace("import pickle", "import os")
     root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
                                "cli.py": cli})
     assert _findings(root) == []

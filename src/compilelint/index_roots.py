@@ -25,18 +25,25 @@ EXTERNAL_FORWARD_CALLS = {base: ("update", "compute") for base in ("torchmetrics
 # give them: they run in the data loader or between compiled steps (transformers' image
 # processors and tokenizers, a `TrainerCallback`), though their methods take tensors
 PIPELINE_SUFFIXES = ("Processor", "Tokenizer", "TokenizerBase", "TokenizerFast", "FeatureExtractor", "Collator",
-                     "Callback", "Logger", "Writer", "Reader")
-SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_")  # set-up, not compute
+                     "Callback", "Logger", "Writer", "Reader", "Pipeline")
+# a scikit-learn estimator's `fit` / `transform` prepare the data (pytorch-forecasting's target
+# normalizers, `TransformerMixin`s), though they take tensors
+ESTIMATORS = ("sklearn.",)
+SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_", "export_", "convert_")  # set-up
+CONVERSIONS = frozenset({"export", "convert"})  # a format's conversion, at load or export time: not compute
 # what a module that loads, downloads or plots data imports: its functions are not compiled code
 # (not tqdm: a progress bar wraps samplers' and solvers' loops too, k-diffusion's `sampling`)
 DATA_LIBRARIES = frozenset({
     "matplotlib", "seaborn", "plotly", "pandas", "h5py", "urllib", "requests", "tarfile", "zipfile",
     "gzip", "glob", "shutil", "struct", "pickle", "csv", "PIL", "cv2", "imageio", "skimage", "wandb",
-    "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "subprocess",
+    "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "click", "typer", "fire", "subprocess",
 })
+# of those, what only fetches or reads files: a module importing nothing else of the list may
+# compute too (torchkge's `utils.modeling` downloads embeddings beside `filter_scores`); one that
+# decodes images, plots, frames tables, logs a run or parses a command line is the pipeline's
+FILE_LIBRARIES = frozenset({"h5py", "urllib", "requests", "tarfile", "zipfile", "gzip", "glob", "shutil", "struct",
+                            "pickle", "csv", "huggingface_hub"})
 DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
-# what a command-line program's module imports: it runs the program, user code calls none of it
-COMMAND_LINE = frozenset({"argparse", "click", "typer", "fire", "absl", "docopt"})
 # array frameworks with a `.backward()` of their own (a tape's): a back end's twin of a torch class
 OTHER_FRAMEWORKS = frozenset({"jax", "jaxlib", "flax", "optax", "tensorflow", "keras", "warp", "mxnet", "paddle",
                               "mlx", "cupy"})
@@ -177,20 +184,23 @@ class RootFinding:
             and any(info.trains for owner in self.subclasses(class_key) for _, _, info in self._own_methods(owner))
 
     def _object_methods(self, class_key: str) -> list[str]:
-        """A public plain object's public methods whose bodies show they take tensors
-        (`FunctionSummary.shows`: torchkge's `BernoulliNegativeSampler.corrupt_batch(heads,
+        """A public plain object's public methods and `__call__` whose bodies show they take
+        tensors (`FunctionSummary.shows`: torchkge's `BernoulliNegativeSampler.corrupt_batch(heads,
         tails, relations)` reads `heads.device`): user code calls them on its batch in the step
-        it compiles. Not set-up (`set_*`, `load_*`), an accessor, one that loads or plots data, nor
-        a data pipeline's object (`PIPELINE_SUFFIXES`)."""
+        it compiles. Not set-up (`set_*`, `load_*`), a conversion (`export`), an accessor, one that
+        loads or plots data, a data pipeline's object (`PIPELINE_SUFFIXES`, a scikit-learn
+        estimator), nor a module class's mixin (transformers' `GenerationMixin`)."""
         module, _, name = class_key.partition(":")
         if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])) \
                 or self._exception_class(class_key) or self._autograd_function(class_key) \
-                or any(named.rpartition(".")[2].endswith(PIPELINE_SUFFIXES) for owner in self._lineage(class_key)
-                       for named in (owner.rpartition(":")[2], *self._bases(owner))):
-            return []
+                or any(named.rpartition(".")[2].removesuffix("Mixin").endswith(PIPELINE_SUFFIXES)
+                       or named.startswith(ESTIMATORS)
+                       for owner in self._lineage(class_key) for named in (owner.rpartition(":")[2], *self._bases(owner))) \
+                or any(self.is_module_class(sub) for sub in self.subclasses(class_key)):
+            return []  # (a module class's mixin: what the module's own API reaches)
         return [key for method, key, info in self._own_methods(class_key)
-                if info.shows and method[0] != "_" and not method.startswith(SETUP_PREFIXES)
-                and not info.accessor and self._compute_function(key)]
+                if info.shows and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
+                and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
 
     def _learner_methods(self, class_key: str) -> list[str]:
         """A learner's entry methods, and its public methods that run a training step
@@ -257,15 +267,17 @@ class RootFinding:
         """A function that may run compiled: one of a compute module, or one that calls no
         data library itself in a module whose other functions do (torchkge's `utils.modeling`:
         `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside it computes).
-        Never one of a module that defines a dataset, compiles a model itself or parses a
-        command line (the demo's `tinygpt.cli.describe`)."""
+        Never one of a module that defines a dataset, compiles a model itself or imports a data
+        library that is no file reader (`FILE_LIBRARIES`): images, plots, a command line (the
+        demo's `tinygpt.cli.describe`)."""
         module = key.split(":", 1)[0]
         if self._compute_module(module):
             return True
         summary = self.modules.get(module)
         if summary is None or summary.compile_targets or any(
                 base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases) \
-                or any(q.split(".", 1)[0] in COMMAND_LINE for q in summary.imports.values()):
+                or any(head in DATA_LIBRARIES and head not in FILE_LIBRARIES
+                       for head in (q.split(".", 1)[0] for q in summary.imports.values())):
             return False
         return not any(self._data_call(summary, call) for call in self.functions[key].calls)
 
