@@ -105,6 +105,12 @@ def test_an_application_packages_objects_are_no_api(tmp_path):
     assert _findings(root) == []
 
 
+def test_a_package_with_a_py_typed_marker_is_a_library(tmp_path):
+    # demucs: an `__init__` with only `__version__`, and a `py.typed` marker (PEP 561)
+    root = _package(tmp_path, {"__init__.py": "__version__ = '1.0'\n", "py.typed": "", "sampling.py": SAMPLING})
+    assert _findings(root) == [("sampling.py", _line(SAMPLING, "# ITEM"), "CL103", "note", (API,))]
+
+
 def test_a_function_that_calls_no_data_library_in_a_data_module_is_api(tmp_path):
     # torchkge's `utils.modeling`: `filter_scores` computes beside `load_embeddings`, which
     # downloads; the module is public (imported by path), the function that reads files is no API

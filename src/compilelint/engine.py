@@ -131,13 +131,22 @@ def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) 
     return False
 
 
+def typed_packages(analyses: Iterable[FileAnalysis]) -> set[str]:
+    """The top-level packages checked whose folder holds a `py.typed` marker (PEP 561: a
+    package meant to be imported by others' code). Read from the disk at each selection, not
+    from the file's cached analysis, so that adding the marker takes effect at once."""
+    return {a.module for a in analyses if "." not in a.module and os.path.basename(a.path) == "__init__.py"
+            and os.path.isfile(os.path.join(os.path.dirname(a.path), "py.typed"))}
+
+
 class Project:
     """What selecting findings derives from the summaries alone: the project index, the
     compiled region and (made when first asked for) the kind solver. The server keeps one
     while no file's summary changes."""
 
     def __init__(self, analyses: Iterable[FileAnalysis], settings: Settings) -> None:
-        self.index = ProjectIndex(a.summary for a in analyses)
+        analyses = list(analyses)
+        self.index = ProjectIndex((a.summary for a in analyses), typed_packages(analyses))
         self.roots = self.index.roots(settings.roots)
         self.region = self.index.region(settings.roots, self.roots)
         from compilelint.project_rules.callsites import CallSites
