@@ -25,7 +25,7 @@ EXTERNAL_FORWARD_CALLS = {base: ("update", "compute") for base in ("torchmetrics
 # give them: they run in the data loader or between compiled steps (transformers' image
 # processors and tokenizers, a `TrainerCallback`), though their methods take tensors
 PIPELINE_SUFFIXES = ("Processor", "Tokenizer", "TokenizerBase", "TokenizerFast", "FeatureExtractor", "Collator",
-                     "Callback", "Logger", "Writer", "Reader", "Pipeline")
+                     "Callback", "Logger", "Writer", "Reader")
 # a scikit-learn estimator's `fit` / `transform` prepare the data (pytorch-forecasting's target
 # normalizers, `TransformerMixin`s), though they take tensors
 ESTIMATORS = ("sklearn.",)
