@@ -146,6 +146,26 @@ def test_a_module_classs_mixin_is_no_object_api(tmp_path):
     assert _findings(root) == []
 
 
+def test_a_dataset_and_a_trainer_are_no_object_api(tmp_path):
+    # a dataset runs in the loader; a trainer that is no learner (its module reads tables)
+    # loops over one in `fit`
+    dataset = SAMPLING.replace("class UniformSampler:", "class UniformSampler(torch.utils.data.Dataset):")
+    trainer = "import pandas\n" + SAMPLING.replace("            return heads, tails", "            heads.sum().backward()\n            return heads, tails")
+    for text in (dataset, trainer):
+        root = tmp_path / str(len(text))
+        root.mkdir()
+        _package(root, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": text})
+        assert _findings(root) == []
+
+
+def test_a_module_that_builds_a_loader_has_no_api_functions(tmp_path):
+    # litgpt's `finetune` scripts: `fit(...)` beside a `DataLoader`
+    text = "from torch.utils.data import DataLoader\n" + MODELING
+    root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
+                               "modeling.py": text})
+    assert _findings(root) == []
+
+
 def test_a_command_line_modules_functions_are_no_api(tmp_path):
     # the module parses a command line: it runs the program, user code compiles none of it
     cli = "import click\n" + MODELING.replace("import pickle", "import os")

