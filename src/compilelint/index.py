@@ -27,9 +27,8 @@ EXTERNAL_MODULE_BASES = (  # nn.Module bases outside the project known unread (e
 
 
 class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, ModelValidators):
-    def __init__(self, summaries: Iterable[ModuleSummary], typed: Iterable[str] = ()) -> None:
+    def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         external_classes.refresh()
-        self.typed = frozenset(typed)  # top-level packages that ship a `py.typed` marker (PEP 561)
         self.modules: dict[str, ModuleSummary] = {}
         self.functions: dict[str, FunctionSummary] = {}
         self.classes: dict[str, ClassSummary] = {}

@@ -62,6 +62,8 @@ def _public(dotted: str) -> bool:
 
 
 class RootFinding:
+    typed: frozenset[str] = frozenset()  # top-level packages with a `py.typed` marker (engine.typed_packages)
+
     def roots(self, mode: str) -> set[str]:
         """With `roots = "modules"`: every module's forward (and its own `__call__`), and the
         public methods of torch.distributions distributions and transforms; in both modes,
