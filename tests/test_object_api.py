@@ -81,97 +81,63 @@ def _findings(root):
                   for f in check([str(root)], config_mod.load(start=str(root))).findings)
 
 
-def test_a_plain_objects_tensor_methods_are_api(tmp_path):
-    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": SAMPLING})
-    assert _findings(root) == [("sampling.py", _line(SAMPLING, "# ITEM"), "CL103", "note", (API,))]
+EXPORTS = {"__init__.py": "from .sampling import UniformSampler\n"}
+BY_PATH = {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n"}
+MIXIN = SAMPLING + textwrap.dedent("""
 
+    class Scorer(UniformSampler, torch.nn.Module):
+        def forward(self, heads):
+            return heads.float()
+""")
 
-def test_a_callable_objects_call_is_api(tmp_path):
+# (package files, the file whose `# ITEM` line holds the note)
+API_CASES = {
+    "plain object's tensor methods": ({**EXPORTS, "sampling.py": SAMPLING}, "sampling.py"),
     # a metric or a noise source called as a function (`cindex(estimate, event, time)`)
-    text = SAMPLING.replace("def corrupt(", "def __call__(")
-    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": text})
-    assert _findings(root) == [("sampling.py", _line(text, "# ITEM"), "CL103", "note", (API,))]
-
-
-def test_a_public_submodules_plain_object_is_api_too(tmp_path):
+    "callable object's __call__": ({**EXPORTS, "sampling.py": SAMPLING.replace("def corrupt(", "def __call__(")},
+                                   "sampling.py"),
     # torchkge's `sampling` is imported by path (`from torchkge.sampling import ...`)
-    root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
-                               "sampling.py": SAMPLING})
-    assert _findings(root) == [("sampling.py", _line(SAMPLING, "# ITEM"), "CL103", "note", (API,))]
-
-
-def test_an_application_packages_objects_are_no_api(tmp_path):
-    root = _package(tmp_path, {"__init__.py": "", "sampling.py": SAMPLING})
-    assert _findings(root) == []
-
-
-def test_a_package_with_a_py_typed_marker_is_a_library(tmp_path):
+    "public submodule's plain object": ({**BY_PATH, "sampling.py": SAMPLING}, "sampling.py"),
     # demucs: an `__init__` with only `__version__`, and a `py.typed` marker (PEP 561)
-    root = _package(tmp_path, {"__init__.py": "__version__ = '1.0'\n", "py.typed": "", "sampling.py": SAMPLING})
-    assert _findings(root) == [("sampling.py", _line(SAMPLING, "# ITEM"), "CL103", "note", (API,))]
-
-
-def test_a_function_that_calls_no_data_library_in_a_data_module_is_api(tmp_path):
+    "py.typed package": ({"__init__.py": "__version__ = '1.0'\n", "py.typed": "", "sampling.py": SAMPLING},
+                         "sampling.py"),
     # torchkge's `utils.modeling`: `filter_scores` computes beside `load_embeddings`, which
-    # downloads; the module is public (imported by path), the function that reads files is no API
-    root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
-                               "modeling.py": MODELING})
-    assert _findings(root) == [("modeling.py", _line(MODELING, "# ITEM"), "CL103", "note", (API,))]
+    # downloads; the function that reads files is no API
+    "computing function of a file-reading module": ({**BY_PATH, "modeling.py": MODELING}, "modeling.py"),
+}
 
-
-def test_a_data_pipelines_object_is_no_api(tmp_path):
+NO_API_CASES = {
+    "application package": {"__init__.py": "", "sampling.py": SAMPLING},
     # a processor or collator runs in the data loader, though its methods take tensors
-    text = SAMPLING.replace("class UniformSampler:", "class UniformCollator:")
-    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformCollator\n", "sampling.py": text})
-    assert _findings(root) == []
-
-
-def test_a_scikit_learn_transformer_is_no_api(tmp_path):
+    "data pipeline's object": {"__init__.py": "from .sampling import UniformCollator\n",
+                               "sampling.py": SAMPLING.replace("class UniformSampler:", "class UniformCollator:")},
     # an estimator's `fit` / `transform` prepare the data (pytorch-forecasting's normalizers)
-    text = SAMPLING.replace("import torch", "import torch\nfrom sklearn.base import TransformerMixin").replace(
-        "class UniformSampler:", "class UniformSampler(TransformerMixin):")
-    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": text})
-    assert _findings(root) == []
-
-
-def test_a_module_classs_mixin_is_no_object_api(tmp_path):
-    # a module class's mixin (transformers' `GenerationMixin`): what the module's own API reaches
-    text = SAMPLING + textwrap.dedent("""
-
-        class Scorer(UniformSampler, torch.nn.Module):
-            def forward(self, heads):
-                return heads.float()
-    """)
-    root = _package(tmp_path, {"__init__.py": "from .sampling import UniformSampler, Scorer\n", "sampling.py": text})
-    assert _findings(root) == []
-
-
-def test_a_dataset_and_a_trainer_are_no_object_api(tmp_path):
-    # a dataset runs in the loader; a trainer that is no learner (its module reads tables)
-    # loops over one in `fit`
-    dataset = SAMPLING.replace("class UniformSampler:", "class UniformSampler(torch.utils.data.Dataset):")
-    trainer = "import pandas\n" + SAMPLING.replace("            return heads, tails", "            heads.sum().backward()\n            return heads, tails")
-    for text in (dataset, trainer):
-        root = tmp_path / str(len(text))
-        root.mkdir()
-        _package(root, {"__init__.py": "from .sampling import UniformSampler\n", "sampling.py": text})
-        assert _findings(root) == []
-
-
-def test_a_module_that_builds_a_loader_has_no_api_functions(tmp_path):
+    "scikit-learn transformer": {**EXPORTS, "sampling.py": SAMPLING.replace(
+        "import torch", "import torch\nfrom sklearn.base import TransformerMixin").replace(
+        "class UniformSampler:", "class UniformSampler(TransformerMixin):")},
+    # transformers' `GenerationMixin`: what the module's own API reaches
+    "module class's mixin": {"__init__.py": "from .sampling import UniformSampler, Scorer\n", "sampling.py": MIXIN},
+    "dataset": {**EXPORTS, "sampling.py": SAMPLING.replace(
+        "class UniformSampler:", "class UniformSampler(torch.utils.data.Dataset):")},
+    # a trainer that is no learner (its module reads tables) loops over a loader in `fit`
+    "trainer": {**EXPORTS, "sampling.py": "import pandas\n" + SAMPLING.replace(
+        "            return heads, tails", "            heads.sum().backward()\n            return heads, tails")},
     # litgpt's `finetune` scripts: `fit(...)` beside a `DataLoader`
-    text = "from torch.utils.data import DataLoader\n" + MODELING
-    root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
-                               "modeling.py": text})
-    assert _findings(root) == []
-
-
-def test_a_command_line_modules_functions_are_no_api(tmp_path):
+    "module that builds a loader": {**BY_PATH, "modeling.py": "from torch.utils.data import DataLoader\n" + MODELING},
     # the module parses a command line: it runs the program, user code compiles none of it
-    cli = "import click\n" + MODELING.replace("import pickle", "import os")
-    root = _package(tmp_path, {"__init__.py": "from .models import Model\n", "models.py": "class Model:\n    pass\n",
-                               "cli.py": cli})
-    assert _findings(root) == []
+    "command-line module": {**BY_PATH, "cli.py": "import click\n" + MODELING.replace("import pickle", "import os")},
+}
+
+
+@pytest.mark.parametrize("files, noted", API_CASES.values(), ids=API_CASES)
+def test_api_notes_at_the_break(tmp_path, files, noted):
+    root = _package(tmp_path, files)
+    assert _findings(root) == [(noted, _line(files[noted], "# ITEM"), "CL103", "note", (API,))]
+
+
+@pytest.mark.parametrize("files", NO_API_CASES.values(), ids=NO_API_CASES)
+def test_no_api(tmp_path, files):
+    assert _findings(_package(tmp_path, files)) == []
 
 
 def test_dynamo_breaks_in_a_plain_objects_method(tmp_path):

@@ -197,18 +197,23 @@ class RootFinding:
         module, _, name = class_key.partition(":")
         if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])) \
                 or self._exception_class(class_key) or self._autograd_function(class_key) \
-                or any(named.rpartition(".")[2].removesuffix("Mixin").endswith(PIPELINE_SUFFIXES)
-                       or named.startswith(ESTIMATORS)
-                       for owner in self._lineage(class_key) for named in (owner.rpartition(":")[2], *self._bases(owner))) \
+                or self._pipeline_object(class_key) \
                 or any(self.is_module_class(sub) for sub in self.subclasses(class_key)) \
-                or any(base.startswith(DATASETS) for owner in self._lineage(class_key) for base in self._bases(owner)) \
                 or any(info.trains for owner in (*self._lineage(class_key), *self.subclasses(class_key))
                        for _, _, info in self._own_methods(owner)):
-            return []  # (a module class's mixin: what the module's own API reaches; a dataset or
-            # sampler runs in the loader; a trainer that is no learner (`_object_api`) loops over one)
+            return []  # (a module class's mixin: what the module's own API reaches; a trainer that
+            # is no learner (`_object_api`) loops over a loader)
         return [key for method, key, info in self._own_methods(class_key)
                 if info.shows and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
                 and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
+
+    def _pipeline_object(self, class_key: str) -> bool:
+        """A class of the data pipeline, by its lineage: a dataset or sampler (`torch.utils.data`),
+        a scikit-learn estimator, or a name that libraries give such objects and a step's hooks
+        (`PIPELINE_SUFFIXES`, with or without `Mixin`)."""
+        return any(named.startswith(ESTIMATORS + DATASETS)
+                   or named.rpartition(".")[2].removesuffix("Mixin").endswith(PIPELINE_SUFFIXES)
+                   for owner in self._lineage(class_key) for named in (owner.rpartition(":")[2], *self._bases(owner)))
 
     def _learner_methods(self, class_key: str) -> list[str]:
         """A learner's entry methods, and its public methods that run a training step
@@ -258,36 +263,30 @@ class RootFinding:
         info = self.functions[key]
         return info.entry or any(call.kind == "apply" for call in info.calls)
 
-    def _compute_module(self, module: str) -> bool:
+    def _compute_module(self, module: str, reading_files: bool = False) -> bool:
         """A module whose functions may run compiled: not one that loads, downloads or plots
         data (it imports such a library or defines a `torch.utils.data` dataset), nor a
-        program that compiles a model itself (a training script)."""
+        program that compiles a model itself (a training script). `reading_files`: a module
+        whose only such imports fetch or read files (`FILE_LIBRARIES`) passes too."""
         cache = self.__dict__.setdefault("_compute_modules", {})
-        if module not in cache:
+        if (module, reading_files) not in cache:
             summary = self.modules.get(module)
-            cache[module] = summary is not None and not summary.compile_targets and not any(
-                qualified.split(".", 1)[0] in DATA_LIBRARIES or qualified.startswith(DATASETS)
-                for qualified in summary.imports.values()) and not any(
+            allowed = FILE_LIBRARIES if reading_files else frozenset()
+            cache[module, reading_files] = summary is not None and not summary.compile_targets and not any(
+                (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
+                or qualified.startswith(DATASETS) for qualified in summary.imports.values()) and not any(
                 base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
-        return cache[module]
+        return cache[module, reading_files]
 
     def _compute_function(self, key: str) -> bool:
         """A function that may run compiled: one of a compute module, or one that calls no
-        data library itself in a module whose other functions do (torchkge's `utils.modeling`:
-        `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside it computes).
-        Never one of a module that defines or loads a dataset (litgpt's `finetune` scripts build
-        a `DataLoader`), compiles a model itself or imports a data library that is no file reader
-        (`FILE_LIBRARIES`): images, plots, a command line (the demo's `tinygpt.cli.describe`)."""
+        data library itself in a module that only fetches or reads files besides (torchkge's
+        `utils.modeling`: `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside
+        it computes). Never in a module that loads a dataset (litgpt's `finetune` scripts build a
+        `DataLoader`), decodes images, plots or parses a command line (the demo's `tinygpt.cli`)."""
         module = key.split(":", 1)[0]
-        if self._compute_module(module):
-            return True
-        summary = self.modules.get(module)
-        if summary is None or summary.compile_targets or any(
-                base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases) \
-                or any(q.startswith(DATASETS) or head in DATA_LIBRARIES and head not in FILE_LIBRARIES
-                       for q in summary.imports.values() for head in (q.split(".", 1)[0],)):
-            return False
-        return not any(self._data_call(summary, call) for call in self.functions[key].calls)
+        return self._compute_module(module) or self._compute_module(module, reading_files=True) and not any(
+            self._data_call(self.modules[module], call) for call in self.functions[key].calls)
 
     @staticmethod
     def _data_call(summary, call) -> bool:

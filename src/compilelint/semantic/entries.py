@@ -49,22 +49,22 @@ class EntryTracking:
         if info is None or info.parent is not None or any(
                 (self.qualify(d.decorator) or "") in NOT_ENTRIES for d in node.decorators):
             return
-        params = [p.name.value for p in (*node.params.posonly_params, *node.params.params,
-                                         *node.params.kwonly_params)]
+        declared = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+        params = [p.name.value for p in declared]
         if info.class_name is not None:
             info.entry = any(scope.env.get(name, Kind.UNKNOWN) in (Kind.TENSOR, Kind.LIKELY, Kind.UNKNOWN)
                              for name in params[1:])
-            info.shows = self._shows_tensor(node, frozenset(params[1:])) or any(
-                self._typed_as_ours(p.annotation) for p in (*node.params.params[1:], *node.params.kwonly_params)
-                if p.annotation)
+            info.shows = self._shows(node, declared[1:])
             info.trains = any(isinstance(sub, cst.Call) and (
                 (isinstance(sub.func, cst.Attribute) and sub.func.attr.value == "backward")
                 or self.qualify(sub.func) in TRAINING_CALLS) for sub in iter_nodes(node.body, skip=TRIVIA))
         else:
-            info.entry = any(scope.env.get(name) == Kind.TENSOR for name in params) \
-                or any(self._typed_as_ours(p.annotation) for p in (*node.params.posonly_params, *node.params.params,
-                                                                    *node.params.kwonly_params) if p.annotation) \
-                or self._shows_tensor(node, frozenset(params))
+            info.entry = any(scope.env.get(name) == Kind.TENSOR for name in params) or self._shows(node, declared)
+
+    def _shows(self, node: cst.FunctionDef, declared) -> bool:
+        """Whether an annotation or the body shows one of `declared` is a tensor or a module."""
+        return any(self._typed_as_ours(p.annotation) for p in declared if p.annotation) \
+            or self._shows_tensor(node, frozenset(p.name.value for p in declared))
 
     def _typed_as_ours(self, annotation: cst.Annotation) -> bool:
         """An annotation naming torch's types or the package's own (`dist: Distribution` in
