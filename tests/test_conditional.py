@@ -277,3 +277,50 @@ def test_turning_on_a_tensor_the_caller_hands_in_holds_only_when_it_needs_grad(t
     assert found[7].when == ()  # `data["cell"]` was stored first
     assert found[8].when == ("nograd:x",)
     assert found[10].when == ()  # `y` rebound first
+
+
+FLAGS = textwrap.dedent("""
+    import torch
+
+
+    class M(torch.nn.Module):
+        def __init__(self, default_x=None):
+            super().__init__()
+            self.default_x = default_x
+
+        def forward(self, x):
+            is_new = self.default_x is None or (x != self.default_x).any()
+            if is_new:
+                x = x + 1
+            drop = self.training and (x > 0).any()
+            if drop:
+                x = x - 1
+            first = (x > 1).any() or self.default_x is None
+            if first:
+                x = x * 2
+            return x
+""")
+
+
+def test_a_flag_bound_to_and_or_is_a_tensor_only_when_its_left_side_lets_it(tmp_path):
+    # the `if` on the flag meets the tensor only where an inline right side would run:
+    # `or` when the left is false, `and` when it is true; a tensor on the left: always
+    (tmp_path / "flags.py").write_text(FLAGS)
+    (tmp_path / "pyproject.toml").write_text("[tool.compilelint]\n")
+    found = {f.line: f.when for f in check([str(tmp_path / "flags.py")], config_mod.load(start=str(tmp_path))).findings
+             if f.code == "CL102"}
+    assert found == {12: ("given:self.default_x",), 15: ("training",), 17: ()}
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        from flags import M
+    finally:
+        sys.path.remove(str(tmp_path))
+
+    def break_lines(model):
+        torch._dynamo.reset()
+        explained = torch._dynamo.explain(model)(torch.ones(3))
+        return {r.user_stack[-1].lineno for r in explained.break_reasons}
+
+    assert break_lines(M().eval()) & set(found) == {17}  # neither condition met: only the unconditional one
+    assert break_lines(M(torch.zeros(3)).train()) & set(found) == {12, 15, 17}

@@ -299,3 +299,68 @@ def test_a_label_in_a_scripted_function_is_judged_by_what_its_calls_passed(tmp_p
     (found,) = [f for f in probe_check(tmp_path, scripted, [target]) if f["scope"] == "_midpoint"]
     assert found["code"] == "CL102" and found["when"] == ["given:posweight"], found
     assert found["evidence"]["status"] == status, found["evidence"]
+
+
+POSTERIOR = '''
+import torch
+
+
+class Posterior:
+    """A plain object around a density network (sbi's `DirectPosterior`)."""
+
+    def __init__(self, net, default_x=None):
+        self.net = net
+        self.default_x = default_x
+
+    def log_prob(self, theta, x):
+        theta = torch.atleast_2d(theta)
+        is_new_x = self.default_x is None or (x != self.default_x).any()
+        if is_new_x:
+            return self.net(theta).sum()
+        return self.net(theta).sum() * 2
+'''
+
+POSTERIOR_TARGETS = '''
+import torch
+from postlib import Posterior
+
+
+def left_unset():
+    return Posterior(torch.nn.Linear(2, 1)).log_prob, (torch.randn(3, 2), torch.randn(2))
+
+
+def with_default():
+    posterior = Posterior(torch.nn.Linear(2, 1), default_x=torch.zeros(2))
+    return posterior.log_prob, (torch.randn(3, 2), torch.ones(2))
+'''
+
+
+def posterior_finding(tmp_path: Path, targets: list[str]) -> dict:
+    """`if is_new_x:` on a flag bound to `self.default_x is None or <tensor>`: a tensor only when
+    the object holds a default (semantic.guards), which the run's plain object says (probe.attr_facts)."""
+    import json
+    import subprocess
+
+    pkg = tmp_path / "postlib"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .posterior import Posterior\n")
+    (pkg / "posterior.py").write_text(POSTERIOR)
+    (tmp_path / "targets.py").write_text(POSTERIOR_TARGETS)
+    listed = ", ".join(f'"targets.py:{t}"' for t in targets)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
+    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "postlib", "--probe", "--format", "json"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode in (0, 1), out.stderr[-2000:]
+    (found,) = [f for f in json.loads(out.stdout)["findings"] if f["code"] == "CL102"]
+    assert found["when"] == ["given:self.default_x", "api"] and found["scope"] == "Posterior.log_prob", found
+    return found
+
+
+def test_a_plain_object_built_without_the_attribute_leaves_the_finding_unjudged(tmp_path):
+    found = posterior_finding(tmp_path, ["left_unset"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+
+
+def test_a_plain_object_built_with_the_attribute_confirms_it(tmp_path):
+    found = posterior_finding(tmp_path, ["left_unset", "with_default"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]

@@ -1,4 +1,5 @@
-"""What the run's modules hold in their attributes: the facts that judge `self.` labels.
+"""What the run's modules (or the plain object whose method it calls) hold in their
+attributes: the facts that judge `self.` labels.
 
 A finding that holds only when an attribute fixed at construction is a tensor
 (`when: isinstance:self.ratio`, semantic.guards) or is set (`given:self.norm`,
@@ -23,24 +24,16 @@ _TORCH_MARKERS = frozenset({"_is_torch_compile", "_compiled_call_impl", "_orig_m
 
 
 def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
-    """``{"<file>:<class qualname>": {attr: facts}}`` over the modules ``fn`` holds (every
-    class on each instance's MRO): ``"tensor"``, ``"none"``, ``"truthy"``, ``"falsy"``
-    for each value an instance's plain attribute, parameter or buffer holds."""
-    modules, seen = getattr(fn, "modules", None), 0
-    while not callable(modules) and getattr(fn, "__wrapped__", None) is not None and seen < 8:
-        fn, seen = fn.__wrapped__, seen + 1  # a loss function around the module (`functools.wraps`)
-        modules = getattr(fn, "modules", None)
-    if not callable(modules):
-        return {}
+    """``{"<file>:<class qualname>": {attr: facts}}`` over the modules ``fn`` holds, or the
+    plain object it is a method of (every class on each instance's MRO): ``"tensor"``,
+    ``"none"``, ``"truthy"``, ``"falsy"`` for each value an instance's plain attribute,
+    parameter or buffer holds."""
     import torch
 
+    instances = _instances(fn, torch)
     internal = _internal_names()
     out: dict[str, dict[str, list[str]]] = {}
     keys: dict[type, list[str]] = {}
-    try:
-        instances = list(modules())
-    except Exception:
-        return {}
     for module in instances:
         values = {k: v for k, v in vars(module).items() if k not in internal}
         for cls in type(module).__mro__:  # class-level values the instance reads (`_log: bool = True`)
@@ -59,6 +52,31 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
                 if fact not in table.setdefault(name, []):
                     table[name].append(fact)
     return out
+
+
+def _instances(fn: Any, torch: Any) -> list[Any]:
+    """The modules ``fn`` holds; for a bound method of a plain object (sbi's
+    `posterior.log_prob`), that object and the modules its attributes hold."""
+    modules, seen = getattr(fn, "modules", None), 0
+    while not callable(modules) and getattr(fn, "__wrapped__", None) is not None and seen < 8:
+        fn, seen = fn.__wrapped__, seen + 1  # a loss function around the module (`functools.wraps`)
+        modules = getattr(fn, "modules", None)
+    owner = getattr(fn, "__self__", None)
+    if not callable(modules) and isinstance(owner, torch.nn.Module):
+        modules = owner.modules  # a module's method (`model.generate`)
+    elif not callable(modules) and owner is not None and not type(owner).__module__.startswith(_SKIP_MODULES) \
+            and isinstance(getattr(owner, "__dict__", None), dict):
+        held = [v for v in vars(owner).values() if isinstance(v, torch.nn.Module)]
+        try:
+            return [owner, *(m for module in held for m in module.modules())]
+        except Exception:
+            return [owner]
+    if not callable(modules):
+        return []
+    try:
+        return list(modules())
+    except Exception:
+        return []
 
 
 def _class_keys(cls: type) -> list[str]:

@@ -267,6 +267,7 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
+            self._flag_test_when(node.test)
             when = conditions(node.test, flag=self.local_flag) + self.caller_conditions(node.test)
             if when:
                 self.branch_when[id(node.body)] = when
@@ -278,6 +279,16 @@ class GuardTracking:
                 self._also_when(node.orelse, self.caller_conditions(node.test, negated=True))
             if _ends_in_raise(node.body):
                 self.branch_when[id(node.body)] = self.branch_when.get(id(node.body), ()) + (ON_ERROR,)
+
+    def _flag_test_when(self, test: cst.BaseExpression) -> None:
+        """`if is_new_x:` with `is_new_x = self.default_x is None or (x != self.default_x).any()`
+        bound once (sbi's `leakage_correction`): the flag is the tensor only when the left side
+        is false (`or`) or true (`and`), as an inline right side runs."""
+        value = self.local_flag(test.value) if isinstance(test, cst.Name) else None
+        if isinstance(value, cst.BooleanOperation):
+            negated = isinstance(value.operator, cst.Or)
+            self._also_when(test, conditions(value.left, negated, self.local_flag)
+                            + self.caller_conditions(value.left, negated=negated))
 
     def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         """`if is_compiling(): ... return` leaves the function under compile: what follows
