@@ -364,3 +364,32 @@ def test_a_plain_object_built_without_the_attribute_leaves_the_finding_unjudged(
 def test_a_plain_object_built_with_the_attribute_confirms_it(tmp_path):
     found = posterior_finding(tmp_path, ["left_unset", "with_default"])
     assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def test_a_plain_objects_facts_are_its_attributes_and_its_modules():
+    # d3rlpy's learners are plain objects whose `_modules` is a dataclass of their parts, not
+    # nn.Module's table: their facts are read as attributes, and the modules they hold as modules
+    import dataclasses
+
+    import torch
+
+    @dataclasses.dataclass(frozen=True)
+    class Parts:
+        policy: torch.nn.Module
+
+    class Learner:
+        def __init__(self):
+            self._modules = Parts(torch.nn.Linear(2, 2))
+            self.net = torch.nn.Sequential(torch.nn.Linear(2, 2))
+            self.default_x = None
+
+        def update(self, x):
+            return self.net(x)
+
+    facts = attribute_facts(Learner().update)
+    (own,) = [held for key, held in facts.items() if key.endswith(":test_a_plain_objects_facts_are_its_attributes_"
+                                                                   "and_its_modules.<locals>.Learner")]
+    assert own == {"_modules": ["truthy"], "net": ["truthy"], "default_x": ["none"]}
+    assert attribute_met("given:self.default_x", own) is False
+    assert len(facts) == 1  # (torch's own classes, the held Sequential and Linear, say nothing)
+    assert attribute_facts(torch.nn.Linear(2, 2).forward) == {}  # a module's method: its modules' facts

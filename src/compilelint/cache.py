@@ -45,7 +45,7 @@ from compilelint.atomic import write_bytes
 from compilelint.handed_torch import handed_on
 from compilelint.sparse_sources import sparse_on
 
-FORMAT = 37  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 38  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -77,6 +77,7 @@ FORMAT = 37  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # call, `self(...)` and a method of a factory's result are call edges, and a factory's return
 # annotation says what it builds; 36: functions say whether they walk a module tree (`walks`);
 # 37: methods say whether their bodies show a parameter is a tensor (`shows`, index_roots._object_methods)
+# 38: calling a closure an enclosing function defines is a `name` edge (semantic.calls._enclosing_def)
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

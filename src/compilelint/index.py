@@ -262,11 +262,9 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         subclass's own `m` (a base's forward calling the hook its subclasses implement), and what
         building a pydantic model validates with. Memoised per edge: the region, the call sites
         and the kind solver each walk every edge."""
-        try:
-            return self._callee_memo[id(call)]
-        except KeyError:
+        if (found := self._callee_memo.get(id(call))) is None:
             found = self._callee_memo[id(call)] = self._callees_of(key, call) + self.validators(key, call)
-            return found
+        return found
 
     def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
         if call.kind == "decorator":
@@ -355,8 +353,10 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         if kind == "local":
             found = f"{module}:{target}"
             return found if found in self.functions else None
-        if kind == "name":
-            local = f"{module}:{qualname}.<locals>.{target}"
+        if kind == "name":  # a closure of the caller or of a function enclosing it (a script's step's `loss_fn`)
+            scope = qualname
+            while (local := f"{module}:{scope}.<locals>.{target}") not in self.functions and ".<locals>." in scope:
+                scope = scope.rsplit(".<locals>.", 1)[0]
             if local in self.functions:
                 return local
             memo = (module, kind, target, None)

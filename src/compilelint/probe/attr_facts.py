@@ -35,14 +35,16 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
     out: dict[str, dict[str, list[str]]] = {}
     keys: dict[type, list[str]] = {}
     for module in instances:
-        values = {k: v for k, v in vars(module).items() if k not in internal}
+        is_module = isinstance(module, torch.nn.Module)  # (nn.Module's bookkeeping names are a plain object's own)
+        values = {k: v for k, v in vars(module).items() if not is_module or k not in internal}
         for cls in type(module).__mro__:  # class-level values the instance reads (`_log: bool = True`)
             if not cls.__module__.startswith(_SKIP_MODULES):
                 for k, v in vars(cls).items():
                     if k not in values and not k.startswith("__") and _plain(v, torch):
                         values[k] = getattr(module, k, v)
-        for table in ("_parameters", "_buffers", "_modules"):
-            values.update(getattr(module, table, None) or {})
+        if is_module:  # (a plain object's `_modules` is its own: d3rlpy's dataclass of parts)
+            for table in ("_parameters", "_buffers", "_modules"):
+                values.update(getattr(module, table, None) or {})
         facts = {name: _fact(value, torch) for name, value in values.items()}
         if type(module) not in keys:
             keys[type(module)] = _class_keys(type(module))

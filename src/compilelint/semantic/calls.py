@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.semantic.passed_functions import (NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, partial_target,
                                                    passed_values)
 from compilelint.summary import MADE, CallEdge, names_classes
+from compilelint.traverse import iter_nodes
 
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
@@ -35,6 +37,18 @@ class CallGraph:
         if values and not keeps_for_later(node) and not (self.qualify(node.func) or "").startswith(NOT_CALLED):
             for value in values:
                 self._passed_edge(value, self.scopes[-1])
+
+    def _enclosing_def(self, name: str) -> bool:
+        """Whether `name`, not bound in the current function, is a function the nearest enclosing
+        function that binds it defines (`def step(): return helper(x)` beside `def helper(x)`)."""
+        if name in self.scopes[-1].env:
+            return False
+        for scope in reversed(self.scopes[:-1]):
+            if name in scope.env:
+                return isinstance(scope.node, cst.FunctionDef) and any(
+                    isinstance(node, cst.FunctionDef) and node.name.value == name
+                    for node in iter_nodes(scope.node.body, prune=nested_scope))
+        return False
 
     def _passed_edge(self, value: cst.BaseExpression, scope) -> None:
         """A function handed to the call (semantic.passed_functions): the callee calls it."""
@@ -283,7 +297,10 @@ class CallGraph:
             if not self.locally_bound(func.value):
                 return CallEdge("name", func.value)
             alias = scope.aliases.get(func.value)
-            return CallEdge(alias[0], "|".join(alias[1])) if alias else None  # spline_fn(x)
+            if alias:
+                return CallEdge(alias[0], "|".join(alias[1]))  # spline_fn(x)
+            # a closure an enclosing function defines (the project finds it: index.resolve_call)
+            return CallEdge("name", func.value) if self._enclosing_def(func.value) else None
         if isinstance(func, cst.Subscript):
             if table := self.table_classes(func):
                 return CallEdge("name", table)  # SOLVERS[method](...): one of the registry's classes
