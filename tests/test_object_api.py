@@ -67,6 +67,32 @@ MODELING = textwrap.dedent("""
 """)
 
 
+HMM = textwrap.dedent("""
+    import torch
+
+
+    class _BaseModel(torch.nn.Module):
+        def fit(self, X):
+            steps = X.sum().item()  # ITEM
+            return X * steps
+
+        def score(self, X):  # overridden: the exported class's own runs
+            print("base", X.shape)
+            return X
+
+        def _check(self, X):
+            print("private", X.shape)
+
+
+    class DenseModel(_BaseModel):
+        def forward(self, X):
+            return X.sum()
+
+        def score(self, X):
+            return X.mean()
+""")
+
+
 def _package(root, files: dict[str, str]):
     write_package(root, "kgpkg", files)
     return root
@@ -104,6 +130,9 @@ API_CASES = {
     # torchkge's `utils.modeling`: `filter_scores` computes beside `load_embeddings`, which
     # downloads; the function that reads files is no API
     "computing function of a file-reading module": ({**BY_PATH, "modeling.py": MODELING}, "modeling.py"),
+    # pomegranate's `DenseHMM.fit`, defined on the private `_BaseHMM`
+    "module method inherited from a private base": ({"__init__.py": "from .hmm import DenseModel\n", "hmm.py": HMM},
+                                                    "hmm.py"),
 }
 
 NO_API_CASES = {
@@ -169,3 +198,15 @@ def test_dynamo_breaks_in_a_computing_function_of_a_data_module(tmp_path):
                          backend="eager")
     assert result.error is None
     assert _line(MODELING, "# ITEM") in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+def test_dynamo_breaks_in_a_method_inherited_from_a_private_base(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, {"__init__.py": "", "hmm.py": HMM})
+    with imported(root, "kgpkg.hmm") as hmm:
+        model = hmm.DenseModel()
+        result = capture(model.fit, (torch.randn(4, 2),), backend="eager")
+    assert result.error is None
+    assert _line(HMM, "# ITEM") in {r.line for r in result.breaks if r.kind == "graph_break"}

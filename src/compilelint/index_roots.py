@@ -371,8 +371,14 @@ class RootFinding:
         """An exported (or public submodule's) module class's public methods besides forward
         that take tensors (pytorch-crf's `CRF.decode(emissions, mask)`, `semantic.entries`): what user code
         calls on it, in its own compiled forward; not the nn.Module API a class overrides
-        (`reset_parameters`, `train`)."""
-        return [key for name, key, info in self._public_methods(class_key) if name not in MODULE_API and info.entry]
+        (`reset_parameters`, `train`). Also those it inherits from a private base, which no other
+        rule hands out (pomegranate's `DenseHMM.fit`, defined on `_BaseHMM`)."""
+        found, seen = list(self._public_methods(class_key)), {name for name, _, _ in self._own_methods(class_key)}
+        for base in self._lineage(class_key)[1:]:  # (lookup order: the first definition of a name wins)
+            hidden = not _public(base.replace(":", "."))
+            found += [m for m in self._public_methods(base) if hidden and m[0] not in seen]
+            seen.update(name for name, _, _ in self._own_methods(base))
+        return [key for name, key, info in found if name not in MODULE_API and info.entry]
 
     def _result_methods(self, class_key: str) -> list[str]:
         """A metric object's public methods that compute from what its call stored and return

@@ -10,6 +10,7 @@ from compilelint.semantic.bindings import target_names
 from compilelint.semantic.calls import ELEMENT
 from compilelint.semantic.infer import infer
 from compilelint.semantic.kinds import Kind
+from compilelint.semantic.narrowing import class_check
 
 
 class IterationBindings:
@@ -71,6 +72,10 @@ class IterationBindings:
         if isinstance(node.target, cst.Name) and self.element_class(node.iter) is None \
                 and (held := _iterated_attr(node.iter)):
             self.scopes[-1].typed[node.target.value] = ELEMENT + held  # [t.condition(c) for t in self.ts]
+        for test in node.ifs:  # `r.pop_term() for r in self.modules() if isinstance(r, Regularizer)`
+            checked = class_check(test.test, self.qualify)
+            if checked is not None and isinstance(node.target, cst.Name) and checked[0] == node.target.value:
+                self.scopes[-1].typed[checked[0]] = checked[1]
         made = self.scopes[-1].comprehended
         if any(name in env and (name not in made or env[name] != made[name]) for name in names):
             return  # (the function binds it: an earlier comprehension's binding is no longer there)

@@ -14,10 +14,26 @@ TENSOR_CLASSES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.para
                             "torch.masked.maskedtensor.core.MaskedTensor"})
 
 
+def class_check(test: cst.BaseExpression, qualify) -> tuple[str, str] | None:
+    """(name, class) for `isinstance(name, Cls)` with one class that is neither a builtin's nor
+    torch's (also as one operand of `and`): the object's methods are that class's."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return class_check(test.left, qualify) or class_check(test.right, qualify)
+    if (tested := isinstance_name(test)) is not None and not isinstance(test.args[1].value, cst.Tuple):
+        cls = qualify(test.args[1].value)
+        if cls and not cls.startswith(("builtins.", "torch.", "typing.", "collections.")):
+            return tested, cls
+    return None
+
+
 class Narrowing:
     """Walker part."""
 
     def enter_If(self, node: cst.If) -> None:
+        # `for m in self.modules(): if isinstance(m, Regularizer): m.reset()`: m is one in the body
+        checked = class_check(node.test, self.qualify) if self.scopes else None
+        if checked is not None and isinstance(node.body, cst.IndentedBlock):
+            self._typed_blocks[id(node.body)] = checked
         name = self._tensor_check(node.test) if self.scopes else None
         if name is not None:
             self.scopes[-1].narrowed[id(node.body)] = (name, self.name_kind(name))
@@ -27,6 +43,10 @@ class Narrowing:
                     self.scopes[-1].narrowed[id(block)] = plain  # (no tensor there)
 
     def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if (checked := self._typed_blocks.get(id(node))) is not None and self.scopes:
+            name, cls = checked
+            self._typed_blocks[id(node)] = (name, self.scopes[-1].typed.get(name))  # (restored on exit)
+            self.scopes[-1].typed[name] = cls
         narrowed = self.scopes[-1].narrowed.get(id(node)) if self.scopes else None
         if isinstance(narrowed, frozenset):
             self.scopes[-1].narrowed[id(node)] = self.not_tensors  # (restored on exit)
@@ -35,6 +55,12 @@ class Narrowing:
             self.scopes[-1].env[narrowed[0]] = Kind.TENSOR
 
     def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if (checked := self._typed_blocks.pop(id(node), None)) is not None and self.scopes:
+            name, before = checked
+            if before is None:
+                self.scopes[-1].typed.pop(name, None)
+            else:
+                self.scopes[-1].typed[name] = before
         narrowed = self.scopes[-1].narrowed.pop(id(node), None) if self.scopes else None
         if isinstance(narrowed, frozenset):
             self.not_tensors = narrowed

@@ -121,6 +121,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.header_nodes: set[int] = set()
         self.header = 0
         self.branch_when: dict[int, tuple[str, ...]] = {}  # id(branch) -> its `when`
+        self._typed_blocks: dict[int, tuple] = {}  # id(if body) -> the class an isinstance test proves (narrowing)
         self.defaulted_blocks: dict[int, str] = {}  # semantic.defaulted
         self.defaulting: list[tuple[int, str]] = []
         self.defaulted: dict[int, set[str]] = {}
