@@ -393,3 +393,18 @@ def test_a_plain_objects_facts_are_its_attributes_and_its_modules():
     assert attribute_met("given:self.default_x", own) is False
     assert len(facts) == 1  # (torch's own classes, the held Sequential and Linear, say nothing)
     assert attribute_facts(torch.nn.Linear(2, 2).forward) == {}  # a module's method: its modules' facts
+
+    class Slotted:  # no `__dict__`: nothing to read, and the run goes on
+        __slots__ = ("net",)
+
+        def update(self, x):
+            return x
+
+    assert attribute_facts(Slotted().update) == {}
+
+    class Broken(torch.nn.Module):  # a module whose table is no mapping: skipped, the others kept
+        def __init__(self):
+            super().__init__()
+            object.__setattr__(self, "_buffers", 3)
+
+    assert attribute_facts(torch.nn.Sequential(Broken(), torch.nn.Linear(2, 2))) == {}

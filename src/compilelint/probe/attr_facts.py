@@ -35,17 +35,10 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
     out: dict[str, dict[str, list[str]]] = {}
     keys: dict[type, list[str]] = {}
     for module in instances:
-        is_module = isinstance(module, torch.nn.Module)  # (nn.Module's bookkeeping names are a plain object's own)
-        values = {k: v for k, v in vars(module).items() if not is_module or k not in internal}
-        for cls in type(module).__mro__:  # class-level values the instance reads (`_log: bool = True`)
-            if not cls.__module__.startswith(_SKIP_MODULES):
-                for k, v in vars(cls).items():
-                    if k not in values and not k.startswith("__") and _plain(v, torch):
-                        values[k] = getattr(module, k, v)
-        if is_module:  # (a plain object's `_modules` is its own: d3rlpy's dataclass of parts)
-            for table in ("_parameters", "_buffers", "_modules"):
-                values.update(getattr(module, table, None) or {})
-        facts = {name: _fact(value, torch) for name, value in values.items()}
+        try:
+            facts = _instance_facts(module, torch, internal)
+        except Exception:  # (the user's `__getattr__` or a table that is no mapping: no facts, the run goes on)
+            continue
         if type(module) not in keys:
             keys[type(module)] = _class_keys(type(module))
         for key in keys[type(module)]:
@@ -54,6 +47,20 @@ def attribute_facts(fn: Any) -> dict[str, dict[str, list[str]]]:
                 if fact not in table.setdefault(name, []):
                     table[name].append(fact)
     return out
+
+
+def _instance_facts(module: Any, torch: Any, internal: frozenset[str]) -> dict[str, str]:
+    is_module = isinstance(module, torch.nn.Module)  # (nn.Module's bookkeeping names are a plain object's own)
+    values = {k: v for k, v in vars(module).items() if not is_module or k not in internal}
+    for cls in type(module).__mro__:  # class-level values the instance reads (`_log: bool = True`)
+        if not cls.__module__.startswith(_SKIP_MODULES):
+            for k, v in vars(cls).items():
+                if k not in values and not k.startswith("__") and _plain(v, torch):
+                    values[k] = getattr(module, k, v)
+    if is_module:  # (a plain object's `_modules` is its own: d3rlpy's dataclass of parts)
+        for table in ("_parameters", "_buffers", "_modules"):
+            values.update(getattr(module, table, None) or {})
+    return {name: _fact(value, torch) for name, value in values.items()}
 
 
 def _instances(fn: Any, torch: Any) -> list[Any]:
