@@ -1,6 +1,7 @@
 """A compiled closure calling the closures its enclosing function defines, against Dynamo: what
 the step calls runs in its region (a training script's `step` calling its `loss_fn`); a closure
-kept for later, and a name the builder binds to something else than a `def`, do not."""
+kept for later, and a name the builder binds to something else than a `def`, do not. A loop that
+calls such a closure only for some configurations is judged by the runs that ran its break."""
 
 import json
 import subprocess
@@ -56,3 +57,91 @@ def test_a_compiled_closure_reaches_the_closures_it_calls(tmp_path):
         obs = observe(step, [((torch.randn(2, 4),), {})], backend="eager", recapture=False)
     dynamo = {b.line for b in obs.capture.breaks if (b.file or "").endswith("loop.py")}
     assert dynamo == static
+
+
+ROPE = '''
+from functools import wraps
+
+import torch
+from torch import nn
+
+
+def dynamic_update(forward):
+    def refresh(self, positions):
+        seq_len = positions.max() + 1
+        if seq_len > self.cached:  # a tensor's value: breaks when the update runs
+            self.cached = 0
+
+    @wraps(forward)
+    def wrapper(self, x, positions):
+        if "dynamic" in self.rope_type:
+            refresh(self, positions)
+        return forward(self, x, positions)
+
+    return wrapper
+
+
+class Rotary(nn.Module):
+    def __init__(self, rope_type="default"):
+        super().__init__()
+        self.rope_type = rope_type
+        self.cached = 4
+
+    @dynamic_update
+    def forward(self, x, positions):
+        return x * positions.unsqueeze(-1).float().cos()
+
+
+class Decoder(nn.Module):
+    def __init__(self, rope_type="default", layers=("full", "sliding")):
+        super().__init__()
+        self.rotary = Rotary(rope_type)
+        self.layers = layers
+
+    def forward(self, x, positions):
+        for _ in self.layers:
+            x = self.rotary(x, positions)
+        return x
+'''
+
+ROPE_TARGETS = '''
+import torch
+from ropelib import Decoder
+
+
+def default_rope():
+    return Decoder(), (torch.randn(2, 5, 3), torch.arange(5).expand(2, 5))
+
+
+def dynamic_rope():
+    return Decoder("dynamic"), (torch.randn(2, 5, 3), torch.arange(5).expand(2, 5))
+'''
+
+
+def rope_findings(tmp_path, targets: list[str]) -> dict:
+    """A decorator's wrapper calling the closure beside it only for one configuration
+    (transformers' dynamic-RoPE update): the loop over the layers calls the breaking update."""
+    pkg = tmp_path / "ropelib"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .rope import Decoder\n")
+    (pkg / "rope.py").write_text(ROPE)
+    (tmp_path / "targets.py").write_text(ROPE_TARGETS)
+    listed = ", ".join(f'"targets.py:{t}"' for t in targets)
+    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
+    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "ropelib", "--probe", "--format", "json"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode in (0, 1), out.stderr[-2000:]
+    return {f["code"]: f for f in json.loads(out.stdout)["findings"]}
+
+
+def test_a_loop_whose_callees_break_did_not_run_is_not_judged(tmp_path):
+    found = rope_findings(tmp_path, ["default_rope"])
+    assert set(found) == {"CL102", "CL150"}
+    assert found["CL150"]["evidence"]["status"] == "not-reached", found["CL150"]["evidence"]
+    assert "the break it calls (ropelib/rope.py:" in found["CL150"]["evidence"]["note"]
+
+
+def test_a_configuration_that_runs_the_callees_break_confirms_the_loop(tmp_path):
+    found = rope_findings(tmp_path, ["default_rope", "dynamic_rope"])
+    assert found["CL150"]["evidence"]["status"] == "confirmed", found["CL150"]["evidence"]
+    assert found["CL102"]["evidence"]["status"] == "confirmed", found["CL102"]["evidence"]

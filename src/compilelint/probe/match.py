@@ -263,7 +263,20 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
         ev = _evidence("not-reached", run.name, None)
         ev["note"] = f"the loop ran, the break inside it (line {inner}) did not"
         return ev
+    if reached and (called := called_cause(f)) is not None and not _ran(run, *called):
+        # the loop ran, the break in the function it calls did not (transformers' dynamic-RoPE
+        # update, behind the rope type a default config does not pick): untested, as above
+        ev = _evidence("not-reached", run.name, None)
+        ev["note"] = f"the loop ran, the break it calls ({called[0]}:{called[1]}) did not"
+        return ev
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
+
+
+def _ran(run: _Run, path: str, line: int) -> bool:
+    """Whether the run executed `line` of the file the linted project calls `path` (matched on
+    its tail, as `_skipped_loop` does)."""
+    tail = os.sep + os.path.normpath(path)
+    return any(line in lines for file, lines in run.lines.items() if file == path or file.endswith(tail))
 
 
 def _in_entry(f: Finding, fpath: str, entry: dict[str, Any] | None) -> bool:
