@@ -372,13 +372,22 @@ class RootFinding:
         that take tensors (pytorch-crf's `CRF.decode(emissions, mask)`, `semantic.entries`): what user code
         calls on it, in its own compiled forward; not the nn.Module API a class overrides
         (`reset_parameters`, `train`). Also those it inherits from a private base, which no other
-        rule hands out (pomegranate's `DenseHMM.fit`, defined on `_BaseHMM`)."""
+        rule hands out (pomegranate's `DenseHMM.fit`, defined on `_BaseHMM`), in a module that computes;
+        not a base deriving from another framework's class, whose methods are its hooks
+        (neuralforecast's `BaseModel(pl.LightningModule).training_step`)."""
         found, seen = list(self._public_methods(class_key)), {name for name, _, _ in self._own_methods(class_key)}
         for base in self._lineage(class_key)[1:]:  # (lookup order: the first definition of a name wins)
-            hidden = not _public(base.replace(":", "."))
-            found += [m for m in self._public_methods(base) if hidden and m[0] not in seen]
+            hidden = not _public(base.replace(":", ".")) and not self._framework_hooks(base)
+            found += [m for m in self._public_methods(base) if hidden and m[0] not in seen and self._compute_function(m[1])]
             seen.update(name for name, _, _ in self._own_methods(base))
         return [key for name, key, info in found if name not in MODULE_API and info.entry]
+
+    def _framework_hooks(self, class_key: str) -> bool:
+        """A class deriving from another framework's base (not torch's, the package's own, `abc`'s
+        or `typing`'s): Lightning's `LightningModule`, whose subclasses' methods Lightning calls."""
+        top = class_key.split(".", 1)[0].split(":", 1)[0]
+        return any(b.split(".", 1)[0] not in (top, "torch", "nn", "Module", "abc", "ABC", "typing", "Generic")
+                   for b in self._bases(class_key))
 
     def _result_methods(self, class_key: str) -> list[str]:
         """A metric object's public methods that compute from what its call stored and return

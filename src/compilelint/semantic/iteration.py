@@ -74,7 +74,8 @@ class IterationBindings:
             self.scopes[-1].typed[node.target.value] = ELEMENT + held  # [t.condition(c) for t in self.ts]
         for test in node.ifs:  # `r.pop_term() for r in self.modules() if isinstance(r, Regularizer)`
             checked = class_check(test.test, self.qualify)
-            if checked is not None and isinstance(node.target, cst.Name) and checked[0] == node.target.value:
+            if checked is not None and isinstance(node.target, cst.Name) and checked[0] == node.target.value \
+                    and node.target.value not in self.scopes[-1].typed:
                 self.scopes[-1].typed[checked[0]] = checked[1]
         made = self.scopes[-1].comprehended
         if any(name in env and (name not in made or env[name] != made[name]) for name in names):

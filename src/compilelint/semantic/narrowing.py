@@ -45,8 +45,11 @@ class Narrowing:
     def enter_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         if (checked := self._typed_blocks.get(id(node))) is not None and self.scopes:
             name, cls = checked
-            self._typed_blocks[id(node)] = (name, self.scopes[-1].typed.get(name))  # (restored on exit)
-            self.scopes[-1].typed[name] = cls
+            scope = self.scopes[-1]
+            if name in scope.var_class or name in scope.typed:
+                del self._typed_blocks[id(node)]  # (what the name was built as says more than a base class)
+            else:
+                scope.typed[name] = cls  # (until the block ends)
         narrowed = self.scopes[-1].narrowed.get(id(node)) if self.scopes else None
         if isinstance(narrowed, frozenset):
             self.scopes[-1].narrowed[id(node)] = self.not_tensors  # (restored on exit)
@@ -56,11 +59,7 @@ class Narrowing:
 
     def exit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         if (checked := self._typed_blocks.pop(id(node), None)) is not None and self.scopes:
-            name, before = checked
-            if before is None:
-                self.scopes[-1].typed.pop(name, None)
-            else:
-                self.scopes[-1].typed[name] = before
+            self.scopes[-1].typed.pop(checked[0], None)
         narrowed = self.scopes[-1].narrowed.pop(id(node), None) if self.scopes else None
         if isinstance(narrowed, frozenset):
             self.not_tensors = narrowed
