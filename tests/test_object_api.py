@@ -153,6 +153,10 @@ NO_API_CASES = {
         "            return heads, tails", "            heads.sum().backward()\n            return heads, tails")},
     # litgpt's `finetune` scripts: `fit(...)` beside a `DataLoader`
     "module that builds a loader": {**BY_PATH, "modeling.py": "from torch.utils.data import DataLoader\n" + MODELING},
+    # neuralforecast's `BaseModel(pl.LightningModule)`: another framework calls its methods
+    "private base of another framework": {"__init__.py": "from .hmm import DenseModel\n", "hmm.py": HMM.replace(
+        "import torch", "import lightning\nimport torch").replace(
+        "class _BaseModel(torch.nn.Module):", "class _BaseModel(lightning.LightningModule, torch.nn.Module):")},
     # the module parses a command line: it runs the program, user code compiles none of it
     "command-line module": {**BY_PATH, "cli.py": "import click\n" + MODELING.replace("import pickle", "import os")},
 }
