@@ -31,10 +31,22 @@ def check_probe(tmp_path, fixture, targets):
     """`compilelint check FIXTURE --probe --format json` with `targets` (names of factories in
     the fixture) in the project's config: every finding, with its verdict."""
     shutil.copy(fixture, tmp_path / fixture.name)
-    listed = ", ".join(f'"{fixture.name}:{t}"' for t in targets)
+    return _probe_check(tmp_path, fixture.name, [f"{fixture.name}:{t}" for t in targets])
+
+
+def check_probe_package(tmp_path, package: str, files: dict, targets_source: str, targets):
+    """`compilelint check PACKAGE --probe --format json` on a package written from `files` (its
+    `__init__.py` among them), with the factories `targets` of a `targets.py` beside it."""
+    write_package(tmp_path, package, files)
+    (tmp_path / "targets.py").write_text(targets_source)
+    return _probe_check(tmp_path, package, [f"targets.py:{t}" for t in targets])
+
+
+def _probe_check(tmp_path, checked: str, targets: list[str]) -> list[dict]:
+    listed = ", ".join(f'"{t}"' for t in targets)
     (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
-    out = subprocess.run([sys.executable, "-m", "compilelint", "check", fixture.name, "--probe",
-                          "--format", "json"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-m", "compilelint", "check", checked, "--probe", "--format", "json"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode in (0, 1), out.stderr[-2000:]
     return json.loads(out.stdout)["findings"]
 

@@ -10,7 +10,7 @@ import sys
 import torch
 
 from compilelint.probe.observe import observe
-from helpers import imported, write_package
+from helpers import check_probe_package, imported, write_package
 
 LOOP = '''
 import torch
@@ -121,17 +121,8 @@ def dynamic_rope():
 def rope_findings(tmp_path, targets: list[str]) -> dict:
     """A decorator's wrapper calling the closure beside it only for one configuration
     (transformers' dynamic-RoPE update): the loop over the layers calls the breaking update."""
-    pkg = tmp_path / "ropelib"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("from .rope import Decoder\n")
-    (pkg / "rope.py").write_text(ROPE)
-    (tmp_path / "targets.py").write_text(ROPE_TARGETS)
-    listed = ", ".join(f'"targets.py:{t}"' for t in targets)
-    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
-    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "ropelib", "--probe", "--format", "json"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert out.returncode in (0, 1), out.stderr[-2000:]
-    return {f["code"]: f for f in json.loads(out.stdout)["findings"]}
+    files = {"__init__.py": "from .rope import Decoder\n", "rope.py": ROPE}
+    return {f["code"]: f for f in check_probe_package(tmp_path, "ropelib", files, ROPE_TARGETS, targets)}
 
 
 def test_a_loop_whose_callees_break_did_not_run_is_not_judged(tmp_path):

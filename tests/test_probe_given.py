@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers import check_probe as probe_check
+from helpers import check_probe_package
 
 pytest.importorskip("torch")
 
@@ -338,20 +339,9 @@ def with_default():
 def posterior_finding(tmp_path: Path, targets: list[str]) -> dict:
     """`if is_new_x:` on a flag bound to `self.default_x is None or <tensor>`: a tensor only when
     the object holds a default (semantic.guards), which the run's plain object says (probe.attr_facts)."""
-    import json
-    import subprocess
-
-    pkg = tmp_path / "postlib"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("from .posterior import Posterior\n")
-    (pkg / "posterior.py").write_text(POSTERIOR)
-    (tmp_path / "targets.py").write_text(POSTERIOR_TARGETS)
-    listed = ", ".join(f'"targets.py:{t}"' for t in targets)
-    (tmp_path / "pyproject.toml").write_text(f"[tool.compilelint.probe]\ntargets = [{listed}]\ntiming = false\n")
-    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "postlib", "--probe", "--format", "json"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert out.returncode in (0, 1), out.stderr[-2000:]
-    (found,) = [f for f in json.loads(out.stdout)["findings"] if f["code"] == "CL102"]
+    files = {"__init__.py": "from .posterior import Posterior\n", "posterior.py": POSTERIOR}
+    (found,) = [f for f in check_probe_package(tmp_path, "postlib", files, POSTERIOR_TARGETS, targets)
+                if f["code"] == "CL102"]
     assert found["when"] == ["given:self.default_x", "api"] and found["scope"] == "Posterior.log_prob", found
     return found
 

@@ -377,8 +377,8 @@ class RootFinding:
         (neuralforecast's `BaseModel(pl.LightningModule).training_step`)."""
         found, seen = list(self._public_methods(class_key)), {name for name, _, _ in self._own_methods(class_key)}
         for base in self._lineage(class_key)[1:]:  # (lookup order: the first definition of a name wins)
-            hidden = not _public(base.replace(":", ".")) and not self._framework_hooks(base)
-            found += [m for m in self._public_methods(base) if hidden and m[0] not in seen and self._compute_function(m[1])]
+            if not _public(base.replace(":", ".")) and not self._framework_hooks(base):
+                found += [m for m in self._public_methods(base) if m[0] not in seen and self._compute_function(m[1])]
             seen.update(name for name, _, _ in self._own_methods(base))
         return [key for name, key, info in found if name not in MODULE_API and info.entry]
 

@@ -272,11 +272,15 @@ def _verdict(f: Finding, fpath: str, span: range, run: _Run, cwd: str) -> dict[s
     return _evidence("not-reproduced" if reached else "not-reached", run.name, None)
 
 
+def _project_file(file: str, path: str) -> bool:
+    """Whether the absolute `file` is the one the linted project calls `path` (matched on its tail)."""
+    path = os.path.normpath(path)
+    return file == path or file.endswith(os.sep + path)
+
+
 def _ran(run: _Run, path: str, line: int) -> bool:
-    """Whether the run executed `line` of the file the linted project calls `path` (matched on
-    its tail, as `_skipped_loop` does)."""
-    tail = os.sep + os.path.normpath(path)
-    return any(line in lines for file, lines in run.lines.items() if file == path or file.endswith(tail))
+    """Whether the run executed `line` of the file the linted project calls `path`."""
+    return any(line in lines for file, lines in run.lines.items() if _project_file(file, path))
 
 
 def _in_entry(f: Finding, fpath: str, entry: dict[str, Any] | None) -> bool:
@@ -333,8 +337,7 @@ def _skipped_loop(f: Finding, fpath: str, runs: list[_Run]) -> _Observed | None:
     def at_cause(place: tuple[str, int]) -> bool:
         if inner is not None:
             return place == (fpath, inner)
-        path = os.path.normpath(called[0])
-        return place[1] == called[1] and (place[0] == path or place[0].endswith(os.sep + path))
+        return place[1] == called[1] and _project_file(place[0], called[0])
 
     def cause(o: _Observed) -> bool:  # the break itself, or one inside a library it calls (pywt)
         return o.loc is not None and o.rec.kind == "graph_break" and (at_cause(o.loc) or any(map(at_cause, o.stack)))

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.semantic.passed_functions import (NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, partial_target,
                                                    passed_values)
 from compilelint.summary import MADE, CallEdge, names_classes
-from compilelint.traverse import iter_nodes
 
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
@@ -40,15 +38,12 @@ class CallGraph:
 
     def _enclosing_def(self, name: str) -> bool:
         """Whether `name`, not bound in the current function, is a function the nearest enclosing
-        function that binds it defines (`def step(): return helper(x)` beside `def helper(x)`)."""
+        function that binds it defines (`def step(): return helper(x)` beside `def helper(x)`;
+        one defined after the caller is no binding yet, and gets a `name` edge anyway)."""
         if name in self.scopes[-1].env:
             return False
-        for scope in reversed(self.scopes[:-1]):
-            if name in scope.env:
-                return isinstance(scope.node, cst.FunctionDef) and any(
-                    isinstance(node, cst.FunctionDef) and node.name.value == name
-                    for node in iter_nodes(scope.node.body, prune=nested_scope))
-        return False
+        scope = next((s for s in reversed(self.scopes[:-1]) if name in s.env), None)
+        return scope is not None and f"{scope.qualname}.<locals>.{name}" in self.functions
 
     def _passed_edge(self, value: cst.BaseExpression, scope) -> None:
         """A function handed to the call (semantic.passed_functions): the callee calls it."""
