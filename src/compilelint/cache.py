@@ -45,7 +45,7 @@ from compilelint.atomic import write_bytes
 from compilelint.handed_torch import handed_on
 from compilelint.sparse_sources import sparse_on
 
-FORMAT = 38  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 39  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);

@@ -141,13 +141,17 @@ PENDING_STATE = "u|"
 # lineage defines the method and a library base's row names it (rules._inherited_calls;
 # project_rules.cl119_held decides)
 INHERITED = "h|"
+# a CL119 candidate's `needs`: "n|<function qualname>|<edge index>", an optimiser's call read by
+# its receiver's name (`self._modules.optim.step()`), kept unless the project finds the class the
+# receiver holds and its method (rules._inherited_calls; project_rules.cl119_held decides)
+NAMED_RECEIVER = "n|"
 # a CL160 candidate's `needs`: "g|<qualified name>", kept when the module that defines the name
 # binds it to a builtin generic, `dict[str, Tensor]` (project_rules.cl160_aliases decides)
 GENERIC_ALIAS = "g|"
 # the builtin classes whose subscript (`dict[str, Tensor]`) is a `types.GenericAlias` (CL160)
 GENERIC_BUILTINS = frozenset({"list", "tuple", "dict", "set", "frozenset", "type"})
 PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED,
-                   GENERIC_ALIAS)  # the candidates the engine hands to the project phases
+                   NAMED_RECEIVER, GENERIC_ALIAS)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

@@ -360,7 +360,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
             if local in self.functions:
                 return local
             memo = (module, kind, target, None)
-        elif kind in ("self", "selfattr", "super", "attrcall") or (kind == "property" and target == "self"):
+        elif kind in ("self", "selfattr", "super", "attrcall", "pathcall") or (kind == "property" and target == "self"):
             if owner_key is None:
                 return None
             memo = (owner_key, kind, target, call.method)
@@ -400,7 +400,11 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         elif kind == "selfattr":
             found = self._attr_forward(owner_key, target)
         elif kind == "attrcall":  # self.config.get_text_config(): the attribute's class's method
-            found = self._attr_method(owner_key, target, call.method) or self._attr_forward(owner_key, target)
+            found = self._attr_method(owner_key, target, call.method) \
+                or self._called_path(owner_key, f"{target}.{call.method}") or self._attr_forward(owner_key, target)
+        elif kind == "pathcall":  # self._modules.optim.step(): the method of the class the field holds
+            held = self._path_class(owner_key, target)
+            found = self.method(held, call.method) if held else None
         elif kind == "super":
             for base in self._bases(owner_key):
                 base_key = self.resolve_class(module, base)
@@ -453,6 +457,31 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
             if info is not None and (attr in info.attr_classes or attr in info.set_attrs):
                 return self._attr_method(owner, attr, "forward", containers=True)
         return None
+
+    def _path_class(self, class_key: str | None, path: str) -> str | None:
+        """The class `self.A.B` holds: A's class (set in `__init__` or annotated, as a dataclass
+        field is), then B's in that class's lineage (d3rlpy's `self._modules.actor_optim`)."""
+        for attr in path.split("."):
+            if class_key is None:
+                return None
+            class_key = self._held_class(class_key, attr)
+        return class_key
+
+    def _held_class(self, class_key: str, attr: str) -> str | None:
+        for owner in self._lineage(class_key):
+            info = self.classes.get(owner)
+            ref = info.attr_classes.get(attr) if info else None
+            if not ref:
+                continue
+            if ref.startswith((MADE, NEW, APPLY, BOUND, "[]")):
+                return None  # (a factory's result, a container, a bound method: the edges that know them)
+            return self.resolve_class(owner.split(":", 1)[0], ref.rsplit("|", 1)[-1])
+        return None
+
+    def _called_path(self, class_key: str | None, path: str) -> str | None:
+        """What calling `self.A.B(...)` runs, B a field of A's class holding a module or callable object."""
+        held = self._path_class(class_key, path)
+        return self._called(held) if held else None
 
     def held_method(self, class_key: str, attr: str, method: str) -> str | None:
         """`method` of the class `self.<attr>` holds (`self.tokenizer.sot`), for a project phase."""

@@ -57,6 +57,7 @@ class CallEdge:
     self      `self.target(...)`;  super: `super().target(...)`
     selfattr  `self.target.forward(...)`
     attrcall  `self.target.method(...)`: `method` of the class `self.target` holds
+    pathcall  `self.A.B.method(...)`, `target` "A.B": `method` of the class B holds in A's class
     dotted    `pkg.mod.target(...)`, `target` qualified
     ctorcall  `Helper(...).method(...)`: `target` is the qualified class and the method
               (also `p.method(...)`, `p` a parameter annotated with that class, and `p * q`,

@@ -8,7 +8,9 @@ and no project class of the lineage overrides (`self.zero_grad()` in an optimise
 from `torch.optim.Optimizer`: rules._inherited_calls), and building a project class whose
 construction breaks (a tensor subclass whose `__init__` Dynamo cannot bind, a subclass of
 `torchmetrics.Metric` or `pydantic.BaseModel`: rules._built_classes), wherever the project
-defines it.
+defines it. And an optimiser's call read by its receiver's name (`self._modules.optim.step()`),
+unless the receiver's class is one the project finds, whose method then runs (d3rlpy's
+`OptimizerWrapper.step`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compilelint import knowledge
-from compilelint.finding import BUILT_CLASS, INHERITED, MODULE_CLASS
+from compilelint.finding import BUILT_CLASS, INHERITED, MODULE_CLASS, NAMED_RECEIVER
 from compilelint.project_rules import cl119_rnn_helpers as rnn_helpers
 from compilelint.rules._built_classes import construction_break, table_base
 from compilelint.rules._inherited_calls import inherited_base, note_help
@@ -42,6 +44,9 @@ def run(context) -> list:
                 entry = known.get(f"{base}.{method}")
                 message = finding.message.replace("{base}", base).replace("{why}", why_text(entry))
                 out.append((analysis, replace(finding, needs=(), message=message, help=note_help(entry))))
+    for analysis, finding, key, call in context.candidates(NAMED_RECEIVER):
+        if index.resolve_call(key, call) is None:  # (else the project's own method runs: the region follows it)
+            out.append((analysis, replace(finding, needs=())))
     out.extend(rnn_helpers.run(context, known))
     candidates = context.candidates(MODULE_CLASS)
     if not candidates:

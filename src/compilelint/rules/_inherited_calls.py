@@ -22,7 +22,7 @@ import re
 import libcst as cst
 import libcst.matchers as m
 
-from compilelint.finding import INHERITED
+from compilelint.finding import INHERITED, NAMED_RECEIVER
 from compilelint.knowledge_classes import OPTIMIZER_BASES
 from compilelint.rules._known_calls import why_text
 from compilelint.semantic.kinds import Kind, dotted
@@ -53,6 +53,14 @@ def optimizer_named(expr: cst.BaseExpression) -> bool:
         expr = expr.value
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
     return any(word in OPTIMIZER_WORDS for word in re.split(r"[_\d]+", name.lower()))
+
+
+def _held(receiver: cst.BaseExpression) -> bool:
+    """`self.optim`, `self._modules.optim`: what the object holds, whose class a file of another
+    class may declare (a dataclass field of a base): the project decides (`NAMED_RECEIVER`)."""
+    while isinstance(receiver, cst.Attribute):
+        receiver = receiver.value
+    return isinstance(receiver, cst.Name) and receiver.value == "self"
 
 
 def closure_only(node: cst.Call) -> bool:
@@ -96,8 +104,10 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
             return False
         why = why_text(entry) if method == "zero_grad" else STEP_WHY
         by = "its annotation (`Optimizer`)" if annotated else "its name"
+        edge = rule.ctx.edge_index(node) if not annotated and _held(func.value) else None
         rule.report(node, rule.message.format(what=f"`{dotted(func.value) or '...'}.{method}()`, an optimiser's by "
-                                              f"{by},", why=why), severity="warning", help=note_help(entry))
+                                              f"{by},", why=why), severity="warning", help=note_help(entry),
+                    needs=(f"{NAMED_RECEIVER}{rule.ctx.function.qualname}|{edge}",) if edge is not None else ())
         return True
     return False
 

@@ -1,9 +1,11 @@
 """The elements of a tensor a `for` loop walks, for CL107: `for idx in perm:` and `for i, n
 in enumerate(lengths):` bind, per step, a tensor of one dimension less than what they walk (a
 0-d one of a 1-d tensor), which as an index Dynamo reads as an int. The linter knows no ranks,
-so only a name or attribute certainly holding a tensor counts, not one bound to a matrix of
-indices (`.nonzero()`: its rows index, a gather), nor a loop whose body indexes into the element
-(`expert_idx[0]`: it has a dimension), and the loop's name must be bound nowhere else.
+so only a name or attribute certainly holding a tensor counts, or a call that always makes a
+1-d one (`torch.arange(n)`), not one bound to a matrix of indices (`.nonzero()`: its rows index,
+a gather), nor a loop whose body indexes into the element (`expert_idx[0]`: it has a
+dimension), and the loop's name must be bound nowhere else. The rows of a matrix whose rank
+its maker fixes (`torch.cartesian_prod(a, b)`) are 1-d: their elements, `index[0]`, are 0-d.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ from compilelint.semantic.kinds import Kind
 from compilelint.traverse import iter_nodes
 
 ROW_MAKERS = frozenset({"nonzero", "argwhere"})  # a matrix of indices: a loop walks its rows
+# what always makes a 1-d tensor of indices (`for i in torch.arange(n)`: 0-d elements), and a
+# static-shaped matrix of them, (k, 2) or wider, whose rows' elements are 0-d (`for index in
+# torch.cartesian_prod(a, b)`: `index[0]`, openunmix's and demucs' Wiener covariance)
+VECTOR_MAKERS = frozenset({"torch.arange", "torch.randperm"})
+MATRIX_MAKERS = frozenset({"torch.cartesian_prod"})  # (`torch.combinations` itself breaks: CL120)
 
 
 class LoopRows:
@@ -25,13 +32,17 @@ class LoopRows:
 
     def __init__(self) -> None:
         self._rows: dict[str, tuple[str, cst.For]] = {}
+        self._matrix_rows: dict[str, tuple[str, cst.For]] = {}  # a row of a static matrix of indices
         self._ranges: list[tuple[str, str, cst.CSTNode]] = []  # (name, `n` of its `range(n)`, the loop)
 
     def enter(self, node: cst.For, ctx) -> None:
         iterable, target = walked(node, ctx.qualify)
         facts = facts_of(ctx.function)
-        if isinstance(target, cst.Name) and facts is not None and isinstance(iterable, (cst.Name, cst.Attribute)) \
-                and ctx.kind(iterable) == Kind.TENSOR and len(facts.binders(target.value)) == 1 \
+        once = isinstance(target, cst.Name) and facts is not None and len(facts.binders(target.value)) == 1
+        if once and _static_matrix(iterable, ctx):
+            self._matrix_rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
+        elif once and (isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR
+                       or _made_by(iterable, ctx, VECTOR_MAKERS)) \
                 and not _matrix(iterable, ctx) and not _subscripted(node.body, target.value):
             self._rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
         self._enter_range(node.target, node.iter, node, ctx)
@@ -48,8 +59,9 @@ class LoopRows:
             self._ranges.append((target.value, cst.Module([]).code_for_node(iterable.args[0].value), loop))
 
     def leave(self, node: cst.CSTNode) -> None:
-        for name in [name for name, (_, loop) in self._rows.items() if loop is node]:
-            del self._rows[name]
+        for rows in (self._rows, self._matrix_rows):
+            for name in [name for name, (_, loop) in rows.items() if loop is node]:
+                del rows[name]
         self._ranges = [entry for entry in self._ranges if entry[2] is not node]
 
     def range_bound(self, name: str) -> str | None:
@@ -59,6 +71,15 @@ class LoopRows:
         found = self._rows.get(name)
         return found[0] if found else None
 
+    def row_element(self, node: cst.BaseExpression) -> str | None:
+        """`index[0]` for `index` a row of a static matrix of indices the loop walks: the source
+        of that matrix (the element is a 0-d tensor)."""
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1 \
+                and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer):
+            found = self._matrix_rows.get(node.value.value)
+            return found[0] if found else None
+        return None
+
 
 def _matrix(iterable: cst.BaseExpression, ctx) -> bool:
     """A name bound to a matrix of indices (`(mask.sum(-1) > 0).nonzero()`, (k, 1): transformers'
@@ -67,6 +88,20 @@ def _matrix(iterable: cst.BaseExpression, ctx) -> bool:
     func = bound.func if isinstance(bound, cst.Call) else None
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
     return name in ROW_MAKERS
+
+
+def _made_by(value: cst.BaseExpression, ctx, makers: frozenset[str]) -> cst.Call | None:
+    """The call of one of `makers` that `value` is, or that the name `value` is bound to."""
+    if isinstance(value, cst.Name) and ctx.function is not None:
+        value = ctx.local_flag(value.value)
+    return value if isinstance(value, cst.Call) and ctx.qualify(value.func) in makers else None
+
+
+def _static_matrix(value: cst.BaseExpression, ctx) -> bool:
+    """`torch.cartesian_prod(a, b)`, of two tensors or more: a (k, n) matrix of indices whose
+    shape the inputs' shapes fix (its rows are 1-d: used whole, they index as tensors)."""
+    call = _made_by(value, ctx, MATRIX_MAKERS)
+    return call is not None and len(call.args) >= 2 and not any(a.star for a in call.args)
 
 
 def _subscripted(body: cst.CSTNode, name: str) -> bool:

@@ -107,6 +107,17 @@ import torch
 def f(src: torch.Tensor, bounds: list):
     return src[slice(bounds[0], bounds[1])] + src[slice(0, src.shape[0] // 2)].sum()
 """,
+        """
+import torch
+@torch.compile
+def pairs(y: torch.Tensor):
+    total = y.new_zeros(())
+    for pair in torch.cartesian_prod(torch.arange(3), torch.arange(3)):
+        total = total + y[pair].sum()  # a whole row: a 1-d index tensor, a gather
+    for i in torch.arange(3):
+        total = total + i * 2.0  # a 0-d tensor as a value, not an index
+    return total
+""",
     ]
     INVALID = [
         """
@@ -277,6 +288,17 @@ class Parser(torch.nn.Module):
         return self.table[best[0]], [self.transitions[best[i]]  # expect
                                      for i in range(x.shape[0])]
 """,
+        """
+import torch
+@torch.compile
+def covariance(y: torch.Tensor):
+    cov = torch.zeros(y.shape[0], 3, 3)
+    for index in torch.cartesian_prod(torch.arange(3), torch.arange(3)):
+        cov[:, index[0], index[1]] = y[:, 0]  # expect
+    for i in torch.arange(3):
+        cov = cov + y[:, i].sum()  # expect
+    return cov
+""",
     ]
 
     def _first_tensor(self, values, sizes: bool, unpacked: frozenset = frozenset()) -> cst.BaseExpression | None:
@@ -352,6 +374,12 @@ class Parser(torch.nn.Module):
             if isinstance(index, cst.Name) and (walked := self._rows.walked(index.value)) is not None:
                 self.report(index, self.message.format(what=f"an index (`{index.value}`, an element of the tensor "
                                                             f"`{walked}` the loop walks)"))
+                return
+        for element in node.slice:  # `y[index[0]]`, `index` a row of `torch.cartesian_prod(a, b)`
+            index = element.slice.value if isinstance(element.slice, cst.Index) else None
+            if index is not None and (matrix := self._rows.row_element(index)) is not None:
+                self.report(index, self.message.format(what=f"an index (`{cst.Module([]).code_for_node(index)}`, "
+                                                            f"an element of a row of `{matrix}` the loop walks)"))
                 return
         for element in node.slice:  # `x[i]` with `i = scores.argmax()`: one element, read as an int
             index = element.slice.value if isinstance(element.slice, cst.Index) else None

@@ -318,6 +318,8 @@ class CallGraph:
             if func.attr.value == "forward":
                 return CallEdge("selfattr", owner.attr.value)  # self.block.forward(x)
             return CallEdge("attrcall", owner.attr.value, func.attr.value)  # self.config.get_text_config()
+        if (path := _self_path(owner)) is not None:
+            return CallEdge("pathcall", path, func.attr.value)  # self._modules.optim.step(): a field's field
         if isinstance(owner, cst.Subscript) and (attr := _subscripted_attr(owner)):
             return CallEdge("elemcall", attr, func.attr.value)  # self.flows[i].inverse(x)
         if isinstance(owner, cst.Name) and (held := scope.typed.get(owner.value, "")).startswith(ELEMENT):
@@ -427,6 +429,14 @@ def _keyed(node: cst.Call, stars: bool = False):
         elif position >= 0:
             yield position, arg
             position += 1
+
+
+def _self_path(owner: cst.BaseExpression) -> str | None:
+    """`A.B` for `self.A.B` (two attributes deep): the class of each is the project's to find."""
+    if isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Attribute) \
+            and isinstance(owner.value.value, cst.Name) and owner.value.value.value == "self":
+        return f"{owner.value.attr.value}.{owner.attr.value}"
+    return None
 
 
 def _subscripted_attr(node: cst.Subscript) -> str | None:
