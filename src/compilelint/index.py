@@ -449,40 +449,6 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         return any(base.endswith(("autograd.Function", "autograd.function.Function"))
                    for owner in self._lineage(class_key) for base in self._bases(owner))
 
-    def _attr_forward(self, class_key: str, attr: str) -> str | None:
-        """What calling `self.<attr>` runs: set by the class, or else by the first class of its
-        lineage that sets it (`self.bm(t0, t1)` in a solver whose base stores `bm: BaseBrownian`)."""
-        for owner in self._lineage(class_key):
-            info = self.classes.get(owner)
-            if info is not None and (attr in info.attr_classes or attr in info.set_attrs):
-                return self._attr_method(owner, attr, "forward", containers=True)
-        return None
-
-    def _path_class(self, class_key: str | None, path: str) -> str | None:
-        """The class `self.A.B` holds: A's class (set in `__init__` or annotated, as a dataclass
-        field is), then B's in that class's lineage (d3rlpy's `self._modules.actor_optim`)."""
-        for attr in path.split("."):
-            if class_key is None:
-                return None
-            class_key = self._held_class(class_key, attr)
-        return class_key
-
-    def _held_class(self, class_key: str, attr: str) -> str | None:
-        for owner in self._lineage(class_key):
-            info = self.classes.get(owner)
-            ref = info.attr_classes.get(attr) if info else None
-            if not ref:
-                continue
-            if ref.startswith((MADE, NEW, APPLY, BOUND, "[]")):
-                return None  # (a factory's result, a container, a bound method: the edges that know them)
-            return self.resolve_class(owner.split(":", 1)[0], ref.rsplit("|", 1)[-1])
-        return None
-
-    def _called_path(self, class_key: str | None, path: str) -> str | None:
-        """What calling `self.A.B(...)` runs, B a field of A's class holding a module or callable object."""
-        held = self._path_class(class_key, path)
-        return self._called(held) if held else None
-
     def held_method(self, class_key: str, attr: str, method: str) -> str | None:
         """`method` of the class `self.<attr>` holds (`self.tokenizer.sot`), for a project phase."""
         return self._attr_method(class_key, attr, method)

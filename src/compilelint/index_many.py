@@ -191,6 +191,27 @@ class ManyCallees:
             return None
         return self.resolve_class(owner.split(":", 1)[0], ref)
 
+    def _attr_forward(self, class_key: str, attr: str) -> str | None:
+        """What calling `self.<attr>` runs: set by the class, or else by the first class of its
+        lineage that sets it (`self.bm(t0, t1)` in a solver whose base stores `bm: BaseBrownian`)."""
+        for owner in self._lineage(class_key):
+            info = self.classes.get(owner)
+            if info is not None and (attr in info.attr_classes or attr in info.set_attrs):
+                return self._attr_method(owner, attr, "forward", containers=True)
+        return None
+
+    def _path_class(self, class_key: str | None, path: str) -> str | None:
+        """The class `self.A.B` holds: A's class (set in `__init__` or annotated, as a dataclass
+        field is), then B's in that class's lineage (d3rlpy's `self._modules.actor_optim`)."""
+        for attr in path.split("."):
+            class_key = self._held_class(class_key, attr)
+        return class_key
+
+    def _called_path(self, class_key: str | None, path: str) -> str | None:
+        """What calling `self.A.B(...)` runs, B a field of A's class holding a module or callable object."""
+        held = self._path_class(class_key, path)
+        return self._called(held) if held else None
+
     def _held_functions(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.<attr>(...)` where the class (or a base) stores a project function on the
         attribute (`self.search_fn = native_neighbor_search`): that function, resolved in

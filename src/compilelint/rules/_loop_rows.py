@@ -26,9 +26,9 @@ MATRIX_MAKERS = frozenset({"torch.cartesian_prod"})  # (`torch.combinations` its
 
 
 class LoopRows:
-    """Enter and leave each `for` (and comprehension) of the walk; `walked(name)`: the tensor
-    the loop binding `name` walks, while inside that loop; `range_bound(name)`: the source of
-    `n` for a name a loop around the node binds over `range(n)`."""
+    """Enter and leave each `for` (and comprehension) of the walk; `element_index(node)`: why
+    an index is an element a loop around it binds; `range_bound(name)`: the source of `n` for a
+    name a loop around the node binds over `range(n)`."""
 
     def __init__(self) -> None:
         self._rows: dict[str, tuple[str, cst.For]] = {}
@@ -67,18 +67,42 @@ class LoopRows:
     def range_bound(self, name: str) -> str | None:
         return next((bound for bound_name, bound, _ in reversed(self._ranges) if bound_name == name), None)
 
-    def walked(self, name: str) -> str | None:
-        found = self._rows.get(name)
-        return found[0] if found else None
-
-    def row_element(self, node: cst.BaseExpression) -> str | None:
-        """`index[0]` for `index` a row of a static matrix of indices the loop walks: the source
-        of that matrix (the element is a 0-d tensor)."""
+    def element_index(self, node: cst.BaseExpression) -> str | None:
+        """What makes `node`, an index, a 0-d tensor a loop binds: an element of the tensor the
+        loop walks (`idx`), or an element of a row of a static matrix of indices (`index[0]`)."""
+        if isinstance(node, cst.Name) and (found := self._rows.get(node.value)):
+            return f"an index (`{node.value}`, an element of the tensor `{found[0]}` the loop walks)"
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1 \
-                and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer):
-            found = self._matrix_rows.get(node.value.value)
-            return found[0] if found else None
+                and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Integer) \
+                and (found := self._matrix_rows.get(node.value.value)):
+            return (f"an index (`{cst.Module([]).code_for_node(node)}`, an element of a row of `{found[0]}` "
+                    "the loop walks)")
         return None
+
+    def topk_pick(self, value: cst.Subscript, ctx) -> bool:
+        """`index[i]` for `i` in `range(top_k)` with `index = torch.topk(v, top_k, dim=-1)[1]`
+        (Autoformer's time-delay aggregation): a loop over the k picks walks the picks of a
+        1-d `v`, each a 0-d tensor."""
+        picks = [e.slice.value for e in value.slice if isinstance(e.slice, cst.Index)]
+        if len(value.slice) != 1 or len(picks) != 1 or not isinstance(picks[0], cst.Name) \
+                or not isinstance(value.value, cst.Name) or ctx.function is None:
+            return False
+        bound, made = self.range_bound(picks[0].value), ctx.local_flag(value.value.value)
+        if bound is None or not (isinstance(made, cst.Subscript) and len(made.slice) == 1
+                                 and isinstance(made.slice[0].slice, cst.Index)
+                                 and isinstance(made.slice[0].slice.value, cst.Integer)
+                                 and made.slice[0].slice.value.value == "1" and isinstance(made.value, cst.Call)):
+            return False
+        call = made.value
+        method = isinstance(call.func, cst.Attribute) and call.func.attr.value == "topk" \
+            and not (isinstance(call.func.value, cst.Name) and ctx.is_import(call.func.value.value))
+        if not method and ctx.qualify(call.func) != "torch.topk":
+            return False
+        positional = [a.value for a in call.args if a.keyword is None]
+        k = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "k"), None)
+        k = k if k is not None else (positional[0] if method and positional else positional[1] if len(positional) > 1
+                                     else None)
+        return k is not None and cst.Module([]).code_for_node(k) == bound
 
 
 def _matrix(iterable: cst.BaseExpression, ctx) -> bool:

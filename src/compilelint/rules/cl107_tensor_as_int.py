@@ -369,17 +369,10 @@ def covariance(y: torch.Tensor):
             if index is not None and self._row_elements(index):
                 self.report(index, self.message.format(what="indices (`tuple()` of a tensor's row: 0-d tensors)"))
                 return
-        for element in node.slice:  # `x[..., idx]` for `idx` in a tensor: an element, read as an int
+        for element in node.slice:  # `x[..., idx]`, `idx` in a tensor; `y[index[0]]`, `index` its row
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
-            if isinstance(index, cst.Name) and (walked := self._rows.walked(index.value)) is not None:
-                self.report(index, self.message.format(what=f"an index (`{index.value}`, an element of the tensor "
-                                                            f"`{walked}` the loop walks)"))
-                return
-        for element in node.slice:  # `y[index[0]]`, `index` a row of `torch.cartesian_prod(a, b)`
-            index = element.slice.value if isinstance(element.slice, cst.Index) else None
-            if index is not None and (matrix := self._rows.row_element(index)) is not None:
-                self.report(index, self.message.format(what=f"an index (`{cst.Module([]).code_for_node(index)}`, "
-                                                            f"an element of a row of `{matrix}` the loop walks)"))
+            if index is not None and (what := self._rows.element_index(index)) is not None:
+                self.report(index, self.message.format(what=what))
                 return
         for element in node.slice:  # `x[i]` with `i = scores.argmax()`: one element, read as an int
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
@@ -428,7 +421,7 @@ def covariance(y: torch.Tensor):
             # `n = n - 1` binds `n` once, to itself (pyro's ops/gaussian.py)
             return bound is not None and value.value not in seen and self._scalar(bound, seen | {value.value})
         if isinstance(value, cst.Subscript):
-            return self._topk_element(value)
+            return self._rows.topk_pick(value, self.ctx)
         if isinstance(value, cst.BinaryOperation) and isinstance(
                 value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
             sides = (value.left, value.right)
@@ -447,31 +440,6 @@ def covariance(y: torch.Tensor):
         qualified = self.ctx.qualify(func) or ""
         return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in FULL_REDUCTIONS \
             and len(positional) == 1 and self._reduced(positional[0])
-
-    def _topk_element(self, value: cst.Subscript) -> bool:
-        """`index[i]` for `i` in `range(top_k)` with `index = torch.topk(v, top_k, dim=-1)[1]`
-        (Autoformer's time-delay aggregation): a loop over the k picks walks the picks of a
-        1-d `v`, each a 0-d tensor."""
-        picks = [e.slice.value for e in value.slice if isinstance(e.slice, cst.Index)]
-        if len(value.slice) != 1 or len(picks) != 1 or not isinstance(picks[0], cst.Name) \
-                or not isinstance(value.value, cst.Name) or self.ctx.function is None:
-            return False
-        bound, made = self._rows.range_bound(picks[0].value), self.ctx.local_flag(value.value.value)
-        if bound is None or not (isinstance(made, cst.Subscript) and len(made.slice) == 1
-                                 and isinstance(made.slice[0].slice, cst.Index)
-                                 and isinstance(made.slice[0].slice.value, cst.Integer)
-                                 and made.slice[0].slice.value.value == "1" and isinstance(made.value, cst.Call)):
-            return False
-        call = made.value
-        method = isinstance(call.func, cst.Attribute) and call.func.attr.value == "topk" \
-            and not (isinstance(call.func.value, cst.Name) and self.ctx.is_import(call.func.value.value))
-        if not method and self.ctx.qualify(call.func) != "torch.topk":
-            return False
-        positional = [a.value for a in call.args if a.keyword is None]
-        k = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "k"), None)
-        k = k if k is not None else (positional[0] if method and positional else positional[1] if len(positional) > 1
-                                     else None)
-        return k is not None and cst.Module([]).code_for_node(k) == bound
 
     def _reduced(self, value: cst.BaseExpression) -> bool:
         """What `.argmax()` is called on is a tensor, or likely one and no NumPy array (whose

@@ -433,10 +433,9 @@ def _keyed(node: cst.Call, stars: bool = False):
 
 def _self_path(owner: cst.BaseExpression) -> str | None:
     """`A.B` for `self.A.B` (two attributes deep): the class of each is the project's to find."""
-    if isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Attribute) \
-            and isinstance(owner.value.value, cst.Name) and owner.value.value.value == "self":
-        return f"{owner.value.attr.value}.{owner.attr.value}"
-    return None
+    inner = owner.value if isinstance(owner, cst.Attribute) else None
+    two = isinstance(inner, cst.Attribute) and isinstance(inner.value, cst.Name) and inner.value.value == "self"
+    return f"{inner.attr.value}.{owner.attr.value}" if two else None
 
 
 def _subscripted_attr(node: cst.Subscript) -> str | None:
