@@ -1,5 +1,4 @@
 import libcst as cst
-import libcst.matchers as m
 
 from compilelint import knowledge
 from compilelint.config import torch_version
@@ -12,6 +11,7 @@ from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
 from compilelint.rules._module_classes import (calls_script_module, callee_class, either_class, library_base,
                                                 makes_script_module, type_pinned)
+from compilelint.rules._random_draws import RandomDraws
 from compilelint.rules._rnn_reads import WRAP_REFUSED, RnnReads
 from compilelint.rules._rnn_walks import RnnHolders, walk
 from compilelint.rules._sparse import file_model, product_when
@@ -99,6 +99,23 @@ def main():
     random.seed(0)
 """,
         """
+import random
+import torch
+rng = random.Random(0)
+@torch.compile
+def jitter(x, seed=None):
+    y = x * rng.random()  # a draw only meeting tensors: traced
+    rng2 = seed
+    if seed is not None and rng2.random() > 0.5:  # not a `random.Random` here
+        y = y + 1
+    return y
+@torch.compile
+def shadowed(x, rng):
+    if rng.random() > 0.5:  # the parameter, not the module's `random.Random`
+        return x + 1
+    return x
+""",
+        """
 import torch
 from torch.quasirandom import SobolEngine
 class Points:
@@ -181,6 +198,16 @@ class M(nn.Module):
         return out * scale
 """,
         """
+import random
+import torch
+PENALTY_RNG = random.Random(1234)
+@torch.compile
+def penalty(x, proba=0.5):
+    if PENALTY_RNG.random() > proba:  # expect
+        return x.new_zeros(())
+    return x.square().sum()
+""",
+        """
 import numba
 import numpy as np
 import torch
@@ -246,10 +273,7 @@ class Policy(nn.Module):
         super().__init__(walker)
         self._known = knowledge.table(self.code, torch_version(walker.settings))
         self._methods = method_names(self._known)  # what a class may inherit from a base the table names
-        # per function: names bound to a `random.Random(...)`, and names holding a "branch"
-        # draw (`i = rng.randrange(a, b)`) -> the draw
-        self._scopes: list[tuple[set[str], dict[str, tuple]]] = [(set(), {})]
-        self._depth = 0  # blocks entered: a rebinding in a nested block (`if m != 1: i = ...`) may not run
+        self._draws = RandomDraws(self.ctx, self._known)  # Python `random` draws Dynamo traces
         # names and `self.` attributes bound to a TorchScript module: (class or None, name)
         self._scripted: set[tuple[str | None, str]] = set()
         self._numpy_rngs: list[set[str]] = [set()]  # per function (the module's first): NumPy random objects
@@ -272,13 +296,13 @@ class Policy(nn.Module):
         self._generators.enter(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._scopes.append((set(), {}))
+        self._draws.enter_function()
         self._numpy_rngs.append(set())
         self._rnn.enter(node)
         self._generators.enter(node)
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._scopes.pop()
+        self._draws.leave_function()
         self._numpy_rngs.pop()
         self._rnn.leave()
         self._generators.leave()
@@ -287,11 +311,11 @@ class Policy(nn.Module):
         self._generators.leave()
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._depth += 1
+        self._draws.depth += 1
         self._rnn.blocks.append(node)
 
     def leave_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._depth -= 1
+        self._draws.depth -= 1
         self._rnn.blocks.pop()
 
     def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> None:
@@ -310,40 +334,11 @@ class Policy(nn.Module):
                 elif isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
                         and t.target.value.value == "self" and scope is not None and scope.class_name:
                     self._scripted.add((scope.class_name, t.target.attr.value))
-        rngs, draws = self._scopes[-1]
         names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
-        value = node.value
-        rng = isinstance(value, cst.Call) and self.ctx.qualify(value.func) == "random.Random"
-        drawn = None if rng else self._drawn(value)
-        numpy_rng = isinstance(value, cst.Call) and self.ctx.qualify(value.func) in NUMPY_RNG_MAKERS
+        self._draws.assign(names, node.value)
+        numpy_rng = isinstance(node.value, cst.Call) and self.ctx.qualify(node.value.func) in NUMPY_RNG_MAKERS
         for name in names:
             (self._numpy_rngs[-1].add if numpy_rng else self._numpy_rngs[-1].discard)(name)
-            rngs.discard(name)
-            if drawn:  # (with the modes the binding needs: the draw exists only then)
-                draws[name] = (drawn, self._depth, self.ctx.when)
-            elif name in draws and draws[name][1] >= self._depth:
-                del draws[name]  # rebound where the draw was (or outside it): no longer a draw
-            if rng:
-                rngs.add(name)
-
-    def _draw(self, call: cst.Call) -> str | None:
-        """The qualified draw a call makes when Dynamo traces it as a graph input:
-        `random.randrange(...)`, or `rng.randrange(...)` on a `random.Random`."""
-        func = call.func
-        qualified = self.ctx.qualify(func)
-        if qualified is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
-                and func.value.value in self._scopes[-1][0]:
-            qualified = f"random.{func.attr.value}"
-        entry = self._known.get(qualified)
-        return qualified if entry is not None and entry.form == "branch" else None
-
-    def _drawn(self, expr: cst.BaseExpression) -> str | None:
-        """The draw an expression is: a draw call, or a name bound to one. (Arithmetic on a
-        draw with Python numbers breaks where it is done, GB0213: not followed.)"""
-        if isinstance(expr, cst.Call):
-            return self._draw(expr)
-        drawn = self._scopes[-1][1].get(expr.value) if isinstance(expr, cst.Name) else None
-        return drawn[0] if drawn else None
 
     # a "branch" draw is traced; the test that decides on it breaks (GB0170)
     def visit_If(self, node: cst.If) -> None:
@@ -358,18 +353,9 @@ class Policy(nn.Module):
         self._branch_draws(node.test)
 
     def _branch_draws(self, test: cst.BaseExpression) -> None:
-        draws = self._scopes[-1][1]
-        for node in m.findall(test, m.Call() | m.Name()):
-            when = ()
-            if isinstance(node, cst.Call):
-                qualified = self._draw(node)
-                what = f"A branch on `{qualified}()`"
-            else:
-                qualified, _, when = draws.get(node.value, (None, 0, ()))
-                what = f"A branch on `{node.value}`, drawn by `{qualified}()`,"
-            if qualified:
-                self.report(node, self.message.format(what=what, why=why_text(self._known.get(qualified))), when=when)
-                return
+        if (found := self._draws.branch(test)) is not None:
+            node, what, qualified, when = found
+            self.report(node, self.message.format(what=what, why=why_text(self._known.get(qualified))), when=when)
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func)
