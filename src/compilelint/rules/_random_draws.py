@@ -1,6 +1,6 @@
 """Python `random` draws that Dynamo traces, for CL119: `random.uniform(0, 1)`, or `rng.random()`
-on a `random.Random` (one bound in the function, or at module level and not rebound in the
-function: demucs' `penalty_rng`), becomes a graph input; only a test that decides on it breaks
+on a `random.Random` (one bound in the function, at module level and not rebound in the
+function: demucs' `penalty_rng`, or stored on `self` by the class), becomes a graph input; only a test that decides on it breaks
 (GB0170), as does a test on a name bound to one. Which draws are traced is the knowledge
 table's ("branch" form); a `random.Random`'s own methods are looked up as
 `random.Random.<method>` first (its `random()` is traced where the module's is skipped).
@@ -12,6 +12,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from compilelint.semantic.facts import facts_of
+from compilelint.semantic.infer import held_class_ref
 
 
 class RandomDraws:
@@ -51,12 +52,20 @@ class RandomDraws:
         return name in self._scopes[0][0] and facts is not None and not facts.binders(name) \
             and name not in function.params
 
+    def _held_rng(self, node: cst.BaseExpression | None) -> bool:
+        """`self.rng`, the class (or a base of this file) storing a `random.Random(...)` on it."""
+        scope = self.ctx.function
+        return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
+            and scope is not None and bool(scope.class_name) \
+            and held_class_ref(self.ctx, scope.class_name, node.attr.value) == "random.Random"
+
     def draw(self, call: cst.Call) -> str | None:
         """The qualified draw a call makes when Dynamo traces it as a graph input:
         `random.randrange(...)`, or `rng.randrange(...)` on a `random.Random`."""
         func = call.func
         qualified = self.ctx.qualify(func)
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and self._rng(func.value.value):
+        owner = func.value if isinstance(func, cst.Attribute) else None
+        if isinstance(owner, cst.Name) and self._rng(owner.value) or self._held_rng(owner):
             own = f"random.Random.{func.attr.value}"
             qualified = own if self._known.get(own) is not None else f"random.{func.attr.value}"
         entry = self._known.get(qualified)
