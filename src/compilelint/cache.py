@@ -156,10 +156,11 @@ def salt(settings) -> str:
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=8).hexdigest()
 
 
-def entry_key(data: bytes, path: str, module: str) -> str:
+def entry_key(data: bytes, path: str, module: str, memo: dict | None = None) -> str:
     """The key of one file's analysis: its bytes, its displayed path and module name, which of
     its `from SRC import torch` hand it the torch module, and the bytes of the project modules
-    it imports from that build sparse tensors (both read from other files)."""
+    it imports from that build sparse tensors (both read from other files; `memo`: one run's,
+    for `sparse_on`)."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(path.encode("utf-8", "surrogateescape"))
     digest.update(b"\0")
@@ -168,7 +169,7 @@ def entry_key(data: bytes, path: str, module: str) -> str:
     digest.update(data)
     if handed := handed_on(data, path, module):
         digest.update(b"\0" + handed)
-    if sparse := sparse_on(data, path, module):
+    if sparse := sparse_on(data, path, module, memo):
         digest.update(b"\1" + sparse)
     return digest.hexdigest()
 

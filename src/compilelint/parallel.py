@@ -73,12 +73,12 @@ class Analyzer:
         from compilelint import cache as cache_mod, run_cache
         from compilelint.engine import module_name
 
-        keys = {}
+        keys, memo = {}, {}
         for path in files:
             data = _read(path)
             if data is None:  # unreadable: analysed (and reported) as usual
                 return None
-            keys[path] = cache_mod.entry_key(data, path, module_name(path))
+            keys[path] = cache_mod.entry_key(data, path, module_name(path), memo)
         self._keys = keys
         self._run = (run_cache.identity(settings, files), run_cache.content_key(settings, list(keys.values())))
         return run_cache.load(store, *self._run)

@@ -68,26 +68,47 @@ def sparse_bytes(path: str) -> bytes | None:
     return found
 
 
-def sources(data: bytes, path: str, module: str) -> dict[str, tuple[str, str, str]]:
+def sources(data: bytes, path: str, module: str, memo: dict | None = None) -> dict[str, tuple[str, str, str]]:
     """local name -> (module file, module name, imported name) of each name the file imports
-    from a module of its own package that builds sparse tensors."""
+    from a module of its own package that builds sparse tensors. `memo` (one run's, see
+    `sparse_on`) keeps what each import resolved to and each module's bytes."""
     if not path or not module or b"from" not in data:
         return {}
     top = module.split(".")[0]
+    # (the files of one folder and package resolve an import alike: `from ..x import` drops the
+    # file's own name first, and source_base's depth is the package's)
+    package = module if path.endswith(("__init__.py", "__init__.pyi")) else module.rpartition(".")[0]
+    folder = os.path.dirname(path)
     out: dict[str, tuple[str, str, str]] = {}
     for match in _from_imports(data):
         level, name = len(match.group(1)), match.group(2).decode("ascii", "replace")
-        source = resolve_relative(module, path, level, name or None) if level else name
-        if not source or (not level and source.split(".")[0] != top) or source == module:
-            continue
-        found = module_file(path, module, source)
-        if found is None or sparse_bytes(found) is None:
+        if not level and name.split(".")[0] != top:
+            continue  # (another package's module: not read)
+        key = (folder, package, level, name)
+        resolved = memo.get(key) if memo is not None else None
+        if resolved is None:
+            source = resolve_relative(module, path, level, name or None) if level else name
+            found = module_file(path, module, source) if source else None
+            resolved = (source, found if found is not None and _builds(found, memo) else None)
+            if memo is not None:
+                memo[key] = resolved
+        source, found = resolved
+        if found is None or source == module:
             continue
         for item in match.group(3).decode("utf-8", "replace").strip("()").replace("\\\n", " ").split(","):
             named = _NAME.match(item.strip())
             if named:
                 out[named.group(2) or named.group(1)] = (found, source, named.group(1))
     return out
+
+
+def _builds(path: str, memo: dict | None) -> bytes | None:
+    """sparse_bytes, looked up once per run when there is a run's memo."""
+    if memo is None:
+        return sparse_bytes(path)
+    if path not in memo:
+        memo[path] = sparse_bytes(path)
+    return memo[path]
 
 
 def _from_imports(data: bytes):
@@ -106,17 +127,19 @@ def _from_imports(data: bytes):
             yield match
 
 
-def sparse_on(data: bytes, path: str, module: str) -> bytes:
+def sparse_on(data: bytes, path: str, module: str, memo: dict | None = None) -> bytes:
     """For a file's cache key: the modules its sparse model reads, with a digest of each
-    one's bytes, followed as far as the model follows them (b"" when none)."""
+    one's bytes, followed as far as the model follows them (b"" when none). A run that keys
+    many files passes one `memo` (a dict it drops when the run ends): each import is resolved
+    and each module stat'ed once per run instead of once per file importing it."""
     seen: dict[str, bytes] = {}
     frontier = [(data, path, module)]
     for _ in range(DEPTH):
         nxt = []
         for data_, path_, module_ in frontier:
-            for found, source, _ in sources(data_, path_, module_).values():
+            for found, source, _ in sources(data_, path_, module_, memo).values():
                 if found not in seen and found != path:
-                    body = sparse_bytes(found) or b""
+                    body = _builds(found, memo) or b""
                     seen[found] = hashlib.blake2b(body, digest_size=8).digest()
                     nxt.append((body, found, source))
         frontier = nxt

@@ -43,6 +43,16 @@ class TensorControlFlow(Rule):
     VALID = [
         """
 import torch
+class LowRank(torch.nn.Module):
+    def wide(self, S):
+        if S.size(-1) <= 2:
+            return False
+        return S.size(-1) > 3
+    def forward(self, X):
+        return X * 2 if self.wide(X) else X
+""",
+        """
+import torch
 class Kernels(torch.nn.Module):
     def forward(self, x, wcos: torch.Tensor, wsin: torch.Tensor):
         if wcos == None or wsin == None:  # a tensor's == with None is Python's False
@@ -149,6 +159,19 @@ class Arrange(torch.nn.Module):
 """,
     ]
     INVALID = [
+        """
+import torch
+class LowRank(torch.nn.Module):
+    def in_manifold(self, S):
+        if S.size(-1) <= 2:
+            return True
+        return (S[..., 2:].abs() < 1e-5).all()
+    def forward(self, X):
+        U, S, Vt = torch.linalg.svd(X, full_matrices=False)
+        if not self.in_manifold(S):  # expect
+            raise ValueError("not of low rank")
+        return U[..., :2] * S[..., None, :2]
+""",
         """
 import torch
 class Checked(torch.nn.Module):

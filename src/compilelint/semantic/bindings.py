@@ -13,7 +13,7 @@ import libcst as cst
 from compilelint.knowledge import method_classes
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
-from compilelint.semantic.returns import annotated_items, displayed_items, join_items, join_returns
+from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
                                        call_sites_decide, dotted, literal_kind, not_optional, scalar_annotation,
                                        strongest)
@@ -336,6 +336,9 @@ class Bindings:
         if self.scopes and not self.header:
             value = node.value
             if value is None or (isinstance(value, cst.Name) and value.value == "None"):
+                return
+            if isinstance(value, cst.Name) and value.value in ("True", "False"):
+                self.scopes[-1].returns.append(BOOL)
                 return
             self.scopes[-1].returns.append(self.kind_spec(value))
             self.scopes[-1].items.append(displayed_items(value, self.kind_spec))

@@ -9,11 +9,21 @@ import libcst as cst
 from compilelint.semantic.kinds import Kind, annotation_kind, dotted
 
 
+# a `return True` / `return False`: a predicate's early answer (`if S.size(-1) <= rank: return
+# True`) before the tensor it otherwise returns (`return (err < eps).all()`)
+BOOL = "bool"
+
+
 def join_returns(specs: list) -> object:
     """One kind spec for all of a function's returns: a tensor kind when every return is
-    one, the leaves when the rest may be tensors, else unknown."""
+    one, the leaves when the rest may be tensors, else unknown. A predicate whose other
+    returns are all tensors is likely one: branching on it breaks wherever the tensor path
+    runs (which path runs is the call's shapes' to say, out of the static pass's sight)."""
     kinds = {s for s in specs if isinstance(s, str)}
     leaves = sorted({leaf for s in specs if isinstance(s, tuple) for leaf in s})
+    if BOOL in kinds:
+        rest = kinds - {BOOL}
+        return "likely" if rest and rest <= {"tensor", "likely"} and not leaves else Kind.UNKNOWN.value
     if kinds - {"tensor", "likely"}:
         return Kind.UNKNOWN.value
     if leaves:
