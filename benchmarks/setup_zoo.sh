@@ -207,3 +207,8 @@ python -m pip install --no-deps speechbrain==1.0.3 hyperpyyaml==1.2.2 ruamel.yam
 python -m pip install --no-deps tianshou==2.0.1 deepdiff==7.0.1 overrides==7.7.0 sensai-utils==1.6.0 ordered-set==4.1.0 pettingzoo==1.24.3
 # stop 61: first contact: pytorch_tabular (tabular models from their configs, their training_step; omegaconf 2.3.0 needs antlr4 4.9.*)
 python -m pip install --no-deps pytorch_tabular==1.2.0 omegaconf==2.3.0 antlr4-python3-runtime==4.9.3
+# stop 79: first contact: geotorch (constrained weights through torch.nn.utils.parametrize: orthogonal, low rank,
+# positive definite, sphere, ... on Linear / Conv2d / RNN weights, the examples' orthogonal RNNs; needs only torch)
+# and torch-hd (hyperdimensional computing: the VSA models' functional ops, embeddings, Centroid, the classifiers'
+# fit / predict, memories; scipy, pandas, numpy, requests, tqdm above)
+python -m pip install --no-deps geotorch==0.4.0 torch-hd==5.8.4

@@ -182,7 +182,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("random.Random.random",), "rng", "CL119", "GB0170", "Data-dependent branching (the draw is a graph input)",
           "a `random.Random`'s `random()` is traced on every release (the module's `random.random()` only since "
           "2.14): an `if` on it breaks, arithmetic with tensors does not (demucs' SVD penalty)",
-          ("kn_random_instance_01", "kn_random_instance_02"), "2.13.0", form="branch",
+          ("kn_random_instance_01", "kn_random_instance_02"), "2.13.0, 2.14.1", form="branch",
           traced=("clean_kn_random_instance_01", "clean_kn_random_instance_02")),
     Entry(_names("random", "getrandbits", "choice", "choices", "gauss", "normalvariate", "betavariate",
                  "expovariate"), "rng", "CL119", "GB0007",
