@@ -212,3 +212,9 @@ python -m pip install --no-deps pytorch_tabular==1.2.0 omegaconf==2.3.0 antlr4-p
 # and torch-hd (hyperdimensional computing: the VSA models' functional ops, embeddings, Centroid, the classifiers'
 # fit / predict, memories; scipy, pandas, numpy, requests, tqdm above)
 python -m pip install --no-deps geotorch==0.4.0 torch-hd==5.8.4
+# stop 80: first contact: captum (attribution algorithms, their layer and neuron forms, perturbation methods,
+# FGSM / PGD, metrics; imports matplotlib at its top), pyod (deep anomaly detectors: their networks, per-batch
+# training steps and scoring; numba, scikit-learn above) and torch-struct (structured distributions over semirings:
+# linear-chain and semi-Markov CRFs, dependency and constituency trees, HMMs; needs only torch)
+python -m pip install --no-deps captum==0.9.0 pyod==3.6.7 torch-struct==0.5
+python -m pip install --no-deps matplotlib==3.11.2 contourpy==1.3.3 cycler==0.12.1 fonttools==4.68.0 kiwisolver==1.5.1

@@ -63,6 +63,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
         self._hashes: tuple[str, ...] | None = None  # module classes' `__hash__` (module_hashes)
+        self._packages: frozenset[str] | None = None  # packages publishing names (_api_packages)
 
     # ---- resolution --------------------------------------------------------------------
 

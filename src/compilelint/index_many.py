@@ -223,7 +223,7 @@ class ManyCallees:
             refs = info.attr_functions.get(call.target) if info else None
             for ref in refs.split("|") if refs else ():
                 module = cls.split(":", 1)[0]
-                callee = self.resolve_ref(module, ref)
+                callee = f"{module}:{ref}" if ".<locals>." in ref else self.resolve_ref(module, ref)
                 if callee in self.functions and self.functions[callee].class_name is None and callee not in found:
                     found.append(callee)
         return tuple(found)

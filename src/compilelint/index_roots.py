@@ -117,7 +117,7 @@ class RootFinding:
         defines: the library's API, which user code calls compiled."""
         found = self._reexported()
         for module, summary in self.modules.items():
-            if "." in module:
+            if module not in self._api_packages():
                 continue
             for key in (*(self._export_key(module, summary, local) for local in summary.exports),
                         *self._star_classes(module), *self._module_classes(module, summary)):
@@ -272,11 +272,19 @@ class RootFinding:
         if (module, reading_files) not in cache:
             summary = self.modules.get(module)
             allowed = FILE_LIBRARIES if reading_files else frozenset()
-            cache[module, reading_files] = summary is not None and not summary.compile_targets and not any(
+            cache[module, reading_files] = summary is not None and not self._compiles_a_program(summary) and not any(
                 (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
                 or qualified.startswith(DATASETS) for qualified in summary.imports.values()) and not any(
                 base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
         return cache[module, reading_files]
+
+    @staticmethod
+    def _compiles_a_program(summary) -> bool:
+        """The module hands torch.compile something other than its own object's parts: a
+        training script compiles its model. A library class that compiles a submodule it holds
+        on request (pyod's `if self.use_compile: self.generator = torch.compile(self.generator)`)
+        is still a library's compute module."""
+        return any(target.kind != "method" for target in summary.compile_targets)
 
     def _compute_function(self, key: str) -> bool:
         """A function that may run compiled: one of a compute module, or one that calls no
@@ -306,12 +314,22 @@ class RootFinding:
             return None
         return self._lookup(qualified) if qualified else f"{module}:{local}"
 
+    def _api_packages(self) -> frozenset[str]:
+        """The packages whose `__init__` publishes names: each top-level one, and each public
+        subpackage (captum's `captum.attr` re-exports `IntegratedGradients` from the private
+        `captum.attr._core.integrated_gradients`, and users import it from there)."""
+        if self._packages is None:
+            parents = {module.rpartition(".")[0] for module in self.modules if "." in module}
+            self._packages = frozenset(module for module in self.modules
+                                       if "." not in module or module in parents and _public(module))
+        return self._packages
+
     def _reexported(self) -> set[str]:
         """The functions a top-level package re-exports by name (not under `if TYPE_CHECKING:`)
         that take a parameter: one that takes none, `is_torch_available()`, is a switch."""
         found = set()
         for module, summary in self.modules.items():
-            if "." in module:
+            if module not in self._api_packages():
                 continue
             for local in summary.exports:
                 key = self._export_key(module, summary, local)

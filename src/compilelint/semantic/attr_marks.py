@@ -67,18 +67,40 @@ def class_annotation(annotation: cst.BaseExpression) -> str | None:
     return name
 
 
-def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify) -> list[str]:
+def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify,
+                  nested: dict | None = None) -> list[str]:
     """The names a value refers to when it is a module-level name, or either branch of `a if c
     else b` (the other may build a module), that is not a constructor parameter, a local, a class
-    or `None`: a function the project may resolve (qualified when imported)."""
+    or `None`: a function the project may resolve (qualified when imported). A function the
+    method defines itself (`nested`: name -> its qualname, `Model._compile.<locals>.step`) is
+    that one: deepxde's `self.train_step = train_step` is called later as `self.train_step(...)`."""
     if isinstance(value, cst.IfExp):
-        return function_refs(value.body, params, local_calls, qualify) + \
-            function_refs(value.orelse, params, local_calls, qualify)
+        return function_refs(value.body, params, local_calls, qualify, nested) + \
+            function_refs(value.orelse, params, local_calls, qualify, nested)
     if (target := partial_target(value, qualify, keywords_only=True)) is not None:
         # `self.act = partial(scaled, scale=2.0)`: calling it calls `scaled` with the same
         # positional arguments (one that binds positional ones would shift them: not followed)
-        return function_refs(target, params, local_calls, qualify)
+        return function_refs(target, params, local_calls, qualify, nested)
+    if isinstance(value, cst.Name) and nested and value.value in nested:
+        return [nested[value.value]]
     if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
             or not value.value[:1].islower():
         return []
     return [qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)
+
+
+def nested_functions(method: cst.FunctionDef, qualname: str) -> dict[str, str]:
+    """name -> qualname of the functions `method` defines in its own body (inside its `if`s and
+    `with`s too, not inside another def), keyed as the walker keys nested functions."""
+    found: dict[str, str] = {}
+    stack: list = list(method.body.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.FunctionDef):
+            found[node.name.value] = f"{qualname}.<locals>.{node.name.value}"
+        elif isinstance(node, cst.BaseCompoundStatement) and not isinstance(node, cst.ClassDef):
+            stack.extend(node.children)
+        elif isinstance(node, (cst.IndentedBlock, cst.Else, cst.ExceptHandler, cst.Finally)):
+            stack.extend(node.children)
+    return found
+

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.attr_marks import class_annotation, either_class, function_refs, typed_attr, typed_path
+from compilelint.semantic.attr_marks import (class_annotation, either_class, function_refs, nested_functions,
+                                             typed_attr, typed_path)
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
@@ -144,6 +145,7 @@ class ClassTracking:
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
+            nested = nested_functions(stmt, f"{info.qualname}.{stmt.name.value}") if assignments else {}
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
                 if not in_init:
@@ -152,7 +154,7 @@ class ClassTracking:
                     info.state_attrs.add(assign_target)  # `self.w = nn.Parameter(...)`, `= nn.Linear(...)`
                 if in_init and isinstance(value, cst.Call):
                     info.init_calls.setdefault(assign_target, self.qualify(value.func) or dotted(value.func) or "")
-                if refs := function_refs(value, params, local_calls, self.qualify):
+                if refs := function_refs(value, params, local_calls, self.qualify, nested):
                     # `self.search_fn = native_neighbor_search` (beside `= FixedRadiusSearch()` in
                     # another branch): calling `self.search_fn(...)` may run the function
                     held = info.attr_functions.get(assign_target, "").split("|")
