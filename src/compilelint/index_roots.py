@@ -119,8 +119,10 @@ class RootFinding:
         for module, summary in self.modules.items():
             if module not in self._api_packages():
                 continue
-            for key in (*(self._export_key(module, summary, local) for local in summary.exports),
-                        *self._star_classes(module), *self._module_classes(module, summary)):
+            # (a subpackage publishes its `__all__` names only: transformers' model folders
+            # star-import their image processors for type checkers)
+            published = () if "." in module else (*self._star_classes(module), *self._module_classes(module, summary))
+            for key in (*(self._export_key(module, summary, local) for local in summary.exports), *published):
                 if key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
                     found.update(self._entry_methods(key))
