@@ -87,20 +87,3 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
             or not value.value[:1].islower():
         return []
     return [qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)
-
-
-def nested_functions(method: cst.FunctionDef, qualname: str) -> dict[str, str]:
-    """name -> qualname of the functions `method` defines in its own body (inside its `if`s and
-    `with`s too, not inside another def), keyed as the walker keys nested functions."""
-    found: dict[str, str] = {}
-    stack: list = list(method.body.children)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.FunctionDef):
-            found[node.name.value] = f"{qualname}.<locals>.{node.name.value}"
-        elif isinstance(node, cst.BaseCompoundStatement) and not isinstance(node, cst.ClassDef):
-            stack.extend(node.children)
-        elif isinstance(node, (cst.IndentedBlock, cst.Else, cst.ExceptHandler, cst.Finally)):
-            stack.extend(node.children)
-    return found
-

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.attr_marks import (class_annotation, either_class, function_refs, nested_functions,
-                                             typed_attr, typed_path)
+from compilelint.semantic.attr_marks import class_annotation, either_class, function_refs, typed_attr, typed_path
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
@@ -145,7 +144,10 @@ class ClassTracking:
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
-            nested = nested_functions(stmt, f"{info.qualname}.{stmt.name.value}") if assignments else {}
+            # the functions the method defines, keyed as the walker keys them: `self.step = step`
+            nested = {sub.name.value: f"{info.qualname}.{stmt.name.value}.<locals>.{sub.name.value}"
+                      for sub in iter_nodes(stmt.body, prune=nested_scope)
+                      if isinstance(sub, cst.FunctionDef)} if assignments else {}
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
                 if not in_init:
