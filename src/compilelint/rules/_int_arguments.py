@@ -6,7 +6,6 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import Kind, is_self_attribute
-from compilelint.semantic.local_flags import self_stores
 
 # methods that give a tensor of their receiver's shape: a 0-d tensor stays one (`x.sum().long()`)
 KEEPS_SHAPE = frozenset({"long", "int", "to", "type", "detach", "cpu", "cuda", "clamp", "clip", "abs", "floor",
@@ -162,4 +161,4 @@ def construction_attribute(ctx, value: cst.BaseExpression) -> bool:
     info = ctx.class_table.get(scope.class_name) if scope.class_name else None
     if info is not None and value.attr.value in info.late_attrs:
         return False
-    return value.attr.value not in self_stores(scope.node)
+    return value.attr.value not in ctx.self_stores(scope.node)

@@ -9,10 +9,10 @@ table's ("branch" form); a `random.Random`'s own methods are looked up as
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.infer import held_class_ref
+from compilelint.traverse import TRIVIA, iter_nodes
 
 
 class RandomDraws:
@@ -82,7 +82,9 @@ class RandomDraws:
     def branch(self, test: cst.BaseExpression) -> tuple[cst.CSTNode, str, str, tuple] | None:
         """(the node, what it is, the draw, the modes) of the first draw a test decides on."""
         draws = self._scopes[-1][1]
-        for node in m.findall(test, m.Call() | m.Name()):
+        for node in iter_nodes(test, skip=TRIVIA):
+            if not isinstance(node, (cst.Call, cst.Name)):
+                continue
             when = ()
             if isinstance(node, cst.Call):
                 qualified = self.draw(node)

@@ -10,6 +10,8 @@ of one) are `function_refs`'s."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, dotted, not_optional
@@ -68,11 +70,11 @@ def class_annotation(annotation: cst.BaseExpression) -> str | None:
 
 
 def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify,
-                  nested: dict | None = None) -> list[str]:
+                  nested: Callable[[], dict] | None = None) -> list[str]:
     """The names a value refers to when it is a module-level name, or either branch of `a if c
     else b` (the other may build a module), that is not a constructor parameter, a local, a class
     or `None`: a function the project may resolve (qualified when imported). A function the
-    method defines itself (`nested`: name -> its qualname, `Model._compile.<locals>.step`) is
+    method defines itself (`nested()`: name -> its qualname, `Model._compile.<locals>.step`) is
     that one: deepxde's `self.train_step = train_step` is called later as `self.train_step(...)`."""
     if isinstance(value, cst.IfExp):
         return function_refs(value.body, params, local_calls, qualify, nested) + \
@@ -81,9 +83,10 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
         # `self.act = partial(scaled, scale=2.0)`: calling it calls `scaled` with the same
         # positional arguments (one that binds positional ones would shift them: not followed)
         return function_refs(target, params, local_calls, qualify, nested)
-    if isinstance(value, cst.Name) and nested and value.value in nested:
-        return [nested[value.value]]
-    if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls \
-            or not value.value[:1].islower():
+    if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls:
+        return []
+    if nested is not None and value.value in (defined := nested()):
+        return [defined[value.value]]
+    if not value.value[:1].islower():
         return []
     return [qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)

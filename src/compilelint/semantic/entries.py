@@ -75,6 +75,8 @@ class EntryTracking:
 
     def _shows_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
         """Whether the body uses a parameter as only a tensor or a module is used."""
+        if not params:
+            return False
         for sub in iter_nodes(node.body, skip=TRIVIA):
             if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.value.value in params \
                     and sub.attr.value in (TENSOR_ATTRS | MODULE_ATTRS):

@@ -11,7 +11,7 @@ from compilelint.finding import ON_ERROR
 from compilelint.semantic.compile_values import compile_constant, empty_names, membership_in_empty
 from compilelint.semantic.facts import LABEL_NAMES, facts_of
 from compilelint.semantic.kinds import dotted
-from compilelint.semantic.local_flags import local_flags, optional_locals
+from compilelint.semantic.local_flags import local_flags, optional_locals, self_stores
 
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
@@ -373,6 +373,13 @@ class GuardTracking:
         if names is None:
             names = self._optional[id(scope.node)] = optional_locals(scope.node)
         return name in names
+
+    def self_stores(self, fn: cst.FunctionDef) -> frozenset[str]:
+        """semantic.local_flags.self_stores, once per function and file."""
+        stored = self._self_stores.get(id(fn))
+        if stored is None:
+            stored = self._self_stores[id(fn)] = self_stores(fn)
+        return stored
 
     def caller_conditions(self, test: cst.BaseExpression, negated: bool = False) -> tuple[str, ...]:
         """`given:` labels: what the caller must pass for the branch to run (semantic.facts).

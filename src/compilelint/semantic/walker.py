@@ -116,6 +116,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self._empties: dict[int, frozenset[str]] = {}
         self._flags: dict[int, dict] = {}  # id(function) -> semantic.local_flags, when first asked
         self._optional: dict[int, frozenset[str]] = {}  # id(function) -> semantic.local_flags.optional_locals
+        self._self_stores: dict[int, frozenset[str]] = {}  # id(function) -> semantic.local_flags.self_stores
         self.escaped = 0
         # Decorators, defaults and annotations run where the function is defined, not in it.
         self.header_nodes: set[int] = set()
