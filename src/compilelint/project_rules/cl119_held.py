@@ -10,7 +10,7 @@ construction breaks (a tensor subclass whose `__init__` Dynamo cannot bind, a su
 `torchmetrics.Metric` or `pydantic.BaseModel`: rules._built_classes), wherever the project
 defines it. And an optimiser's call read by its receiver's name (`self._modules.optim.step()`),
 unless the receiver's class is one the project finds, whose method then runs (d3rlpy's
-`OptimizerWrapper.step`).
+`OptimizerWrapper.step`, or the class a project factory builds).
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def run(context) -> list:
                 message = finding.message.replace("{base}", base).replace("{why}", why_text(entry))
                 out.append((analysis, replace(finding, needs=(), message=message, help=note_help(entry))))
     for analysis, finding, key, call in context.candidates(NAMED_RECEIVER):
-        if index.resolve_call(key, call) is None:  # (else the project's own method runs: the region follows it)
+        # (else the project's own method runs, the class's or that of what a factory built: the region follows it)
+        if index.resolve_call(key, call) is None and not index.attr_made(key, call):
             out.append((analysis, replace(finding, needs=())))
     out.extend(rnn_helpers.run(context, known))
     candidates = context.candidates(MODULE_CLASS)

@@ -26,6 +26,7 @@ from compilelint.finding import INHERITED, NAMED_RECEIVER
 from compilelint.knowledge_classes import OPTIMIZER_BASES
 from compilelint.rules._known_calls import why_text
 from compilelint.semantic.kinds import Kind, dotted
+from compilelint.summary import MADE
 
 OPTIMIZER_WORDS = frozenset({"optimizer", "optimiser", "optim", "opt"})
 # the row a receiver named as an optimiser is read by: every optimiser runs the base's skipped
@@ -73,6 +74,14 @@ def closure_only(node: cst.Call) -> bool:
         isinstance(arg.value, cst.Lambda) or "closure" in (dotted(arg.value) or "").lower())
 
 
+def _made_optimiser(cls: str, func: cst.Attribute, method: str) -> bool:
+    """`self.optimizer = get_optimizer_by_name(net, "sgd")`: a project factory made the receiver, and
+    the factory may pick among torch's optimisers (pyod's returns one from a dict of them), which
+    no class the project defines says. Read by its name, as a receiver of no known class is; the
+    project phase still follows the call where the receiver's class is one of its own."""
+    return cls.startswith(MADE) and method in BY_NAME and optimizer_named(func.value)
+
+
 def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str]) -> bool:
     """Report (or defer) `receiver.method(...)` when the table's row is for a base the receiver's
     class may inherit from. `cls` is what `callee_class` made of the receiver."""
@@ -87,7 +96,7 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
         if scope is not None and scope.class_name in rule._own_optimisers.holders(rule.ctx):
             return False  # (the file hands the holder a project optimiser: its `step` may be traced)
         ref = None  # `opt: Optimizer` says no more than a name does: read below as torch.optim's
-    elif cls is not None and rule._known.get(cls) is None:
+    elif cls is not None and rule._known.get(cls) is None and not _made_optimiser(cls, func, method):
         ref = cls
     else:
         ref = None
@@ -96,7 +105,7 @@ def inherited_call(rule, node: cst.Call, cls: str | None, names: frozenset[str])
         rule.report(node, rule.message.format(what=what, why="{why}"), needs=(f"{INHERITED}{ref}|{method}",))
         return True
     annotated = cls in OPTIMIZER_BASES
-    if (annotated or cls is None and optimizer_named(func.value)) and method in BY_NAME \
+    if (annotated or (cls is None or cls.startswith(MADE)) and optimizer_named(func.value)) and method in BY_NAME \
             and (method != "step" or closure_only(node)) \
             and rule.ctx.kind(func.value) not in (Kind.VALUE, Kind.MODULE, Kind.TENSOR):
         entry = rule._known.get(BY_NAME[method])
