@@ -75,3 +75,18 @@ def imported(root, dotted: str):
         top = dotted.split(".", 1)[0]
         for name in [n for n in sys.modules if n == top or n.startswith(top + ".")]:
             sys.modules.pop(name)
+
+
+def package_findings(root, name: str, files: dict) -> set[tuple[str, int]]:
+    """(file name, line) of every finding `compilelint check` reports on package `name`, written
+    under `root` from `files`."""
+    write_package(root, name, files)
+    out = subprocess.run([sys.executable, "-m", "compilelint", "check", name, "--output-format", "json",
+                          "--no-cache"], cwd=root, capture_output=True, text=True)
+    return {(f["path"].rsplit("/", 1)[-1], f["line"]) for f in json.loads(out.stdout)["findings"]}
+
+
+def break_marks(files: dict) -> set[tuple[str, int]]:
+    """(file name, line) of each line of `files` marked `# BREAK`."""
+    return {(name, i) for name, text in files.items() for i, line in enumerate(text.splitlines(), 1)
+            if "# BREAK" in line}

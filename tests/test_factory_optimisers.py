@@ -5,14 +5,10 @@ where the factory returns one of torch's optimisers from a dict of them (pyod's
 whose methods are plain tensor code, is followed into that class instead, and nothing is
 reported at its calls."""
 
-import json
-import subprocess
-import sys
-
 import torch
 
 from compilelint.probe.observe import observe
-from helpers import imported, write_package
+from helpers import break_marks, imported, package_findings
 
 UTILS = '''
 import torch
@@ -95,20 +91,9 @@ compiled_plain = torch.compile(fit_plain)
 FILES = {"utils.py": UTILS, "trainer.py": TRAINER}
 
 
-def _static(tmp_path) -> set[tuple[str, int]]:
-    write_package(tmp_path, "fitting", FILES)
-    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "fitting", "--output-format", "json",
-                          "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
-    return {(f["path"].rsplit("/", 1)[-1], f["line"]) for f in json.loads(out.stdout)["findings"]}
-
-
-def _marked() -> set[tuple[str, int]]:
-    return {(name, i) for name, text in FILES.items() for i, line in enumerate(text.splitlines(), 1) if "# BREAK" in line}
-
-
 def test_a_factory_made_optimiser_is_read_by_its_name_and_a_project_one_is_followed(tmp_path):
-    static = _static(tmp_path)
-    assert static == _marked()
+    static = package_findings(tmp_path, "fitting", FILES)
+    assert static == break_marks(FILES)
     with imported(tmp_path, "fitting.trainer") as trainer:
         dynamo = set()
         for fit, detector in ((trainer.fit, trainer.Detector("sgd")), (trainer.fit, trainer.Detector("adam")),

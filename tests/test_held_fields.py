@@ -4,14 +4,10 @@ follows it and the break is reported where Dynamo breaks, inside the wrapper, no
 by the receiver's name; calling `self._modules.net(x)` runs the held module's forward. A receiver
 whose class the project cannot find is still read by its name."""
 
-import json
-import subprocess
-import sys
-
 import torch
 
 from compilelint.probe.observe import observe
-from helpers import imported, write_package
+from helpers import break_marks, imported, package_findings
 
 OPTIMIZERS = '''
 import torch
@@ -107,20 +103,9 @@ scheduled = torch.compile(run_schedule)
 FILES = {"optimizers.py": OPTIMIZERS, "base.py": BASE, "nets.py": NETS, "impl.py": IMPL}
 
 
-def _static(tmp_path) -> set[tuple[str, int]]:
-    write_package(tmp_path, "trainer", FILES)
-    out = subprocess.run([sys.executable, "-m", "compilelint", "check", "trainer", "--output-format", "json",
-                          "--no-cache"], cwd=tmp_path, capture_output=True, text=True)
-    return {(f["path"].rsplit("/", 1)[-1], f["line"]) for f in json.loads(out.stdout)["findings"]}
-
-
-def _marked() -> set[tuple[str, int]]:
-    return {(name, i) for name, text in FILES.items() for i, line in enumerate(text.splitlines(), 1) if "# BREAK" in line}
-
-
 def test_calls_through_fields_are_reported_where_dynamo_breaks(tmp_path):
-    static = _static(tmp_path)
-    assert static == _marked()
+    static = package_findings(tmp_path, "trainer", FILES)
+    assert static == break_marks(FILES)
     with imported(tmp_path, "trainer.impl") as impl:
         from trainer import nets, optimizers
 
