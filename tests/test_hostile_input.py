@@ -133,6 +133,50 @@ def test_names_bound_to_each_other_in_a_cycle(cli, project):
     assert by_path(findings, "cycle.py") == []  # Python ints: no break, and no CL001
     assert_good_still_checked(findings)
 
+TIED = """\
+import torch
+import torch.nn as nn
+
+
+class Quant(nn.Module):
+    def forward(self, x):
+        return x.round()
+
+
+class QuantMixin:
+    def __init__(self, name, quant):
+        setattr(self, name, quant)
+
+
+class Layer(nn.Module, QuantMixin):
+    def __init__(self, tie=False):
+        nn.Module.__init__(self)
+        QuantMixin.__init__(self, "input_quant", Quant())
+        QuantMixin.__init__(self, "output_quant", Quant())
+        if tie:
+            self.output_quant = self.input_quant
+            self.input_quant = self.output_quant
+        self.lin = nn.Linear(2, 2)
+
+    def forward(self, x):
+        x = self.input_quant(x)
+        return self.output_quant(self.lin(x))
+
+
+model = torch.compile(Layer())
+"""
+
+
+def test_attributes_set_to_each_other(cli, project):
+    # brevitas' QuantInputOutputLayer ties its quantisers, `self.output_quant = self.input_quant`
+    # then `self.input_quant = self.output_quant`: following what `self.input_quant(x)` runs
+    # went round for ever (the project phase crashed with RecursionError)
+    (project / "tied.py").write_text(TIED, encoding="utf-8")
+    findings = check(cli, project)
+    assert by_path(findings, "tied.py") == []  # rounding and a linear layer: one graph, and no CL001
+    assert_good_still_checked(findings)
+
+
 def test_fifty_thousand_line_file_finishes(cli, project):
     lines = [f"value_{i} = {i} * 2  # line {i}" for i in range(50_000)]
     source = "\n".join(lines) + "\n\n\n" + GOOD.split("\n", 3)[3]  # the class, after 50k lines

@@ -179,8 +179,25 @@ class Project:
 def select_findings(analyses: Iterable[FileAnalysis], settings: Settings,
                     rules: dict[str, registry.RuleInfo] | None = None, project: Project | None = None) -> list[Finding]:
     """Keep candidates in compiled regions, drop suppressed ones. `rules`: `rule_table`'s;
-    `project`: these analyses' `Project`, when one is kept."""
+    `project`: these analyses' `Project`, when one is kept. A bug in the project phases ends in
+    a `CL001` beside each file's own diagnostics, not a traceback: the run goes on."""
     analyses = list(analyses)
+    try:
+        return _select_findings(analyses, settings, rules, project)
+    except Exception as exc:  # (RecursionError included)
+        out = [finding for analysis in analyses for finding in analysis.diagnostics]
+        if analyses:
+            first = min(analysis.path for analysis in analyses)
+            out.append(Finding(
+                path=first, line=1, col=1, code="CL001", name="rule-crash", severity="error",
+                message=f"the project phase crashed on these files ({type(exc).__name__}: {str(exc)[:200]}), so no "
+                        f"finding that needs the compiled region is reported; please report this with the files"))
+        out.sort(key=Finding.sort_key)
+        return out
+
+
+def _select_findings(analyses: list[FileAnalysis], settings: Settings,
+                     rules: dict[str, registry.RuleInfo] | None, project: Project | None) -> list[Finding]:
     rules = rule_table(settings) if rules is None else rules
     project = Project(analyses, settings) if project is None else project
     index, region = project.index, project.region

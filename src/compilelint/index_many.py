@@ -47,11 +47,19 @@ class ManyCallees:
             info = self.classes.get(cls)
             ref = info.attr_classes.get(call.target) if info else None
             if ref and ref.startswith(BOUND):
-                found: list[str] = []
-                for name in ref[len(BOUND):].split("|"):
-                    if name != call.target:  # (`self.f = self.f`: no edge of its own)
-                        found += [k for k in self._callees_of(key, replace(call, kind="self", target=name))
-                                  if k not in found]
+                # (`self.f = self.f`, or two attributes set to each other, brevitas' input and
+                # output quantisers: followed once, no edge of their own)
+                if (cls, call.target) in self._bound_open:
+                    return ()
+                self._bound_open.add((cls, call.target))
+                try:
+                    found: list[str] = []
+                    for name in ref[len(BOUND):].split("|"):
+                        if name != call.target:
+                            found += [k for k in self._callees_of(key, replace(call, kind="self", target=name))
+                                      if k not in found]
+                finally:
+                    self._bound_open.discard((cls, call.target))
                 return tuple(found)
         return ()
 
