@@ -218,3 +218,7 @@ python -m pip install --no-deps geotorch==0.4.0 torch-hd==5.8.4
 # linear-chain and semi-Markov CRFs, dependency and constituency trees, HMMs; needs only torch)
 python -m pip install --no-deps captum==0.9.0 pyod==3.6.7 torch-struct==0.5
 python -m pip install --no-deps matplotlib==3.11.2 contourpy==1.3.3 cycler==0.12.1 fonttools==4.68.0 kiwisolver==1.5.1
+# stop 81: three libraries measured first as they came (RESULTS §72); sinabs stubs samna (SynSense's
+# device SDK), torch-geometric-temporal stubs torch_sparse (a class annotation only)
+python -m pip install --no-deps brevitas==0.13.4 dependencies==2.0.1 unfoldNd==0.2.3 \
+    sinabs==3.1.3 pbr==7.1.3 nir==1.0.1 nirtorch==1.0 torch-geometric-temporal==0.56.2
