@@ -401,3 +401,46 @@ def test_a_call_that_leaves_it_none_or_passes_a_tensor_reaches_the_break(tmp_pat
     assert sorted(found) == [(7, "CL107"), (18, "CL150")]
     found = _defaulted(tmp_path, loop=", x.shape[1]", steps=", n=bound.sum()", direct=", maxlen=x.shape[1]")
     assert sorted(found) == [(14, "CL102")]  # `int()` of a tensor passed: it holds whatever the default
+
+
+TYPE_TESTED = """
+    import torch
+    from torch import Tensor
+
+    def max_level(bits, signed, narrow=False):
+        is_signed = bool(signed.item()) if isinstance(signed, Tensor) else signed
+        if torch.is_tensor(narrow):
+            narrow = narrow.item()
+        return 2 ** bits - 1 - narrow if is_signed else 2 ** bits
+
+    def level_of(bits, signed):
+        return max_level(bits, signed)
+
+    class Quant(torch.nn.Module):
+        def forward(self, x):
+            return x.clamp(max={call})
+"""
+
+
+def test_a_tensor_branch_no_call_site_takes_is_not_reported(tmp_path):
+    """`x.item() if isinstance(x, Tensor) else x` with Python values passed (a literal, the
+    default, a number passed on by a helper whose own callers pass a bool): Dynamo takes the
+    other branch on the Python type (corpus: clean_xf_callsite_tensor_01)."""
+    for call in ("max_level(4, True)", "max_level(4, False, 1)", "level_of(4, True)"):
+        assert _check(tmp_path, {"m.py": TYPE_TESTED.format(call=call)}) == {}, call
+
+
+def test_a_call_site_that_passes_a_tensor_reaches_the_tensor_branch(tmp_path):
+    found = _check(tmp_path, {"m.py": TYPE_TESTED.format(call="max_level(4, x.any())")})
+    assert set(found) == {("m.py", 6, "CL103")} and found[("m.py", 6, "CL103")].when == ()
+    found = _check(tmp_path, {"m.py": TYPE_TESTED.format(call="level_of(4, True) + max_level(4, True, x.sum())")})
+    assert set(found) == {("m.py", 8, "CL103")}  # (`torch.is_tensor(narrow)` narrows too)
+    found = _check(tmp_path, {"m.py": TYPE_TESTED.format(call="level_of(4, x.any())")})
+    assert set(found) == {("m.py", 6, "CL103")}  # passed on by `level_of`, decided at its site
+
+
+def test_an_undecided_tensor_branch_says_when(tmp_path):
+    found = _check(tmp_path, {"m.py": TYPE_TESTED.format(call="max_level(4, self.signed)")})
+    (finding,) = found.values()
+    assert finding.when == ("given:signed@tensor",)
+    assert finding.message.endswith("(only when the caller passes `signed` a tensor)")

@@ -398,3 +398,22 @@ def test_a_plain_objects_facts_are_its_attributes_and_its_modules():
             object.__setattr__(self, "_buffers", 3)
 
     assert attribute_facts(torch.nn.Sequential(Broken(), torch.nn.Linear(2, 2))) == {}
+
+
+def clamped_finding(tmp_path: Path, targets: list[str]) -> dict:
+    found = labelled_finding(tmp_path, targets, "CL103", "max_level", ["given:signed@tensor"])
+    assert "(only when the caller passes `signed` a tensor)" in found["message"]
+    return found
+
+
+def test_a_number_where_the_helper_takes_a_tensor_leaves_the_finding_unjudged(tmp_path):
+    """Every call passed `signed` a bool: Dynamo took the other branch of
+    `bool(signed.item()) if isinstance(signed, Tensor) else signed` and never read a value."""
+    found = clamped_finding(tmp_path, ["clamped_bool"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+    assert found["evidence"]["unmet"] == ["given:signed@tensor"]
+
+
+def test_a_tensor_passed_to_the_helper_confirms_it(tmp_path):
+    found = clamped_finding(tmp_path, ["clamped_bool", "clamped_tensor"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]

@@ -91,6 +91,9 @@ SPARSE = "@sparse"
 # the suffix of `given:module@rnn`: the caller passes a module whose first parameter is an RNN's
 # (a helper's `next(module.parameters())`, project_rules.cl119_rnn_helpers)
 RNN_FIRST = "@rnn"
+# the suffix of `given:signed@tensor`: the caller passes `signed` a tensor (the body of `if
+# isinstance(signed, Tensor):`, semantic.facts; call sites that pass a number rule it out)
+TENSOR = "@tensor"
 # the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
 # grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
 NO_GRAD = "nograd:"
@@ -219,6 +222,8 @@ def _when_word(label: str) -> str:
                 attrs.append(f"the caller passes `{name}` another object than `{other}`")
             elif alt.endswith(SPARSE):
                 attrs.append(f"the caller passes a sparse tensor as `{alt.removesuffix(SPARSE)}`")
+            elif alt.endswith(TENSOR):
+                attrs.append(f"the caller passes `{alt.removesuffix(TENSOR)}` a tensor")
             elif alt.endswith(RNN_FIRST):
                 attrs.append(f"the caller passes a module whose first parameter is an RNN's as "
                              f"`{alt.removesuffix(RNN_FIRST)}`")

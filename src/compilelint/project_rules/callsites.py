@@ -19,7 +19,7 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, NO_GRAD, on_class, on_self
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, NO_GRAD, TENSOR, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -215,7 +215,7 @@ class CallSites:
             pair = _forwarded_pair(call, info, alt)
             return f"{GIVEN}{pair[0]}{DISTINCT}{pair[1]}" if pair and pair[0] != pair[1] else None
         name, suffix = alt.removeprefix("="), ""
-        for end in (LEFT_NONE, DEFAULTED, "!=None"):
+        for end in (LEFT_NONE, DEFAULTED, "!=None", TENSOR):
             if name.endswith(end):
                 name, suffix = name.removesuffix(end), end
         forwarded = _forwarded_param(call, info, name)
@@ -289,6 +289,8 @@ class CallSites:
             return self._distinct(info, call, alt, caller)
         if alt.endswith(DEFAULTED):
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
+        if alt.endswith(TENSOR):
+            return self._tensor(info, call, alt.removesuffix(TENSOR), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
             name = alt.removesuffix(LEFT_NONE)
             passes = self._alternative(info, call, name + "!=None", caller)
@@ -345,6 +347,21 @@ class CallSites:
         if spec in ("none", "tensor", "likely"):
             return "yes"
         return "no" if spec in ("set", "false", "true", "value", "module") else "maybe"
+
+    def _tensor(self, info, call, name: str, caller: str | None) -> str:
+        """Whether one site passes `name` a tensor: "no" for a number, a bool, None, a module,
+        or leaving it to its default (a literal: semantic.facts); a parameter of its own
+        passed on is decided by its own callers."""
+        spec = passed(call, info, name)
+        if spec is None:
+            keys = {key for key, _ in call.args}
+            return "maybe" if "**" in keys or "*" in keys else "no"
+        forwarded = _forwarded_param(call, info, name) if caller is not None else None
+        if forwarded is not None:
+            return self.decide(caller, f"{GIVEN}{forwarded[0]}{TENSOR}")
+        if spec in ("tensor", "likely"):
+            return "yes"
+        return "no" if spec in ("none", "set", "false", "true", "value", "module") else "maybe"
 
     def _forwarded(self, call, info, name: str, truthy: bool, caller: str | None) -> str | None:
         """The verdict of a site that passes its own parameter on (`f(x, flag)` in a

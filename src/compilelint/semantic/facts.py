@@ -18,6 +18,9 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:self.ATTR       `self.ATTR` is not None: decided by the class, not the call
                           (`self.norm = None` the only assignment in the class and its
                           subclasses, and nothing sets `.norm` on another object)
+    given:NAME@tensor     the caller passes NAME a tensor: the body of `isinstance(NAME,
+                          Tensor)` / `torch.is_tensor(NAME)` (sites that pass a number,
+                          a bool or None rule it out; a probe run judges the rest)
     given:NAME!is:OTHER   the caller passes NAME another object than OTHER (both parameters):
                           the right side of `query is key or torch.equal(query, key)`; a site
                           that passes one of its own parameters as both rules it out, and a
@@ -38,11 +41,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.finding import DISTINCT, LEFT_NONE
+from compilelint.finding import DISTINCT, LEFT_NONE, TENSOR
+from compilelint.semantic.kinds import dotted
 from compilelint.traverse import iter_nodes
 
 FALSY = ("None", "False")
 LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})  # `is not None`: the "labels" mode
+TENSOR_CLASSES = frozenset({"Tensor", "torch.Tensor"})  # (not Parameter: a caller's tensor is seldom one)
 
 
 def _falsy_default(default: cst.BaseExpression | None) -> str | None:
@@ -119,6 +124,9 @@ class CallerFacts:
                 self.defaults[param.name.value] = falsy
             elif param.default is None and not (i == 0 and bound):
                 self.required.add(param.name.value)
+        # (a default that is a literal, or none: a site that leaves the parameter out passes no tensor)
+        self.plain = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+                      if param.default is None or _literal(param.default)} - {"self"}
         self.star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
         self.kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
         self._rebound: _Rebinds | None = None
@@ -129,7 +137,7 @@ class CallerFacts:
 
     @property
     def relevant(self) -> bool:
-        return bool(self.defaults or self.required or self.star or self.kwargs or self.in_class)
+        return bool(self.defaults or self.required or self.star or self.kwargs or self.in_class or self.plain)
 
     def rebound(self, name: str) -> bool:
         """Whether the body binds `name` again: anywhere, or, while a test is read, before it
@@ -219,7 +227,7 @@ class CallerFacts:
             if isinstance(op, cst.Equal):  # `zero_division == "warn"` (default 0.0): only a caller's value
                 return self._equals_truthy(test.left, right) or self._equals_truthy(right, test.left)
             return []
-        return self._truthy(test)
+        return self._truthy(test) or self._tensor(test)
 
     def _self_attr(self, value: cst.BaseExpression) -> list[str]:
         """`self.x`: set at construction, to None only (decided over the class and its subclasses)."""
@@ -248,6 +256,22 @@ class CallerFacts:
                 and value.args[0].value.value == self.star else []
         key = self._kwargs_get(value)
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
+
+    def _tensor(self, test: cst.BaseExpression) -> list[str]:
+        """`isinstance(NAME, Tensor)` / `torch.is_tensor(NAME)` on a parameter the body never
+        rebinds before the test (brevitas' `bool(signed.item()) if isinstance(signed, Tensor)
+        else signed`, called with Python bools)."""
+        if not (isinstance(test, cst.Call) and test.args and isinstance(test.args[0].value, cst.Name)):
+            return []
+        name, called = test.args[0].value.value, dotted(test.func)
+        if called == "isinstance" and len(test.args) == 2:
+            if (dotted(test.args[1].value) or "") not in TENSOR_CLASSES:
+                return []
+        elif called not in ("torch.is_tensor", "is_tensor") or len(test.args) != 1:
+            return []
+        if name not in self.plain or self.rebound(name):
+            return []
+        return [f"{name}{TENSOR}"]
 
     def _equals_truthy(self, name: cst.BaseExpression, literal: cst.BaseExpression) -> list[str]:
         """`NAME == "warn"` / `NAME == 2` for a parameter defaulting to None, False, 0 or "":
@@ -323,6 +347,14 @@ def compared_with_none(left: cst.BaseExpression, right: cst.BaseExpression) -> c
     if isinstance(left, cst.Name) and left.value == "None":
         left, right = right, left
     return left if isinstance(right, cst.Name) and right.value == "None" else None
+
+
+def _literal(node: cst.BaseExpression) -> bool:
+    """None, True, False, a number or a string: no tensor."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)) or (
+        isinstance(node, cst.Name) and node.value in ("None", "True", "False"))
 
 
 def _string(node: cst.BaseExpression) -> str | None:

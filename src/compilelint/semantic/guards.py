@@ -405,9 +405,12 @@ class GuardTracking:
         elif guard is False:
             self.escaped_nodes.add(id(node.body))
         if self.scopes:
-            when = conditions(node.test, flag=self.local_flag)
+            # (`bool(signed.item()) if isinstance(signed, Tensor) else signed`: the caller decides)
+            when = conditions(node.test, flag=self.local_flag) + self.caller_conditions(node.test)
             if when:
                 self.branch_when[id(node.body)] = when
+            if other := self.caller_conditions(node.test, negated=True):
+                self.branch_when[id(node.orelse)] = other
 
     @property
     def when(self) -> tuple[str, ...]:

@@ -67,11 +67,14 @@ class Narrowing:
             self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
 
     def _tensor_check(self, test: cst.BaseExpression) -> str | None:
-        """`x` for `isinstance(x, torch.Tensor)`, also as one operand of `and`, or for a tuple of
+        """`x` for `isinstance(x, torch.Tensor)` or `torch.is_tensor(x)`, also as one operand of `and`, or for a tuple of
         tensor classes only (`(nn.Parameter, Tensor, MaskedTensor)`; `(Tensor, np.ndarray)`
         could be an array)."""
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             return self._tensor_check(test.left) or self._tensor_check(test.right)
+        if isinstance(test, cst.Call) and len(test.args) == 1 and isinstance(test.args[0].value, cst.Name) \
+                and self.qualify(test.func) == "torch.is_tensor":
+            return test.args[0].value.value
         if (tested := isinstance_name(test)) is not None:
             spec = test.args[1].value
             classes = [e.value for e in spec.elements] if isinstance(spec, cst.Tuple) and spec.elements else [spec]
