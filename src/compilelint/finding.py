@@ -208,6 +208,8 @@ def _when_word(label: str) -> str:
         return f"when `{attr}` is {'set' if name == 'set' else 'not set'}"
     if label.startswith(NO_GRAD):  # nograd:data[positions] (CL132)
         name, key = nograd_parts(label)
+        if key == "*":  # (nograd:scores[*]: a tensor `scores` holds, or one computed from it)
+            return f"when the tensors of the caller's `{name}` do not already require grad"
         shown = name if key is None else f'{name}["{key}"]'
         return f"when the caller's `{shown}` does not already require grad"
     if label.startswith("given:"):  # given:profile|*args|**kwargs[scale]|self.norm (semantic.facts)

@@ -72,7 +72,8 @@ def value_facts(value: Any) -> list[str]:
     ``"grad"`` or ``"nograd"`` (whether it requires grad), for a dict ``"[KEY]grad"`` /
     ``"[KEY]nograd"`` for each tensor it holds (`nograd:` labels, CL132), and ``"sparse"`` for
     a sparse one (`given:NAME@sparse` labels, CL153); ``"rnn"`` for a module whose first
-    parameter is an RNN's (`given:NAME@rnn`, CL119)."""
+    parameter is an RNN's (`given:NAME@rnn`, CL119); for a list or tuple of tensors ``"[*]grad"``
+    when every one requires grad, else ``"[*]nograd"`` (`nograd:scores[*]`)."""
     facts = (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
     if _is_tensor(value):
         facts.append("grad" if value.requires_grad else "nograd")
@@ -80,6 +81,10 @@ def value_facts(value: Any) -> list[str]:
             facts.append("sparse")  # (`given:psi@sparse`, project_rules.cl153_params)
     elif _rnn_first(value):
         facts.append("rnn")  # (`given:module@rnn`, project_rules.cl119_rnn_helpers)
+    elif isinstance(value, (list, tuple)):  # (`nograd:scores[*]`: the tensors it holds; one without grad will do)
+        held = [v for v in value if _is_tensor(v)]
+        if held:
+            facts.append("[*]nograd" if any(not v.requires_grad for v in held) else "[*]grad")
     else:
         facts.extend(f"[{k}]{'grad' if v.requires_grad else 'nograd'}" for k, v in _items(value)
                      if isinstance(k, str) and _is_tensor(v))

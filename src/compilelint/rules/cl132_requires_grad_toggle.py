@@ -8,6 +8,7 @@ from compilelint.traverse import iter_nodes
 from compilelint.rules.base import Rule
 
 MODULE_WALKS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "named_modules"})
+GRAD_ON = frozenset({"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace",
@@ -126,8 +127,13 @@ class Layer(nn.Module):
                 return  # requires_grad_(False) on a tensor made here without grad: nothing changes
             if _turns_on(node) and self._grad_owner(receiver) and not self._file_turns_off():
                 return  # parameters require grad from construction, and nothing here turns it off
-            given = self._given_tensor(receiver, node) if _turns_on(node) else None
-            self.report(node, when=(given,) if given else ())
+            when: tuple[str, ...] = ()
+            if _turns_on(node):
+                given = self._given_tensor(receiver, node)
+                when = (given,) if given else self._derived(receiver, node)
+                if given and not self.ctx.function.is_forward and not self._grad_forced(node):
+                    when += ("grad",)  # (a helper's tensor is its caller's: see _derived)
+            self.report(node, when=when)
             return
         qualified = self.ctx.qualify(func) or ""
         if qualified.startswith("torch.") and qualified.count(".") == 1 \
@@ -157,6 +163,10 @@ class Layer(nn.Module):
         self._module: cst.Module | None = None
         self._parts: set[str] | None = None  # classes another class of the file builds, once asked
         self._turns_off_seen: bool | None = None  # the file turns a requires_grad off, once asked
+        self._bound_in: cst.FunctionDef | None = None  # the function _bindings read last
+        self._bound: dict[int, tuple[str, cst.BaseExpression]] = {}
+        self._forced = 0  # `with torch.enable_grad():` blocks the walk is inside
+        self._forcing: set[int] = set()
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
@@ -180,6 +190,58 @@ class Layer(nn.Module):
         if binders and not facts.all_after(binders, call):
             return None
         return nograd_label(receiver.value, key)
+
+    def _derived(self, receiver: cst.BaseExpression, call: cst.Call) -> tuple[str, ...]:
+        """`(nograd:terms, grad)` for a tensor computed from a parameter by calls
+        (`semiring.convert(terms).requires_grad_(True)`, `x = convert(x)` then
+        `x.requires_grad_(True)`), or one of the tensors a parameter holds (`rules` of `terms,
+        rules = scores`, `t` of `for t in edge:`; `nograd:scores[*]`): Dynamo refuses the call
+        only on an intermediate that does not require grad yet, and only with gradients on (under
+        `no_grad` what it computes needs no grad: nothing leaves the graph that would), or on one
+        held by a forward's input list (then in either mode). () when the tensor is no such one."""
+        scope = self.ctx.function
+        facts = facts_of(scope)
+        if facts is None or scope is None:
+            return ()
+        origin = _origin(receiver, scope, facts, call, self._bindings(scope.node))
+        if origin is None:
+            return ()
+        param, element = origin
+        label = nograd_label(param, "*" if element else None)
+        if element == ELEMENT_OF_LOOP and scope.is_forward:
+            return (label,)  # (a forward's input list: refused in either mode)
+        return (label,) if self._grad_forced(call) else (label, "grad")
+
+    def _bindings(self, fn: cst.FunctionDef) -> dict[int, tuple[str, cst.BaseExpression]]:
+        """id(Name target) -> ("assign" | "unpack" | "loop", value) over the function, once."""
+        if self._bound_in is not fn:
+            self._bound_in, self._bound = fn, {}
+            for node in iter_nodes(fn.body):
+                if isinstance(node, cst.Assign) and len(node.targets) == 1:
+                    target = node.targets[0].target
+                    if isinstance(target, cst.Name):
+                        self._bound[id(target)] = ("assign", node.value)
+                    elif isinstance(target, (cst.Tuple, cst.List)):
+                        for element in target.elements:
+                            if isinstance(element.value, cst.Name):
+                                self._bound[id(element.value)] = ("unpack", node.value)
+                elif isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+                    self._bound[id(node.target)] = ("loop", node.iter)
+        return self._bound
+
+    def _grad_forced(self, call: cst.Call) -> bool:
+        """The call sits under `with torch.enable_grad():` (gradients on whatever the caller's mode)."""
+        return self._forced > 0
+
+    def visit_With(self, node: cst.With) -> None:
+        if any(isinstance(item.item, cst.Call) and self.ctx.qualify(item.item.func) in GRAD_ON for item in node.items):
+            self._forced += 1
+            self._forcing.add(id(node))
+
+    def leave_With(self, node: cst.With) -> None:
+        if id(node) in self._forcing:
+            self._forcing.discard(id(node))
+            self._forced -= 1
 
     def _grad_owner(self, receiver: cst.BaseExpression) -> bool:
         """`self.encoder` (a submodule), `self.scale` (an `nn.Parameter`), `self.proj.weight`:
@@ -304,6 +366,46 @@ class Layer(nn.Module):
                 self.report(node, "setting `.requires_grad` inside the compiled region: Dynamo does not support "
                                   "setattr on Tensor.requires_grad and breaks the graph (GB0206)", severity="error")
                 return
+
+
+ELEMENT_OF_LOOP = "loop"  # (an element a `for` took from a parameter; "unpack": one a tuple held)
+_DEPTH = 4  # bindings followed back from the receiver
+
+
+def _origin(value: cst.BaseExpression, scope, facts, anchor: cst.CSTNode, bound: dict, depth: int = 0):
+    """(parameter, element) when `value`, as bound before `anchor`, is computed by calls from a
+    parameter of the function (element None, or "unpack" when from one of the tensors it holds),
+    or is one of the tensors a parameter holds (element "unpack" / "loop"); None otherwise."""
+    if depth > _DEPTH:
+        return None
+    if isinstance(value, cst.Call):
+        operands = [arg.value for arg in value.args]
+        if isinstance(value.func, cst.Attribute):
+            operands.append(value.func.value)  # (`terms.unsqueeze(0)`)
+        for operand in operands:
+            if isinstance(operand, cst.Name) and operand.value != "self":
+                found = _name_origin(operand.value, scope, facts, value, bound, depth, direct=True)
+                if found is not None:
+                    return found[0], ("unpack" if found[1] else None)
+        return None
+    if isinstance(value, cst.Name):
+        return _name_origin(value.value, scope, facts, anchor, bound, depth, direct=False)
+    return None
+
+
+def _name_origin(name: str, scope, facts, anchor: cst.CSTNode, bound: dict, depth: int, direct: bool):
+    """`_origin` of a name read at `anchor`; `direct`: a parameter itself counts (as an operand)."""
+    before = [node for node in facts.binders(name) if not facts.all_after([node], anchor)
+              and bound.get(id(node), (None, None))[1] is not anchor]  # (`x = f(x)`: f reads the old x)
+    if not before:
+        return (name, None) if direct and name in scope.params and name != "self" else None
+    how, source = bound.get(id(before[-1]), (None, None))
+    if how in ("unpack", "loop") and isinstance(source, cst.Name) and source.value in scope.params \
+            and source.value != "self" and not facts.binders(source.value):
+        return source.value, (ELEMENT_OF_LOOP if how == "loop" else "unpack")
+    if how in ("assign", "unpack") and isinstance(source, cst.Call):
+        return _origin(source, scope, facts, source, bound, depth + 1)
+    return None
 
 
 def _turns_off(call: cst.Call) -> bool:
