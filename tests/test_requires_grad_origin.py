@@ -64,6 +64,47 @@ def test_the_labels_follow_the_tensor_back_to_the_parameter(tmp_path):
     assert found[(22, "CL132")] == ()  # a tensor the frame returns: refused in either mode
 
 
+FLAGGED = """
+    import torch
+    class Semi:
+        def convert(self, t):
+            return t.unsqueeze(0)
+    class CKY(torch.nn.Module):
+        def logpartition(self, scores, force_grad=False):
+            semiring = Semi()
+            terms, rules = scores
+            terms, rules = (
+                semiring.convert(terms).requires_grad_(True),
+                semiring.convert(rules).requires_grad_(True),
+            )
+            chart = torch.zeros(3).requires_grad_(force_grad and not terms.requires_grad)
+            return terms.sum() + rules.sum() + chart.sum()
+        def forward(self, x):
+            return self.logpartition((x * 2, x * 3){passed})
+"""
+
+
+def test_a_flag_the_caller_passes_and_a_rebinding_tuple(tmp_path):
+    """torch-struct's `logpartition`: the tuple that rebinds `terms` reads the old one, and
+    `requires_grad_(force_grad and ...)` turns grad on only when a caller passes `force_grad`."""
+    found = _static(tmp_path, FLAGGED.format(passed=""))
+    assert found == {(11, "CL132"): ("nograd:scores[*]", "grad"), (12, "CL132"): ("nograd:scores[*]", "grad")}
+    found = _static(tmp_path, FLAGGED.format(passed=", force_grad=True"))
+    assert found[(14, "CL132")] == ()
+
+
+def test_dynamo_on_the_flagged_helper():
+    """Measured: with gradients on, the two intermediates break; a flag left False is a no-op."""
+    torch = pytest.importorskip("torch")
+    import torch._dynamo as dynamo
+
+    scope: dict = {}
+    exec(compile(textwrap.dedent(FLAGGED.format(passed="")), "flagged.py", "exec"), scope)  # noqa: S102
+    dynamo.reset()
+    explained = dynamo.explain(scope["CKY"]())(torch.randn(3))
+    assert {r.user_stack[-1].lineno for r in explained.break_reasons} == {11, 12}
+
+
 @pytest.mark.parametrize("grad", [True, False])
 def test_dynamo_refuses_only_with_gradients_on_and_inputs_without_grad(grad):
     """What the labels say, measured: the helper inlined into a forward whose potentials need
@@ -114,3 +155,16 @@ def test_potentials_that_require_grad_do_not_judge_it_and_plain_ones_confirm_it(
     found = _probe(tmp_path, ["learned", "fixed"], train=True)
     for line in (_lines("RULES"), _lines("TERMS")):
         assert found[line]["evidence"]["status"] == "confirmed", found[line]["evidence"]
+
+
+def test_a_flag_at_module_level_is_no_caller_s(tmp_path):
+    # (a module-level `p.requires_grad_(flag)` has no function whose callers decide: no crash)
+    found = _static(tmp_path, """
+        import torch
+        model = torch.nn.Linear(2, 2)
+        freeze = True
+        for p in model.parameters():
+            p.requires_grad_(not freeze)
+            p.requires_grad_(False)
+    """)
+    assert all(code != "CL001" for _, code in found)

@@ -128,6 +128,10 @@ class Layer(nn.Module):
             if _turns_on(node) and self._grad_owner(receiver) and not self._file_turns_off():
                 return  # parameters require grad from construction, and nothing here turns it off
             when: tuple[str, ...] = ()
+            if node.args and not _turns_on(node) and not _turns_off(node) and self.ctx.function is not None:
+                # `requires_grad_(force_grad and ...)`: on only when the caller passes the flag
+                flag = node.args[0].value
+                when = conditions(flag, flag=self.ctx.local_flag) + self.ctx.caller_conditions(flag)
             if _turns_on(node):
                 given = self._given_tensor(receiver, node)
                 when = (given,) if given else self._derived(receiver, node)
@@ -395,8 +399,9 @@ def _origin(value: cst.BaseExpression, scope, facts, anchor: cst.CSTNode, bound:
 
 def _name_origin(name: str, scope, facts, anchor: cst.CSTNode, bound: dict, depth: int, direct: bool):
     """`_origin` of a name read at `anchor`; `direct`: a parameter itself counts (as an operand)."""
+    # (`x = f(x)`, `a, b = (f(a), g(b))`: what the assignment's value reads is the old binding)
     before = [node for node in facts.binders(name) if not facts.all_after([node], anchor)
-              and bound.get(id(node), (None, None))[1] is not anchor]  # (`x = f(x)`: f reads the old x)
+              and not _inside(anchor, bound.get(id(node), (None, None))[1])]
     if not before:
         return (name, None) if direct and name in scope.params and name != "self" else None
     how, source = bound.get(id(before[-1]), (None, None))
@@ -406,6 +411,10 @@ def _name_origin(name: str, scope, facts, anchor: cst.CSTNode, bound: dict, dept
     if how in ("assign", "unpack") and isinstance(source, cst.Call):
         return _origin(source, scope, facts, source, bound, depth + 1)
     return None
+
+
+def _inside(node: cst.CSTNode, value: cst.BaseExpression | None) -> bool:
+    return value is not None and any(inner is node for inner in iter_nodes(value))
 
 
 def _turns_off(call: cst.Call) -> bool:
