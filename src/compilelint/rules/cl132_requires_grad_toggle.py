@@ -135,7 +135,7 @@ class Layer(nn.Module):
             if _turns_on(node):
                 given = self._given_tensor(receiver, node)
                 when = (given,) if given else self._derived(receiver, node)
-                if given and not self.ctx.function.is_forward and not self._grad_forced(node):
+                if given and not self.ctx.function.is_forward and not self._grad_forced():
                     when += ("grad",)  # (a helper's tensor is its caller's: see _derived)
             self.report(node, when=when)
             return
@@ -214,7 +214,7 @@ class Layer(nn.Module):
         label = nograd_label(param, "*" if element else None)
         if element == ELEMENT_OF_LOOP and scope.is_forward:
             return (label,)  # (a forward's input list: refused in either mode)
-        return (label,) if self._grad_forced(call) else (label, "grad")
+        return (label,) if self._grad_forced() else (label, "grad")
 
     def _bindings(self, fn: cst.FunctionDef) -> dict[int, tuple[str, cst.BaseExpression]]:
         """id(Name target) -> ("assign" | "unpack" | "loop", value) over the function, once."""
@@ -233,7 +233,7 @@ class Layer(nn.Module):
                     self._bound[id(node.target)] = ("loop", node.iter)
         return self._bound
 
-    def _grad_forced(self, call: cst.Call) -> bool:
+    def _grad_forced(self) -> bool:
         """The call sits under `with torch.enable_grad():` (gradients on whatever the caller's mode)."""
         return self._forced > 0
 
