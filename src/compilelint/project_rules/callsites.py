@@ -24,6 +24,7 @@ from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
 SURE = frozenset({"tensor", "likely", "module", "true"})  # a value that is certainly not None / False
+PLAIN = frozenset({"set", "false", "true", "value", "module"})  # a value passed that is surely no tensor
 
 
 def is_given(label: str) -> bool:
@@ -346,7 +347,7 @@ class CallSites:
             return self.decide(caller, f"{GIVEN}{param}{DEFAULTED}") if default == "none" else "maybe"
         if spec in ("none", "tensor", "likely"):
             return "yes"
-        return "no" if spec in ("set", "false", "true", "value", "module") else "maybe"
+        return "no" if spec in PLAIN else "maybe"
 
     def _tensor(self, info, call, name: str, caller: str | None) -> str:
         """Whether one site passes `name` a tensor: "no" for a number, a bool, None, a module,
@@ -361,7 +362,7 @@ class CallSites:
             return self.decide(caller, f"{GIVEN}{forwarded[0]}{TENSOR}")
         if spec in ("tensor", "likely"):
             return "yes"
-        return "no" if spec in ("none", "set", "false", "true", "value", "module") else "maybe"
+        return "no" if spec == "none" or spec in PLAIN else "maybe"
 
     def _forwarded(self, call, info, name: str, truthy: bool, caller: str | None) -> str | None:
         """The verdict of a site that passes its own parameter on (`f(x, flag)` in a

@@ -169,8 +169,7 @@ class Layer(nn.Module):
         self._turns_off_seen: bool | None = None  # the file turns a requires_grad off, once asked
         self._bound_in: cst.FunctionDef | None = None  # the function _bindings read last
         self._bound: dict[int, tuple[str, cst.BaseExpression]] = {}
-        self._forced = 0  # `with torch.enable_grad():` blocks the walk is inside
-        self._forcing: set[int] = set()
+        self._forcing: set[int] = set()  # id() of the `with torch.enable_grad():` blocks the walk is inside
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._fresh_names = set()
@@ -235,17 +234,14 @@ class Layer(nn.Module):
 
     def _grad_forced(self) -> bool:
         """The call sits under `with torch.enable_grad():` (gradients on whatever the caller's mode)."""
-        return self._forced > 0
+        return bool(self._forcing)
 
     def visit_With(self, node: cst.With) -> None:
         if any(isinstance(item.item, cst.Call) and self.ctx.qualify(item.item.func) in GRAD_ON for item in node.items):
-            self._forced += 1
             self._forcing.add(id(node))
 
     def leave_With(self, node: cst.With) -> None:
-        if id(node) in self._forcing:
-            self._forcing.discard(id(node))
-            self._forced -= 1
+        self._forcing.discard(id(node))
 
     def _grad_owner(self, receiver: cst.BaseExpression) -> bool:
         """`self.encoder` (a submodule), `self.scale` (an `nn.Parameter`), `self.proj.weight`:
