@@ -933,3 +933,64 @@ def test_dynamo_breaks_on_an_attribute_of_what_another_files_factory_builds(tmp_
 
 def _marked(path, marker: str) -> int:
     return next(i for i, text in enumerate(path.read_text().splitlines(), 1) if marker in text)
+
+
+VSA = {
+    "base.py": """
+        import torch
+        class VSATensor(torch.Tensor):
+            pass
+    """,
+    "hrr.py": """
+        import warnings
+        import torch
+        from pkg.base import VSATensor
+        class HRRTensor(VSATensor):
+            def cosine_similarity(self, others, *, eps=1e-8):
+                self_mag = torch.sqrt(torch.sum(self * self, dim=-1))
+                magnitude = self_mag * torch.sqrt(torch.sum(others * others, dim=-1))
+                if torch.isclose(magnitude, torch.zeros_like(magnitude)).any():  # BREAKS
+                    warnings.warn("a vector is nearly zero")
+                return torch.sum(self * others, dim=-1) / torch.clamp(magnitude, min=eps)
+            def dot_similarity(self, others):
+                return torch.sum(self * others, dim=-1)
+        class Codebook:
+            def cosine_similarity(self, others, *, eps=1e-8):
+                magnitude = torch.sqrt(torch.sum(others * others, dim=-1))
+                if torch.isclose(magnitude, torch.zeros_like(magnitude)).any():
+                    warnings.warn("a vector is nearly zero")
+                return magnitude
+    """,
+}
+
+
+def test_a_tensor_subclass_methods_take_a_tensor_whatever_their_bodies_show(tmp_path):
+    # torchhd's `HRRTensor.cosine_similarity(others)`: `self` is the tensor, so the public
+    # method is the library's API though its body hands nothing to torch that shows it; a
+    # plain class with the same body (`Codebook`) shows no tensor and stays out
+    files = {**VSA, "__init__.py": "from pkg.hrr import HRRTensor, Codebook\n"}
+    pkg = write_package(tmp_path, "pkg", {k: v for k, v in files.items() if k != "__init__.py"})
+    (pkg / "__init__.py").write_text(files["__init__.py"])
+    findings = check([str(pkg)], config_mod.load(start=str(tmp_path))).findings
+    line = _marked(pkg / "hrr.py", "# BREAKS")
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when) for f in findings] == [
+        ("hrr.py", line, "CL102", ("api",)), ("hrr.py", line + 1, "CL112", ("api",))]
+
+
+def test_dynamo_breaks_in_a_tensor_subclass_method_and_not_in_its_neighbour(tmp_path):
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+    from helpers import imported
+
+    write_package(tmp_path, "pkg", VSA)
+    with imported(tmp_path, "pkg.hrr") as hrr:
+        a, b = torch.randn(3, 8).as_subclass(hrr.HRRTensor), torch.randn(3, 8).as_subclass(hrr.HRRTensor)
+        cosine = capture(lambda x, y: x.cosine_similarity(y), (a, b), backend="eager")
+        dot = capture(lambda x, y: x.dot_similarity(y), (a, b), backend="eager")
+    assert cosine.error is None and dot.error is None
+    line = _marked(tmp_path / "pkg" / "hrr.py", "# BREAKS")
+    # (the lambda's call, where the inlined method broke, is logged too: not the package's)
+    assert {r.line for r in cosine.breaks if r.kind == "graph_break" and r.file.endswith("hrr.py")} == {line}
+    assert not [r for r in dot.breaks if r.kind == "graph_break"]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, dotted, not_optional
-from compilelint.semantic.passed_functions import partial_target
+from compilelint.semantic.passed_functions import function_like, partial_target
 from compilelint.summary import APPLY, BOUND, MADE, PATH
 
 EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
@@ -87,6 +87,6 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
         return []
     if nested is not None and value.value in (defined := nested()):
         return [defined[value.value]]
-    if not value.value[:1].islower():
+    if not function_like(value.value):
         return []
     return [qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)

@@ -13,6 +13,7 @@ from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
+from compilelint.semantic.passed_functions import function_like
 from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
@@ -145,6 +146,12 @@ class ClassTracking:
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
+            # a constructor parameter that defaults to a function: the attribute holds that one
+            # unless the caller passes its own (captum's `FeaturePermutation(perm_func=_permute_feature)`)
+            defaults = {p.name.value: p.default for p in (*stmt.params.posonly_params, *stmt.params.params,
+                                                          *stmt.params.kwonly_params)
+                        if in_init and isinstance(p.default, cst.Name) and function_like(p.default.value)
+                        and p.default.value not in ("None", "True", "False")}
             # the functions the method defines, keyed as the walker keys them: `self.step = step`
             # (looked up only when a stored value is a name: the walk costs 2 % of a cold run)
             nested = functools.cache(lambda method=stmt: {
@@ -158,7 +165,10 @@ class ClassTracking:
                     info.state_attrs.add(assign_target)  # `self.w = nn.Parameter(...)`, `= nn.Linear(...)`
                 if in_init and isinstance(value, cst.Call):
                     info.init_calls.setdefault(assign_target, self.qualify(value.func) or dotted(value.func) or "")
-                if refs := function_refs(value, params, local_calls, self.qualify, nested):
+                held_value = value  # `self.perm_func = perm_func` holds `perm_func`'s default
+                if isinstance(value, cst.Name) and value.value in defaults:
+                    held_value = defaults[value.value]
+                if refs := function_refs(held_value, params, local_calls, self.qualify, nested):
                     # `self.search_fn = native_neighbor_search` (beside `= FixedRadiusSearch()` in
                     # another branch): calling `self.search_fn(...)` may run the function
                     held = info.attr_functions.get(assign_target, "").split("|")
