@@ -14,6 +14,8 @@ DISABLE_NAMES = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch.compiler.allow_in_graph",
     "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
     "torch.compiler.assume_constant_result", "torch._disable_dynamo",
+    # a custom operator is one opaque op in the graph: Dynamo calls its fake kernel, never its body
+    "torch.library.custom_op", "torch._library.custom_ops.custom_op",
 })
 # what a model's sampling / generation entry points are decorated with (an API entry point)
 INFERENCE_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.grad_mode.no_grad",
