@@ -994,3 +994,50 @@ def test_dynamo_breaks_in_a_tensor_subclass_method_and_not_in_its_neighbour(tmp_
     # (the lambda's call, where the inlined method broke, is logged too: not the package's)
     assert {r.line for r in cosine.breaks if r.kind == "graph_break" and r.file.endswith("hrr.py")} == {line}
     assert not [r for r in dot.breaks if r.kind == "graph_break"]
+
+
+KERNELS = {
+    "kernels.py": """
+        import torch
+        def rbf(x):
+            if x.sum() > 0:  # BREAKS
+                return x
+            return -x
+        def plain(x):
+            return x * 2
+    """,
+    "model.py": """
+        import torch
+        from pkg import kernels
+        class Model(torch.nn.Module):
+            def __init__(self, kernel=kernels.rbf):
+                super().__init__()
+                self.kernel = kernel
+                self.other = kernels.plain
+            def forward(self, x):
+                return self.kernel(x) + self.other(x)
+    """,
+}
+
+
+def test_an_attribute_holds_the_module_function_its_parameter_defaults_to(tmp_path):
+    # `kernel=kernels.rbf` kept as `self.kernel`, and `self.other = kernels.plain`: calling
+    # the attributes runs those functions of another module (the first breaks, the second not)
+    findings = _package(tmp_path, KERNELS)
+    line = _marked(tmp_path / "pkg" / "kernels.py", "# BREAKS")
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("kernels.py", line, "CL102")]
+
+
+def test_dynamo_breaks_in_the_function_an_attribute_holds_by_default(tmp_path):
+    import pytest
+
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+    from helpers import imported
+
+    write_package(tmp_path, "pkg", KERNELS)
+    with imported(tmp_path, "pkg.model") as model:
+        result = capture(model.Model(), (torch.randn(3),), backend="eager")
+    assert result.error is None
+    line = _marked(tmp_path / "pkg" / "kernels.py", "# BREAKS")
+    assert {r.line for r in result.breaks if r.kind == "graph_break" and r.file.endswith("kernels.py")} == {line}

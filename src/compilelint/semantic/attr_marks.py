@@ -18,6 +18,8 @@ from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, do
 from compilelint.semantic.passed_functions import function_like, partial_target
 from compilelint.summary import APPLY, BOUND, MADE, PATH
 
+# what no project resolves: a stored function of these is a library's, not the project's
+FOREIGN = ("torch.", "builtins.", "numpy.", "math.", "operator.", "functools.")
 EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
 
 
@@ -83,6 +85,11 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
         # `self.act = partial(scaled, scale=2.0)`: calling it calls `scaled` with the same
         # positional arguments (one that binds positional ones would shift them: not followed)
         return function_refs(target, params, local_calls, qualify, nested)
+    if isinstance(value, cst.Attribute) and function_like(value.attr.value):
+        # `self.kernel = kernels.rbf`, a function of a module the file imports (a local's or
+        # `self`'s attribute qualifies to nothing)
+        qualified = qualify(value)
+        return [qualified] if qualified and not qualified.startswith(FOREIGN) else []
     if not isinstance(value, cst.Name) or value.value in params or value.value in local_calls:
         return []
     if nested is not None and value.value in (defined := nested()):

@@ -54,6 +54,12 @@ def _is_none(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Name) and value.value == "None"
 
 
+def _function_spelled(value: cst.BaseExpression | None) -> bool:
+    """A default spelled as a function (`_permute_feature`, `kernels.rbf`), not None or a class."""
+    name = value.value if isinstance(value, cst.Name) else value.attr.value if isinstance(value, cst.Attribute) else ""
+    return function_like(name)
+
+
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
     """Whether `attr` is only ever set to None in the class (an optional part left out)."""
     if _is_none(value):
@@ -150,8 +156,7 @@ class ClassTracking:
             # unless the caller passes its own (captum's `FeaturePermutation(perm_func=_permute_feature)`)
             defaults = {p.name.value: p.default for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                           *stmt.params.kwonly_params)
-                        if in_init and isinstance(p.default, cst.Name) and function_like(p.default.value)
-                        and p.default.value not in ("None", "True", "False")}
+                        if in_init and _function_spelled(p.default)}
             # the functions the method defines, keyed as the walker keys them: `self.step = step`
             # (looked up only when a stored value is a name: the walk costs 2 % of a cold run)
             nested = functools.cache(lambda method=stmt: {
