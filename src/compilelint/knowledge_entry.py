@@ -19,7 +19,9 @@ class Entry:
     input: on a tensor held on the module or class, `self.mem.detach_()`, not on one made in the region) or "dispatch"
     (calling the name breaks only for the classes of its arguments: `kl_divergence`, rules._kl_pairs).
     `size_at`: the draw breaks only when it returns a Python scalar, i.e. no `size=` and no positional argument at
-    that index (-1: no argument at all). `torch_min`/`torch_max`: the first release it holds for and the first it
+    that index (-1: no argument at all). `masked`: the call breaks only when it passes one of these masks —
+    (positional index, keyword, its `is_causal` keyword) — and leaves that `is_causal` unset (`nn.TransformerEncoder`
+    then compares the mask with a causal one in Python). `torch_min`/`torch_max`: the first release it holds for and the first it
     no longer does. `case`: corpus cases whose labels Dynamo confirms (for a row that no longer holds, a `clean_`
     case that shows it); `confirmed`: the torch release(s) that confirmed them. `traced`: `clean_` corpus cases of
     look-alikes that Dynamo traces (`random.randint`, `np.random.rand(3)`, `nn.LSTMCell`), which the rule must
@@ -38,6 +40,7 @@ class Entry:
     torch_max: tuple[int, int] | None = None
     form: str = "call"
     size_at: int | None = None
+    masked: tuple[tuple[int, str, str], ...] = ()
     traced: tuple[str, ...] = ()
     why: str | None = None  # the finding's consequence, where the form's general wording would mislead
 

@@ -54,8 +54,9 @@ def run(context) -> list:
         return out
     for analysis, finding, key, call in candidates:
         held = index.called_classes(key, call)
-        outside = [name for name in held
-                   if name not in index.classes and (e := known.get(name)) is not None and e.form == "instance"]
+        # (a row that breaks only for some arguments, `masked`, is judged where the call is read, in one file)
+        outside = [name for name in held if name not in index.classes and (e := known.get(name)) is not None
+                   and e.form == "instance" and not e.masked]
         if outside:  # the chain ends in a library class (`path:` marks): `self.rnn` is an nn.GRU or nn.LSTM
             what = "calling an " + " or ".join(f"`{_shown(name)}`" for name in outside)
             message = finding.message.replace("calling `{cls}`, a subclass of `{base}`,", what).replace(
@@ -66,7 +67,7 @@ def run(context) -> list:
             if cls not in index.classes:
                 continue
             base = table_base(index, known, cls, "instance")
-            if base is not None:
+            if base is not None and not known.get(base).masked:
                 message = finding.message.replace("{cls}", cls.split(":", 1)[1]).replace(
                     "{base}", _shown(base)).replace("{why}", _why(known.get(base)))
                 out.append((analysis, replace(finding, needs=(), message=message)))

@@ -19,6 +19,24 @@ def draws_scalar(node: cst.Call, size_at: int) -> bool:
     return len(positional) <= size_at
 
 
+def passes_mask(node: cst.Call, masked: tuple[tuple[int, str, str], ...]) -> bool:
+    """The call gives one of the masks (at its position or by keyword, not `None`) and leaves
+    that mask's `is_causal` keyword unset or `None`."""
+    positional = [a.value for a in node.args if a.keyword is None]
+    if any(a.star for a in node.args):
+        return False  # (`*args`, `**kwargs`: what they hold is not read)
+    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    for index, keyword, causal in masked:
+        mask = positional[index] if index < len(positional) else keywords.get(keyword)
+        if mask is not None and not _none(mask) and (causal not in keywords or _none(keywords[causal])):
+            return True
+    return False
+
+
+def _none(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
+
+
 def why_text(entry: knowledge.Entry) -> str:
     if entry.why:
         return f"{entry.why} ({entry.gb_id})"

@@ -8,7 +8,7 @@ from compilelint.rules._inherited_calls import OwnOptimisers, inherited_call, me
 from compilelint.rules._jitted import Jitted, jitted_call, jitted_functions
 from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
-from compilelint.rules._known_calls import draws_scalar, held_state, object_array, why_text
+from compilelint.rules._known_calls import draws_scalar, held_state, object_array, passes_mask, why_text
 from compilelint.rules._module_classes import (calls_script_module, callee_class, either_class, library_base,
                                                 makes_script_module, type_pinned)
 from compilelint.rules._random_draws import RandomDraws
@@ -410,6 +410,8 @@ class Policy(nn.Module):
         cls = library_base(self.ctx, self._known, called)
         entry = self._known.get(cls)
         if entry is not None and entry.form == "instance":
+            if entry.masked and not passes_mask(node, entry.masked):
+                return
             if entry.gb_id != WRAP_REFUSED or self._rnn.first_read(node.func):
                 what = "calling an " + " or ".join(f"`nn.{c.rsplit('.', 1)[-1]}`"
                                                    for c in either_class(self.ctx, self._known, node.func, cls))
