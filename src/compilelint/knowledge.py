@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from compilelint.knowledge_classes import LR_SCHEDULERS, OPTIMIZER_BASES, OPTIMIZERS, TQDM_CLASSES
 from compilelint.knowledge_entry import Entry, Table  # noqa: F401 (Entry: what the rows are, for readers of this module)
+from compilelint.knowledge_nn import GAUSSIAN_NLL, TRANSFORMER_MASKS
 from compilelint.knowledge_numpy import (NUMPY_LINALG_UNSUPPORTED, NUMPY_LISTED_WITH, NUMPY_RANDOM_OTHER,  # noqa: F401
                                         NUMPY_RNG_CLASSES, NUMPY_UNSUPPORTED)
 
@@ -342,25 +343,7 @@ ENTRIES: tuple[Entry, ...] = (
           form="instance", why="Dynamo refuses to wrap RNN, GRU and LSTM modules; the whole function runs eagerly",
           traced=("clean_kn_lstm_cell_01", "clean_kn_rnn_wrapper_01", "clean_kn_star_rnn_01", "clean_kn_rnn_base_01",
                   "clean_kn_either_rnn_01", "clean_kn_rnn_first_read_01")),
-    Entry(("torch.nn.TransformerEncoder", "torch.nn.modules.transformer.TransformerEncoder"), "untraceable", "CL119",
-          "GB0124", "Unsupported Tensor.item() call (`_detect_is_causal_mask`: `bool((mask == causal).all())`)",
-          "pass `is_causal=True` (or `False`) with the mask, and torch skips the comparison",
-          ("kn_transformer_mask_01",), "2.13.0, 2.14.1", form="instance", masked=((1, "mask", "is_causal"),),
-          why="given a mask and no `is_causal`, it reads whether the mask is causal from its values",
-          traced=("clean_kn_transformer_mask_01",)),
-    Entry(("torch.nn.TransformerDecoder", "torch.nn.modules.transformer.TransformerDecoder"), "untraceable", "CL119",
-          "GB0124", "Unsupported Tensor.item() call (`_detect_is_causal_mask`: `bool((mask == causal).all())`)",
-          "pass `tgt_is_causal=True` (or `False`) with `tgt_mask`, and torch skips the comparison",
-          ("kn_transformer_mask_01",), "2.13.0, 2.14.1", form="instance", masked=((2, "tgt_mask", "tgt_is_causal"),),
-          why="given a `tgt_mask` and no `tgt_is_causal`, it reads whether the mask is causal from its values",
-          traced=("clean_kn_transformer_mask_01",)),
-    Entry(("torch.nn.Transformer", "torch.nn.modules.transformer.Transformer"), "untraceable", "CL119", "GB0124",
-          "Unsupported Tensor.item() call (`_detect_is_causal_mask`: `bool((mask == causal).all())`)",
-          "pass `src_is_causal` / `tgt_is_causal` with the masks, and torch skips the comparison",
-          ("kn_transformer_mask_01",), "2.13.0, 2.14.1", form="instance",
-          masked=((2, "src_mask", "src_is_causal"), (3, "tgt_mask", "tgt_is_causal")),
-          why="given a mask and no `is_causal` for it, it reads whether the mask is causal from its values",
-          traced=("clean_kn_transformer_mask_01",)),
+    *TRANSFORMER_MASKS,
     Entry(("torch.nn.CTCLoss", "torch.nn.modules.loss.CTCLoss"), "untraceable", "CL119", "GB0036",
           "Dynamic shape operator (it calls `F.ctc_loss`)",
           "compute the loss outside the compiled region, on the compiled model's outputs",
@@ -426,15 +409,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("threading.get_ident", "threading.current_thread"), "skipped", "CL119", "GB0007",
           "threading is marked as skipped", "ask for the thread outside the region",
           ("kn_python_helpers_01",), "2.13.0, 2.14.1"),
-    Entry(("torch.nn.functional.gaussian_nll_loss",), "untraceable", "CL119", "GB0033",
-          "Data dependent operator (it checks `if torch.any(var < 0): raise` on the variances' values)",
-          "`nn.GaussianNLLLoss` the same; clamp the variance and write the loss out "
-          "(`0.5 * (torch.log(var) + (input - target) ** 2 / var)`), which is traced",
-          ("kn_gaussian_nll_01",), "2.13.0, 2.14.1", traced=("clean_kn_gaussian_nll_01",)),
-    Entry(("torch.nn.GaussianNLLLoss", "torch.nn.modules.loss.GaussianNLLLoss"), "untraceable", "CL119", "GB0033",
-          "Data dependent operator (it calls `F.gaussian_nll_loss`, which tests the variances' values)",
-          "clamp the variance and write the loss out, which is traced",
-          ("kn_gaussian_nll_01",), "2.13.0, 2.14.1", form="instance", traced=("clean_kn_gaussian_nll_01",)),
+    *GAUSSIAN_NLL,
     Entry(("torch.equal",), "untraceable", "CL119", "GB0033",
           "Data dependent operator (aten.equal returns a Python bool from the tensors' values)",
           "`(a == b).all()` stays a tensor and is traced", ("kn_equal_01",), CONFIRMED,

@@ -71,6 +71,15 @@ def class_annotation(annotation: cst.BaseExpression) -> str | None:
     return name
 
 
+def function_defaults(init: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
+    """The constructor's parameters that default to a function (`perm_func=_permute_feature`,
+    `kernel=kernels.rbf`): the attribute set from one holds that function unless the caller
+    passes its own (captum's `FeaturePermutation`)."""
+    params = (*init.params.posonly_params, *init.params.params, *init.params.kwonly_params)
+    return {p.name.value: p.default for p in params if isinstance(p.default, (cst.Name, cst.Attribute))
+            and function_like(p.default.value if isinstance(p.default, cst.Name) else p.default.attr.value)}
+
+
 def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify,
                   nested: Callable[[], dict] | None = None) -> list[str]:
     """The names a value refers to when it is a module-level name, or either branch of `a if c

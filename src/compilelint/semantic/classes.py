@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.attr_marks import class_annotation, either_class, function_refs, typed_attr, typed_path
+from compilelint.semantic.attr_marks import (class_annotation, either_class, function_defaults, function_refs,
+                                              typed_attr, typed_path)
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
-from compilelint.semantic.passed_functions import function_like
 from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
@@ -52,12 +52,6 @@ _NONE = "none"  # `_scan_class_attrs`: the init methods set the attribute to Non
 
 def _is_none(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Name) and value.value == "None"
-
-
-def _function_spelled(value: cst.BaseExpression | None) -> bool:
-    """A default spelled as a function (`_permute_feature`, `kernels.rbf`), not None or a class."""
-    name = value.value if isinstance(value, cst.Name) else value.attr.value if isinstance(value, cst.Attribute) else ""
-    return function_like(name)
 
 
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
@@ -152,11 +146,7 @@ class ClassTracking:
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
             params = {p.name.value for p in (*stmt.params.posonly_params, *stmt.params.params,
                                                *stmt.params.kwonly_params)} if in_init else set()
-            # a constructor parameter that defaults to a function: the attribute holds that one
-            # unless the caller passes its own (captum's `FeaturePermutation(perm_func=_permute_feature)`)
-            defaults = {p.name.value: p.default for p in (*stmt.params.posonly_params, *stmt.params.params,
-                                                          *stmt.params.kwonly_params)
-                        if in_init and _function_spelled(p.default)}
+            defaults = function_defaults(stmt) if in_init else {}
             # the functions the method defines, keyed as the walker keys them: `self.step = step`
             # (looked up only when a stored value is a name: the walk costs 2 % of a cold run)
             nested = functools.cache(lambda method=stmt: {
