@@ -222,3 +222,8 @@ python -m pip install --no-deps matplotlib==3.11.2 contourpy==1.3.3 cycler==0.12
 # device SDK), torch-geometric-temporal stubs torch_sparse (a class annotation only)
 python -m pip install --no-deps brevitas==0.13.4 dependencies==2.0.1 unfoldNd==0.2.3 \
     sinabs==3.1.3 pbr==7.1.3 nir==1.0.1 nirtorch==1.0 torch-geometric-temporal==0.56.2
+# stop 83: first contact: darts (unit8's forecasting models, built through its own fit set-up: RNN / BlockRNN,
+# N-BEATS / N-HiTS, TCN, Transformer, TFT, D/NLinear, TiDE, TSMixer, the tiny foundation models; pandas,
+# pytorch-lightning above). peft, also first contact in stop 83, is not in the zoo: it needs transformers in this
+# environment (see benchmarks/calibration/zoo-stop83/first-contact/peft/)
+python -m pip install --no-deps darts==0.48.1 holidays==0.109 xarray==2026.9.0
