@@ -7,10 +7,10 @@ from compilelint.semantic.guards import ends_in
 from compilelint.semantic.infer import held_class_ref
 from compilelint.semantic.kinds import dotted
 
-# what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
-# of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
 # the submodules a torch module class builds in its own constructor, by attribute
 TORCH_PARTS = {"torch.nn.Transformer": {"encoder": "torch.nn.TransformerEncoder", "decoder": "torch.nn.TransformerDecoder"}}
+# what returns a TorchScript module, which Dynamo refuses to call into (`torch.jit.script`
+# of a function is traced: only a module argument, `script(Block())` / `script(self.m)`)
 SCRIPT_MODULE_MAKERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit.load", "torch.jit.freeze"})
 
 
@@ -66,10 +66,10 @@ def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
             and scope is not None and scope.class_name:
         return self_attribute_class(ctx, known, scope.class_name, func.attr.value)
-    if isinstance(func, cst.Attribute) and dotted(func.value) and (dotted(func.value) or "").count(".") == 1 \
-            and func.value.value.value == "self" and scope is not None and scope.class_name:
+    holder = dotted(func.value) if isinstance(func, cst.Attribute) else None
+    if holder and holder.startswith("self.") and holder.count(".") == 1 and scope is not None and scope.class_name:
         # `self.transformer.decoder(...)`: a part torch's module class builds itself
-        held = library_base(ctx, known, self_attribute_class(ctx, known, scope.class_name, func.value.attr.value))
+        held = library_base(ctx, known, self_attribute_class(ctx, known, scope.class_name, holder[5:]))
         return TORCH_PARTS.get(held or "", {}).get(func.attr.value)
     return None
 
