@@ -4,7 +4,7 @@ tensors a row of the "input" form breaks on; and NumPy object arrays, which no r
 import libcst as cst
 
 from compilelint import knowledge
-from compilelint.rules._callsite import has_keyword, keyword_value
+from compilelint.rules._callsite import arg_value, has_keyword, keyword_value
 
 
 def draws_scalar(node: cst.Call, size_at: int) -> bool:
@@ -22,13 +22,11 @@ def draws_scalar(node: cst.Call, size_at: int) -> bool:
 def passes_mask(node: cst.Call, masked: tuple[tuple[int, str, str], ...]) -> bool:
     """The call gives one of the masks (at its position or by keyword, not `None`) and leaves
     that mask's `is_causal` keyword unset or `None`."""
-    positional = [a.value for a in node.args if a.keyword is None]
     if any(a.star for a in node.args):
         return False  # (`*args`, `**kwargs`: what they hold is not read)
-    keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
     for index, keyword, causal in masked:
-        mask = positional[index] if index < len(positional) else keywords.get(keyword)
-        if mask is not None and not _none(mask) and (causal not in keywords or _none(keywords[causal])):
+        mask, is_causal = arg_value(node, index, keyword), keyword_value(node, causal)
+        if mask is not None and not _none(mask) and (is_causal is None or _none(is_causal)):
             return True
     return False
 

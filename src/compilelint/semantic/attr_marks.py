@@ -14,12 +14,11 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from compilelint.semantic.factories import FOREIGN  # (what no project defines: a library's function)
 from compilelint.semantic.kinds import TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, dotted, not_optional
 from compilelint.semantic.passed_functions import function_like, partial_target
 from compilelint.summary import APPLY, BOUND, MADE, PATH
 
-# what no project resolves: a stored function of these is a library's, not the project's
-FOREIGN = ("torch.", "builtins.", "numpy.", "math.", "operator.", "functools.")
 EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
 
 
@@ -76,8 +75,8 @@ def function_defaults(init: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
     `kernel=kernels.rbf`): the attribute set from one holds that function unless the caller
     passes its own (captum's `FeaturePermutation`)."""
     params = (*init.params.posonly_params, *init.params.params, *init.params.kwonly_params)
-    return {p.name.value: p.default for p in params if isinstance(p.default, (cst.Name, cst.Attribute))
-            and function_like(p.default.value if isinstance(p.default, cst.Name) else p.default.attr.value)}
+    return {p.name.value: p.default for p in params
+            if p.default is not None and function_like((dotted(p.default) or "").rpartition(".")[2])}
 
 
 def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify,
