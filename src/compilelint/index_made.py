@@ -59,7 +59,17 @@ class FactoryCallees:
         mark, method = (call.target, None) if call.kind == "instance" else call.target.rpartition(".")[::2]
         objects, classes = self.made_classes(key.split(":", 1)[0], self.owner(key), mark)
         run = self._run_by(objects, method)
-        return run + tuple(f for f in self._run_by(classes, method, self._constructor) if f not in run)
+        run += tuple(f for f in self._run_by(classes, method, self._constructor) if f not in run)
+        return run + (self.made_closures(key.split(":", 1)[0], self.owner(key), mark) if method is None else ())
+
+    def made_closures(self, module: str, owner: str | None, mark: str) -> tuple[str, ...]:
+        """The nested functions a closure factory returns (`kernel = make_kernel(w)`, `def
+        kernel(a, b): ...; return kernel`): calling its result runs them."""
+        if not mark.startswith(MADE):
+            return ()
+        found = (f"{factory.split(':', 1)[0]}:{q}" for factory in self._factories(module, owner, mark[len(MADE):])
+                 for q in (self.functions[factory].closures or "").split("|") if q)
+        return tuple(f for f in dict.fromkeys(found) if f in self.functions)
 
     def made_getters(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`tok.sot` with `tok` holding what a factory returned (`tok = get_tokenizer(...)`):
@@ -86,4 +96,6 @@ class FactoryCallees:
         if not mark or not mark.startswith((MADE, NEW)):
             return ()  # (the nearest class types it otherwise: the usual lookup follows that)
         objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
-        return self._run_by(objects, call.method if call.kind == "attrcall" else None)
+        if call.kind == "attrcall":
+            return self._run_by(objects, call.method)
+        return self._run_by(objects, None) + self.made_closures(cls.split(":", 1)[0], cls, mark)

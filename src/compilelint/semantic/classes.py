@@ -14,7 +14,7 @@ from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
-from compilelint.summary import APPLY, BOUND, OPTIONAL_KEYS, TYPED_DICT
+from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
                                        literal_kind, torch_call_kind, torch_state)
@@ -224,6 +224,10 @@ class ClassTracking:
                     ref = self._built_class(local_calls[value.value])
                     if ref:
                         typed_attr(info.attr_classes, assign_target, ref)
+                    elif (bound := local_calls[value.value]) and len(bound) == 1 and isinstance(bound[0], cst.Call) \
+                            and (mark := self.factory_mark(bound[0].func, in_class=True)) and mark.startswith(MADE):
+                        # `if sim is None: sim = make_kernel()` then `self.sim = sim`: a factory's result
+                        info.attr_classes.setdefault(assign_target, mark)
                 elif in_init and (path := typed_path(value, typed, self.qualify, self.qualify_ref)):
                     info.attr_classes.setdefault(assign_target, path)  # `= copy.deepcopy(model.rnn.rnn)`
                 elif mark := self.attr_factory_mark(value, params, local_calls):
