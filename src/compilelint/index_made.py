@@ -93,8 +93,18 @@ class FactoryCallees:
         if owner is None or (call.kind == "self" and self.method(owner, call.target)):
             return ()  # (`self.m(x)` calling a method)
         cls, mark = self._nearest_attr(owner, call.target)
-        if not mark or not mark.startswith((MADE, NEW)):
+        if not mark:
+            # a base's method calling what its constructor was given: what each subclass hands
+            # it (`super().__init__(f, make_kernel())`), when that is a factory's result
+            held = [(sub, ref) for sub in self.subclasses(owner)
+                    if (ref := self.classes[sub].attr_classes.get(call.target, "")).startswith((MADE, NEW))]
+            return tuple(dict.fromkeys(f for sub, ref in held for f in self._made_run(sub, ref, call)))
+        if not mark.startswith((MADE, NEW)):
             return ()  # (the nearest class types it otherwise: the usual lookup follows that)
+        return self._made_run(cls, mark, call)
+
+    def _made_run(self, cls: str, mark: str, call: CallEdge) -> tuple[str, ...]:
+        """What calling the object class `cls` keeps under a factory's `mark` runs."""
         objects, _ = self.made_classes(cls.split(":", 1)[0], cls, mark)
         if call.kind == "attrcall":
             return self._run_by(objects, call.method)

@@ -87,6 +87,9 @@ class ClassTracking:
             if ref and not ref.startswith("builtins."):
                 info.decorators.append(ref)
         self._scan_class_attrs(node, info)
+        init = next((s for s in node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+        if init is not None:
+            self.class_inits[qualname] = init
         info.typed_dict = self._typed_dict_bits(node, bases)
         self.classes.append(info)
         self.class_table[qualname] = info
@@ -141,6 +144,8 @@ class ClassTracking:
             info.state_attrs.update(structural)
             if in_init and self_calls:
                 assignments = assignments + self._set_through(node, self_calls)
+            if stmt.name.value == "__init__" and (passed := self._set_by_base(info, stmt)):
+                assignments = passed + assignments
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
                 if ref := class_annotation(annotation):
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
@@ -273,6 +278,34 @@ class ClassTracking:
             for attr, value in self.scanned(setter)[0]:
                 if isinstance(value, cst.Name) and value.value in given:
                     found.append((attr, given[value.value]))
+        return found
+
+    def _set_by_base(self, info: ClassInfo, init: cst.FunctionDef) -> list:
+        """(attr, argument) for what a base class of this file stores from the arguments this
+        constructor hands it (`super().__init__(f, kernel)` or `Base.__init__(self, f, kernel)`)
+        where the base's `__init__` does `self.similarity_func = similarity_func` (captum's `Lime`
+        and `LimeBase`): what the subclass passes is what its instances hold."""
+        bases = [b for b in (b.removeprefix(f"{self.module}.") for b in info.bases) if b in self.class_inits]
+        found = []
+        for call in iter_nodes(init.body, prune=nested_scope):
+            func = call.func if isinstance(call, cst.Call) else None
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__") or any(a.star for a in call.args):
+                continue
+            args = list(call.args)
+            if isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) \
+                    and func.value.func.value == "super" and bases:
+                base = bases[0]
+            elif isinstance(func.value, cst.Name) and func.value.value in bases and args \
+                    and isinstance(args[0].value, cst.Name) and args[0].value.value == "self":
+                base, args = func.value.value, args[1:]  # `LimeBase.__init__(self, ...)`
+            else:
+                continue
+            base_init = self.class_inits[base]
+            params = [p.name.value for p in (*base_init.params.posonly_params, *base_init.params.params)][1:]
+            given = {params[i]: a.value for i, a in enumerate(a for a in args if a.keyword is None) if i < len(params)}
+            given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
+            found.extend((attr, given[value.value]) for attr, value in self.scanned(base_init)[0]
+                         if isinstance(value, cst.Name) and value.value in given)
         return found
 
     def _appended_class(self, value: cst.BaseExpression) -> str | None:

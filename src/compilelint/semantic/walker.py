@@ -94,6 +94,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant
         self.classes: list = []
         self.class_table: dict = {}
+        self.class_inits: dict = {}  # class qualname -> its `__init__` (a subclass's `super().__init__(...)`)
         self.scopes: list = []
         self.functions: dict[str, FunctionSummary] = {}
         self.compile_targets: list[CompileTarget] = []
