@@ -1,6 +1,7 @@
 import libcst as cst
 import libcst.matchers as m
 
+from compilelint.semantic.bindings import target_names
 from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tested_arrays, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
@@ -281,9 +282,51 @@ class M(torch.nn.Module):
         for value in values:
             items = [e.value for e in value.elements] if isinstance(value, (cst.Tuple, cst.List)) else [value]
             for item in items:
-                if is_ndarray(item, self.ctx):
+                if is_ndarray(item, self.ctx) or self._array_elements(item):
                     return item
         return None
+
+    def _array_elements(self, value: cst.BaseExpression) -> bool:
+        """`pads` (or `tuple(pads)`) bound once to a list comprehension whose elements are an
+        array's (`[v for pair in zip(remaining, index) for v in pair]`, captum's occlusion pads):
+        each is a 0-d array Dynamo holds as a tensor, read as a size (GB0033). Also one side of
+        a concatenation (`pads + pads`)."""
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+            return self._array_elements(value.left) or self._array_elements(value.right)
+        if isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword \
+                and self.ctx.qualify(value.func) in ("builtins.tuple", "builtins.list"):
+            value = value.args[0].value
+        if not isinstance(value, cst.Name) or self.ctx.function is None:
+            return False
+        made = self.ctx.local_flag(value.value)
+        if not isinstance(made, cst.ListComp) or not isinstance(made.elt, cst.Name):
+            return False
+        derived: set[str] = set()  # names the loops bind to an array's elements (or rows of them)
+        comp = made.for_in
+        while comp is not None:
+            derived.update(self._element_targets(comp.target, comp.iter, derived))
+            comp = comp.inner_for_in
+        return made.elt.value in derived
+
+    def _element_targets(self, target: cst.BaseExpression, iterable: cst.BaseExpression, derived: set) -> list[str]:
+        """The names `for target in iterable` binds to what iterating an array gives: all of them
+        over an array (or a name bound so), the array's places of a `zip` or `enumerate`."""
+        def arrayish(node: cst.BaseExpression) -> bool:
+            return is_ndarray(node, self.ctx) or isinstance(node, cst.Name) and node.value in derived
+
+        if arrayish(iterable):
+            return target_names(target)
+        qualified = self.ctx.qualify(iterable.func) if isinstance(iterable, cst.Call) else None
+        if qualified not in ("builtins.zip", "builtins.enumerate") or any(a.keyword or a.star for a in iterable.args):
+            return []
+        sources = [a.value for a in iterable.args]
+        places = [False, arrayish(sources[0])] if qualified == "builtins.enumerate" and sources \
+            else [arrayish(s) for s in sources]
+        if isinstance(target, cst.Name):
+            return [target.value] if any(places) else []
+        if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(places):
+            return [n for e, place in zip(target.elements, places) if place for n in target_names(e.value)]
+        return []
 
     def _test(self, test: cst.BaseExpression, what: str) -> None:
         if (is_ndarray(test, self.ctx) or tests_numpy_value(test, self.ctx)) and not self._tensor_rule_reports(test):
