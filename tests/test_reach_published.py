@@ -1,11 +1,13 @@
-"""Two ways user code reaches library code the walk once missed, against Dynamo:
+"""Ways user code reaches library code the walk once missed, against Dynamo:
 
 - a public subpackage's `__init__` that declares `__all__` publishes classes from private modules (captum's
   `from captum.attr import IntegratedGradients`, defined in `captum.attr._core.integrated_gradients`):
   their methods are the API user code calls in the step it compiles, as a top-level package's are;
   a private subpackage's re-exports are not;
 - a method stores a function it defines on the object (deepxde's `self.train_step = train_step`):
-  `self.train_step(...)` runs that nested function, not a module-level function of the same name.
+  `self.train_step(...)` runs that nested function, not a module-level function of the same name;
+- a public module class's static method that computes on a tensor it is given (geotorch's
+  `Skew.in_manifold(X)`) is called like a function; one that builds shows no tensor and is not.
 """
 
 import json
@@ -165,4 +167,40 @@ def test_a_library_class_that_compiles_its_own_part_is_still_api(tmp_path):
         obs = observe(detector.training_forward, [((torch.randn(4, 3),), {})], backend="eager", recapture=False,
                       train=True)
         dynamo = {b.line for b in obs.capture.breaks if (b.file or "").endswith("gaal.py")}
+    assert dynamo == static
+
+
+MANIFOLD = '''
+import torch
+
+
+class Skew(torch.nn.Module):
+    def forward(self, x):
+        return x - x.transpose(-2, -1)
+
+    @staticmethod
+    def in_manifold(X):
+        return X.dim() >= 2 and torch.allclose(X, -X.transpose(-2, -1))  # BREAK
+
+    @staticmethod
+    def from_config(cfg):
+        print("building", cfg)  # builds: no tensor shown, not the API
+        return Skew()
+'''
+
+
+def test_a_static_method_that_computes_on_a_tensor_is_api(tmp_path):
+    # geotorch's `Skew.in_manifold(X)`: user code calls it in the step it compiles; a static
+    # method that shows no tensor parameter (a builder) is not reported
+    pkg = write_package(tmp_path, "manifolds", {"skew.py": MANIFOLD})
+    (pkg / "__init__.py").write_text("from manifolds.skew import Skew\n")
+    findings = _check(tmp_path, "manifolds")
+    static = {f["line"] for f in findings if f["path"].endswith("skew.py")}
+    assert static == _marked(MANIFOLD)
+    with imported(tmp_path, "manifolds.skew") as skew:
+        def step(x):  # the user's compiled step
+            return x * 2 if skew.Skew.in_manifold(x) else x
+
+        obs = observe(step, [((torch.randn(3, 3),), {})], backend="eager", recapture=False)
+        dynamo = {b.line for b in obs.capture.breaks if (b.file or "").endswith("skew.py")}
     assert dynamo == static

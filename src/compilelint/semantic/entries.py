@@ -2,8 +2,8 @@
 
 A public method of a package's module class is part of its API (`CRF.decode(emissions,
 mask)`) when a parameter besides `self` may carry a tensor (untyped or typed as one) and it
-is no classmethod or staticmethod, which build or configure
-(`EfficientNet.from_pretrained(name)`) rather than compute.
+is no classmethod, which builds or configures (`EfficientNet.from_pretrained(name)`) rather
+than computes; a staticmethod is one when it shows a parameter is a tensor, as a function does.
 
 A module-level function is one when it shows a parameter is a tensor or a module: an
 annotation (`coordinates: Tensor`, or any type of torch's or the package's own:
@@ -46,12 +46,20 @@ class EntryTracking:
     def enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes[-1]
         info = self.functions.get(scope.qualname)
-        if info is None or info.parent is not None or any(
-                (self.qualify(d.decorator) or "") in NOT_ENTRIES for d in node.decorators):
+        if info is None or info.parent is not None:
             return
+        decorators = {self.qualify(d.decorator) or "" for d in node.decorators}
         declared = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
         params = [p.name.value for p in declared]
-        if info.class_name is not None:
+        static = "builtins.staticmethod" in decorators and "builtins.classmethod" not in decorators
+        if info.class_name is not None and static:
+            # a static method that shows it computes on a tensor it is given (geotorch's
+            # `Skew.in_manifold(X)`: `X.dim()`) is called like a function; one that builds or
+            # configures (`from_config(cfg)`) shows none
+            info.entry = info.shows = self._shows(node, declared)
+        elif decorators & NOT_ENTRIES:
+            return
+        elif info.class_name is not None:
             info.entry = any(scope.env.get(name, Kind.UNKNOWN) in (Kind.TENSOR, Kind.LIKELY, Kind.UNKNOWN)
                              for name in params[1:])
             info.shows = self._shows(node, declared[1:])
