@@ -7,7 +7,9 @@
 - a method stores a function it defines on the object (deepxde's `self.train_step = train_step`):
   `self.train_step(...)` runs that nested function, not a module-level function of the same name;
 - a public module class's static method that computes on a tensor it is given (geotorch's
-  `Skew.in_manifold(X)`) is called like a function; one that builds shows no tensor and is not.
+  `Skew.in_manifold(X)`) is called like a function; one that builds shows no tensor and is not;
+- a public function whose loop uses the elements it takes from a parameter as tensors
+  (speechbrain's `ctc_greedy_decode`: `seq.narrow(...)`) takes tensors; one over strings does not.
 """
 
 import json
@@ -204,3 +206,41 @@ def test_a_static_method_that_computes_on_a_tensor_is_api(tmp_path):
         obs = observe(step, [((torch.randn(3, 3),), {})], backend="eager", recapture=False)
         dynamo = {b.line for b in obs.capture.breaks if (b.file or "").endswith("skew.py")}
     assert dynamo == static
+
+
+DECODE = '''
+import torch
+
+
+def greedy_decode(probabilities, lengths):
+    outputs = []
+    for seq, rel in zip(probabilities, lengths):
+        size = int(torch.round(rel * probabilities.shape[1]))  # BREAK
+        outputs.append(seq.narrow(0, 0, size).argmax(-1))
+    return outputs
+
+
+def join_words(words, counts):
+    out = []
+    for word, n in zip(words, counts):
+        print(word.lower(), n)  # strings: no tensor shown, not the API
+    return out
+'''
+
+
+def test_a_function_whose_loop_shows_the_elements_are_tensors_is_api(tmp_path):
+    # speechbrain's `ctc_greedy_decode(probabilities, seq_lens)`: the parameters show nothing
+    # themselves; the elements a loop takes from them are narrowed (`seq.narrow(...)`)
+    pkg = write_package(tmp_path, "decoders", {"ctc.py": DECODE})
+    (pkg / "py.typed").write_text("")  # a library others import, which re-exports nothing
+    findings = _check(tmp_path, "decoders")
+    static = {f["line"] for f in findings if f["path"].endswith("ctc.py") and f["code"] != "CL150"}
+    assert static == _marked(DECODE)
+    with imported(tmp_path, "decoders.ctc") as ctc:
+        def step(p, n):  # the user's compiled step
+            return ctc.greedy_decode(p, n)
+
+        obs = observe(step, [((torch.randn(2, 5, 3), torch.tensor([0.6, 1.0])), {})], backend="eager",
+                      recapture=False)
+        dynamo = {b.line for b in obs.capture.breaks if (b.file or "").endswith("ctc.py")}
+    assert _marked(DECODE) <= dynamo

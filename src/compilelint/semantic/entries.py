@@ -82,9 +82,12 @@ class EntryTracking:
                    for sub in iter_nodes(annotation.annotation) if isinstance(sub, (cst.Name, cst.Attribute)))
 
     def _shows_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
-        """Whether the body uses a parameter as only a tensor or a module is used."""
+        """Whether the body uses a parameter as only a tensor or a module is used, or an element a
+        loop takes from one (`for seq, n in zip(probabilities, lengths): seq.narrow(...)`:
+        speechbrain's `ctc_greedy_decode`, over a batch of tensors)."""
         if not params:
             return False
+        params = params | _loop_elements(node, params)
         for sub in iter_nodes(node.body, skip=TRIVIA):
             if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.value.value in params \
                     and sub.attr.value in (TENSOR_ATTRS | MODULE_ATTRS):
@@ -99,3 +102,27 @@ class EntryTracking:
                     and (self.qualify(func) or "").startswith("torch."):
                 return True
         return False
+
+
+def _loop_elements(node: cst.FunctionDef, params: frozenset[str]) -> frozenset[str]:
+    """The names a `for` (or a comprehension) binds to the elements of a parameter it walks:
+    `for x in xs`, and a parameter's places in `zip(...)` / `enumerate(...)`."""
+    found: set[str] = set()
+    for sub in iter_nodes(node.body, skip=TRIVIA):
+        if isinstance(sub, (cst.For, cst.CompFor)):
+            target, walked = sub.target, sub.iter
+        else:
+            continue
+        if isinstance(walked, cst.Name) and walked.value in params:
+            places = [True]
+            target = cst.Tuple([cst.Element(target)])
+        elif isinstance(walked, cst.Call) and isinstance(walked.func, cst.Name) \
+                and walked.func.value in ("zip", "enumerate") and not any(a.keyword or a.star for a in walked.args):
+            places = [isinstance(a.value, cst.Name) and a.value.value in params for a in walked.args]
+            places = [False, *places[:1]] if walked.func.value == "enumerate" else places
+        else:
+            continue
+        if isinstance(target, cst.Tuple) and len(target.elements) == len(places):
+            found.update(e.value.value for e, place in zip(target.elements, places)
+                         if place and isinstance(e.value, cst.Name))
+    return frozenset(found)
