@@ -389,6 +389,8 @@ class Bindings:
             element = kind if kind.tensorish else Kind.UNKNOWN
             if isinstance(value, cst.Name) and self.scopes and self.scopes[-1].typed.get(value.value) in TENSOR_TUPLES:
                 element = Kind.TENSOR  # `data, batch_sizes, ... = packed`: its fields are tensors
+            elif _saved_tensors(value, self.scopes[-1].node if self.scopes else None):
+                element = Kind.TENSOR  # `logits, dim = ctx.saved_tensors` in an autograd Function
             returned = self._returned_items(target, value) if element == Kind.UNKNOWN else None
             if is_sizes(value):  # `b, n, d = x.shape` / `x.size()` / `x.shape[:2]`: ints
                 element = Kind.VALUE
@@ -481,3 +483,14 @@ def _parallel(target: cst.BaseExpression, value: cst.BaseExpression | None) -> b
     """`a, b = x, y`: as many elements on each side and none starred."""
     return isinstance(value, (cst.Tuple, cst.List)) and len(target.elements) == len(value.elements) \
         and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements))
+
+
+def _saved_tensors(value: cst.BaseExpression | None, function: cst.CSTNode | None) -> bool:
+    """`ctx.saved_tensors`, `ctx` the function's first parameter (an autograd Function's
+    `backward(ctx, ...)`): what `save_for_backward` kept, tensors (torch-struct saves its `dim`
+    as `torch.tensor(dim)`, then tests it)."""
+    if not (isinstance(value, cst.Attribute) and value.attr.value == "saved_tensors"
+            and isinstance(value.value, cst.Name) and isinstance(function, cst.FunctionDef)):
+        return False
+    first = next(iter((*function.params.posonly_params, *function.params.params)), None)
+    return first is not None and first.name.value == value.value.value
