@@ -176,6 +176,10 @@ MANIFOLD = '''
 import torch
 
 
+class Mode:
+    FAST = "fast"
+
+
 class Skew(torch.nn.Module):
     def forward(self, x):
         return x - x.transpose(-2, -1)
@@ -188,6 +192,11 @@ class Skew(torch.nn.Module):
     def from_config(cfg):
         print("building", cfg)  # builds: no tensor shown, not the API
         return Skew()
+
+    @staticmethod
+    def describe(items: list, mode: Mode):
+        for item in items:
+            print(mode, item)  # the package's own type (an enum), no tensor: not the API
 '''
 
 

@@ -56,7 +56,8 @@ class EntryTracking:
             # a static method that shows it computes on a tensor it is given (geotorch's
             # `Skew.in_manifold(X)`: `X.dim()`) is called like a function; one that builds or
             # configures (`from_config(cfg)`) shows none
-            info.entry = info.shows = self._shows(node, declared)
+            # (an annotation with one of the package's own types is not enough: an enum or a config)
+            info.entry = info.shows = self._shows(node, declared, own=False)
         elif decorators & NOT_ENTRIES:
             return
         elif info.class_name is not None:
@@ -69,16 +70,17 @@ class EntryTracking:
         else:
             info.entry = any(scope.env.get(name) == Kind.TENSOR for name in params) or self._shows(node, declared)
 
-    def _shows(self, node: cst.FunctionDef, declared) -> bool:
-        """Whether an annotation or the body shows one of `declared` is a tensor or a module."""
-        return any(self._typed_as_ours(p.annotation) for p in declared if p.annotation) \
+    def _shows(self, node: cst.FunctionDef, declared, own: bool = True) -> bool:
+        """Whether an annotation or the body shows one of `declared` is a tensor or a module
+        (`own`: an annotation with one of the package's own types counts)."""
+        return any(self._typed_as_ours(p.annotation, own) for p in declared if p.annotation) \
             or self._shows_tensor(node, frozenset(p.name.value for p in declared))
 
-    def _typed_as_ours(self, annotation: cst.Annotation) -> bool:
+    def _typed_as_ours(self, annotation: cst.Annotation, own: bool = True) -> bool:
         """An annotation naming torch's types or the package's own (`dist: Distribution` in
         stable-baselines3, `model: nn.Module`), anywhere in it (`Optional[...]`)."""
-        own = self.module.split(".", 1)[0] + "."
-        return any((q := self.qualify(sub)) and q.startswith(("torch.", own))
+        prefixes = ("torch.", self.module.split(".", 1)[0] + ".") if own else ("torch.",)
+        return any((q := self.qualify(sub)) and q.startswith(prefixes)
                    for sub in iter_nodes(annotation.annotation) if isinstance(sub, (cst.Name, cst.Attribute)))
 
     def _shows_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
