@@ -96,6 +96,8 @@ class FactoryCallees:
         if not mark:
             # a base's method calling what its constructor was given: what each subclass hands
             # it (`super().__init__(f, make_kernel())`), when that is a factory's result
+            if not self._given_object(owner, call.target):
+                return ()
             held = [(sub, ref) for sub in self.subclasses(owner)
                     if (ref := self.classes[sub].attr_classes.get(call.target, "")).startswith((MADE, NEW))]
             return tuple(dict.fromkeys(f for sub, ref in held for f in self._made_run(sub, ref, call)))
