@@ -54,6 +54,11 @@ def _is_none(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Name) and value.value == "None"
 
 
+def _passes(call: cst.Call, name: str) -> bool:
+    """The call hands `name` on (`x = as_tensor(x)`)."""
+    return any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
+
+
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
     """Whether `attr` is only ever set to None in the class (an optional part left out)."""
     if _is_none(value):
@@ -230,8 +235,10 @@ class ClassTracking:
                     if ref:
                         typed_attr(info.attr_classes, assign_target, ref)
                     elif (bound := local_calls[value.value]) and len(bound) == 1 and isinstance(bound[0], cst.Call) \
+                            and not _passes(bound[0], value.value) \
                             and (mark := self.factory_mark(bound[0].func, in_class=True)) and mark.startswith(MADE):
                         # `if sim is None: sim = make_kernel()` then `self.sim = sim`: a factory's result
+                        # (not a conversion, `root = to_linear_operator(root)`, which may hand `root` back)
                         info.attr_classes.setdefault(assign_target, mark)
                 elif in_init and (path := typed_path(value, typed, self.qualify, self.qualify_ref)):
                     info.attr_classes.setdefault(assign_target, path)  # `= copy.deepcopy(model.rnn.rnn)`
