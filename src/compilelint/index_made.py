@@ -96,14 +96,23 @@ class FactoryCallees:
         if not mark:
             # a base's method calling what its constructor was given: what each subclass hands
             # it (`super().__init__(f, make_kernel())`), when that is a factory's result
-            if not self._given_object(owner, call.target):
-                return ()
+            if call.target not in self._made_attrs():
+                return ()  # (no class keeps a factory's result under this name: most calls)
             held = [(sub, ref) for sub in self.subclasses(owner)
                     if (ref := self.classes[sub].attr_classes.get(call.target, "")).startswith((MADE, NEW))]
             return tuple(dict.fromkeys(f for sub, ref in held for f in self._made_run(sub, ref, call)))
         if not mark.startswith((MADE, NEW)):
             return ()  # (the nearest class types it otherwise: the usual lookup follows that)
         return self._made_run(cls, mark, call)
+
+    def _made_attrs(self) -> frozenset[str]:
+        """The attribute names some class keeps a factory's result under."""
+        found = self.__dict__.get("_made_attr_names")
+        if found is None:
+            found = self.__dict__["_made_attr_names"] = frozenset(
+                attr for info in self.classes.values() for attr, ref in info.attr_classes.items()
+                if ref.startswith((MADE, NEW)))
+        return found
 
     def _made_run(self, cls: str, mark: str, call: CallEdge) -> tuple[str, ...]:
         """What calling the object class `cls` keeps under a factory's `mark` runs."""
