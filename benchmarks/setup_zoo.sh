@@ -227,3 +227,8 @@ python -m pip install --no-deps brevitas==0.13.4 dependencies==2.0.1 unfoldNd==0
 # pytorch-lightning above). peft, also first contact in stop 83, is not in the zoo: it needs transformers in this
 # environment (see benchmarks/calibration/zoo-stop83/first-contact/peft/)
 python -m pip install --no-deps darts==0.48.1 holidays==0.109 xarray==2026.9.0
+# stop 84: first contact: linear_operator (gpytorch's structured matrices, installed above with it: dense,
+# diagonal, Kronecker, low-rank root, Toeplitz, interpolated, triangular, Cholesky and their solves, logdets and
+# root decompositions) and pycox (survival models on torchtuples: Cox, DeepHit, logistic hazard, PMF, MTLR and
+# their losses; numpy, pandas, numba, h5py and scikit-learn above)
+python -m pip install --no-deps pycox==0.3.0 torchtuples==0.2.2
