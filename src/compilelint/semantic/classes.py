@@ -11,6 +11,7 @@ from compilelint.knowledge import method_classes
 from compilelint.semantic.attr_marks import (class_annotation, either_class, function_defaults, function_refs,
                                               typed_attr, typed_path)
 from compilelint.semantic.compile_values import nested_scope
+from compilelint.semantic.constructor_args import passes, set_by_base, set_through
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
@@ -52,11 +53,6 @@ _NONE = "none"  # `_scan_class_attrs`: the init methods set the attribute to Non
 
 def _is_none(value: cst.BaseExpression) -> bool:
     return isinstance(value, cst.Name) and value.value == "None"
-
-
-def _passes(call: cst.Call, name: str) -> bool:
-    """The call hands `name` on (`x = as_tensor(x)`)."""
-    return any(isinstance(a.value, cst.Name) and a.value.value == name for a in call.args)
 
 
 def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
@@ -148,9 +144,12 @@ class ClassTracking:
             assignments, registered, local_calls, annotated, appended, self_calls, structural = self.scanned(stmt)
             info.state_attrs.update(structural)
             if in_init and self_calls:
-                assignments = assignments + self._set_through(node, self_calls)
-            if stmt.name.value == "__init__" and (passed := self._set_by_base(info, stmt)):
-                assignments = passed + assignments
+                methods = {s.name.value: s for s in node.body.body
+                           if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS}
+                assignments = assignments + set_through(methods, self_calls, self.scanned)
+            if stmt.name.value == "__init__":
+                local_bases = [b.removeprefix(f"{self.module}.") for b in info.bases]  # (written qualified)
+                assignments = set_by_base(local_bases, stmt, self.class_inits, self.scanned) + assignments
             for assign_target, annotation in annotated:  # `self.tokenizer: Tokenizer = get_tokenizer(...)`
                 if ref := class_annotation(annotation):
                     typed_attr(info.attr_classes, assign_target, self.qualify_ref(ref))
@@ -235,7 +234,7 @@ class ClassTracking:
                     if ref:
                         typed_attr(info.attr_classes, assign_target, ref)
                     elif (bound := local_calls[value.value]) and len(bound) == 1 and isinstance(bound[0], cst.Call) \
-                            and not _passes(bound[0], value.value) \
+                            and not passes(bound[0], value.value) \
                             and (mark := self.factory_mark(bound[0].func, in_class=True)) and mark.startswith(MADE):
                         # `if sim is None: sim = make_kernel()` then `self.sim = sim`: a factory's result
                         # (not a conversion, `root = to_linear_operator(root)`, which may hand `root` back)
@@ -266,54 +265,6 @@ class ClassTracking:
         if known is None or known[0] is not method:
             known = self.scans[id(method)] = (method, method_scan(method))
         return known[1]
-
-    def _set_through(self, node: cst.ClassDef, self_calls: list) -> list:
-        """(attr, argument) for what a constructor sets through a setter of its class:
-        `self.set_processor(processor)` where `set_processor` does `self.processor =
-        processor`. The argument is read in the constructor, as if it assigned it itself."""
-        methods = {s.name.value: s for s in node.body.body
-                   if isinstance(s, cst.FunctionDef) and s.name.value not in INIT_METHODS}
-        found = []
-        for name, call in self_calls:
-            setter = methods.get(name)
-            if setter is None:
-                continue
-            params = [p.name.value for p in (*setter.params.posonly_params, *setter.params.params)][1:]
-            given = {params[i]: a.value for i, a in enumerate(a for a in call.args if a.keyword is None and not a.star)
-                     if i < len(params)}
-            given.update({a.keyword.value: a.value for a in call.args if a.keyword is not None})
-            for attr, value in self.scanned(setter)[0]:
-                if isinstance(value, cst.Name) and value.value in given:
-                    found.append((attr, given[value.value]))
-        return found
-
-    def _set_by_base(self, info: ClassInfo, init: cst.FunctionDef) -> list:
-        """(attr, argument) for what a base class of this file stores from the arguments this
-        constructor hands it (`super().__init__(f, kernel)` or `Base.__init__(self, f, kernel)`)
-        where the base's `__init__` does `self.similarity_func = similarity_func` (captum's `Lime`
-        and `LimeBase`): what the subclass passes is what its instances hold."""
-        bases = [b for b in (b.removeprefix(f"{self.module}.") for b in info.bases) if b in self.class_inits]
-        found = []
-        for call in iter_nodes(init.body, prune=nested_scope):
-            func = call.func if isinstance(call, cst.Call) else None
-            if not (isinstance(func, cst.Attribute) and func.attr.value == "__init__") or any(a.star for a in call.args):
-                continue
-            args = list(call.args)
-            if isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) \
-                    and func.value.func.value == "super" and bases:
-                base = bases[0]
-            elif isinstance(func.value, cst.Name) and func.value.value in bases and args \
-                    and isinstance(args[0].value, cst.Name) and args[0].value.value == "self":
-                base, args = func.value.value, args[1:]  # `LimeBase.__init__(self, ...)`
-            else:
-                continue
-            base_init = self.class_inits[base]
-            params = [p.name.value for p in (*base_init.params.posonly_params, *base_init.params.params)][1:]
-            given = {params[i]: a.value for i, a in enumerate(a for a in args if a.keyword is None) if i < len(params)}
-            given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
-            found.extend((attr, given[value.value]) for attr, value in self.scanned(base_init)[0]
-                         if isinstance(value, cst.Name) and value.value in given)
-        return found
 
     def _appended_class(self, value: cst.BaseExpression) -> str | None:
         """`Filter` of `self.filters.append(Filter(...))`."""
