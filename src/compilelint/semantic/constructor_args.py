@@ -31,6 +31,8 @@ def set_by_base(bases: list[str], init: cst.FunctionDef, inits: dict[str, cst.Fu
     """(attr, argument) for what a base of this file (`bases`, as `inits` keys their `__init__`)
     stores from the arguments `init` hands its constructor."""
     bases = [b for b in bases if b in inits]
+    if not bases:
+        return []
     found = []
     for call in iter_nodes(init.body, prune=nested_scope):
         func = call.func if isinstance(call, cst.Call) else None

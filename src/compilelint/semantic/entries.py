@@ -89,7 +89,13 @@ class EntryTracking:
         speechbrain's `ctc_greedy_decode`, over a batch of tensors)."""
         if not params:
             return False
-        params = params | _loop_elements(node, params)
+        if self._uses_as_tensor(node, params):
+            return True
+        elements = _loop_elements(node, params)
+        return bool(elements) and self._uses_as_tensor(node, elements)
+
+    def _uses_as_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
+        """The body uses one of `params` as only a tensor or a module is used."""
         for sub in iter_nodes(node.body, skip=TRIVIA):
             if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.value.value in params \
                     and sub.attr.value in (TENSOR_ATTRS | MODULE_ATTRS):
