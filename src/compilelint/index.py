@@ -61,6 +61,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         self._namesakes: dict[str, set[str]] | None = None  # attribute name -> the classes stored under it
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
+        self._made_attr_names: frozenset[str] | None = None  # index_made: attributes a factory's result is kept under
         self._bound_open: set[tuple[str, str]] = set()  # index_many._bound_calls being followed: (class, attribute)
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
         self._hashes: tuple[str, ...] | None = None  # module classes' `__hash__` (module_hashes)

@@ -57,10 +57,11 @@ class FactoryCallees:
         """`obj(x)` / `obj.m(x)` where `obj` holds what a factory returned: each class's
         forward or `__call__` (an object), `__init__` (a class: calling it builds one), or `m`."""
         mark, method = (call.target, None) if call.kind == "instance" else call.target.rpartition(".")[::2]
-        objects, classes = self.made_classes(key.split(":", 1)[0], self.owner(key), mark)
+        module, owner = key.split(":", 1)[0], self.owner(key)
+        objects, classes = self.made_classes(module, owner, mark)
         run = self._run_by(objects, method)
         run += tuple(f for f in self._run_by(classes, method, self._constructor) if f not in run)
-        return run + (self.made_closures(key.split(":", 1)[0], self.owner(key), mark) if method is None else ())
+        return run + (self.made_closures(module, owner, mark) if method is None else ())
 
     def made_closures(self, module: str, owner: str | None, mark: str) -> tuple[str, ...]:
         """The nested functions a closure factory returns (`kernel = make_kernel(w)`, `def
@@ -107,12 +108,10 @@ class FactoryCallees:
 
     def _made_attrs(self) -> frozenset[str]:
         """The attribute names some class keeps a factory's result under."""
-        found = self.__dict__.get("_made_attr_names")
-        if found is None:
-            found = self.__dict__["_made_attr_names"] = frozenset(
-                attr for info in self.classes.values() for attr, ref in info.attr_classes.items()
-                if ref.startswith((MADE, NEW)))
-        return found
+        if self._made_attr_names is None:
+            self._made_attr_names = frozenset(attr for info in self.classes.values()
+                                              for attr, ref in info.attr_classes.items() if ref.startswith((MADE, NEW)))
+        return self._made_attr_names
 
     def _made_run(self, cls: str, mark: str, call: CallEdge) -> tuple[str, ...]:
         """What calling the object class `cls` keeps under a factory's `mark` runs."""

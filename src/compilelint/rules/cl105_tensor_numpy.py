@@ -1,7 +1,7 @@
 import libcst as cst
 import libcst.matchers as m
 
-from compilelint.semantic.bindings import target_names
+from compilelint.semantic.iteration import element_names
 from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tested_arrays, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
@@ -302,31 +302,15 @@ class M(torch.nn.Module):
         if not isinstance(made, cst.ListComp) or not isinstance(made.elt, cst.Name):
             return False
         derived: set[str] = set()  # names the loops bind to an array's elements (or rows of them)
-        comp = made.for_in
-        while comp is not None:
-            derived.update(self._element_targets(comp.target, comp.iter, derived))
-            comp = comp.inner_for_in
-        return made.elt.value in derived
 
-    def _element_targets(self, target: cst.BaseExpression, iterable: cst.BaseExpression, derived: set) -> list[str]:
-        """The names `for target in iterable` binds to what iterating an array gives: all of them
-        over an array (or a name bound so), the array's places of a `zip` or `enumerate`."""
         def arrayish(node: cst.BaseExpression) -> bool:
             return is_ndarray(node, self.ctx) or isinstance(node, cst.Name) and node.value in derived
 
-        if arrayish(iterable):
-            return target_names(target)
-        qualified = self.ctx.qualify(iterable.func) if isinstance(iterable, cst.Call) else None
-        if qualified not in ("builtins.zip", "builtins.enumerate") or any(a.keyword or a.star for a in iterable.args):
-            return []
-        sources = [a.value for a in iterable.args]
-        places = [False, arrayish(sources[0])] if qualified == "builtins.enumerate" and sources \
-            else [arrayish(s) for s in sources]
-        if isinstance(target, cst.Name):
-            return [target.value] if any(places) else []
-        if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(places):
-            return [n for e, place in zip(target.elements, places) if place for n in target_names(e.value)]
-        return []
+        comp = made.for_in
+        while comp is not None:
+            derived.update(element_names(comp.target, comp.iter, self.ctx.qualify, arrayish))
+            comp = comp.inner_for_in
+        return made.elt.value in derived
 
     def _test(self, test: cst.BaseExpression, what: str) -> None:
         if (is_ndarray(test, self.ctx) or tests_numpy_value(test, self.ctx)) and not self._tensor_rule_reports(test):

@@ -40,7 +40,7 @@ def set_by_base(bases: list[str], init: cst.FunctionDef, inits: dict[str, cst.Fu
             continue
         args = list(call.args)
         if isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name) \
-                and func.value.func.value == "super" and bases:
+                and func.value.func.value == "super":
             base = bases[0]
         elif isinstance(func.value, cst.Name) and func.value.value in bases and args \
                 and isinstance(args[0].value, cst.Name) and args[0].value.value == "self":

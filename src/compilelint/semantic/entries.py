@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.iteration import element_names
 from compilelint.semantic.kinds import Kind
 from compilelint.traverse import TRIVIA, iter_nodes
 
@@ -55,8 +56,8 @@ class EntryTracking:
         if info.class_name is not None and static:
             # a static method that shows it computes on a tensor it is given (geotorch's
             # `Skew.in_manifold(X)`: `X.dim()`) is called like a function; one that builds or
-            # configures (`from_config(cfg)`) shows none
-            # (an annotation with one of the package's own types is not enough: an enum or a config)
+            # configures (`from_config(cfg)`), or is typed only with the package's own classes (an
+            # enum, a config), shows none
             info.entry = info.shows = self._shows(node, declared, own=False)
         elif decorators & NOT_ENTRIES:
             return
@@ -91,7 +92,12 @@ class EntryTracking:
             return False
         if self._uses_as_tensor(node, params):
             return True
-        elements = _loop_elements(node, params)
+        def given(value: cst.BaseExpression) -> bool:
+            return isinstance(value, cst.Name) and value.value in params
+
+        loops = (sub for sub in iter_nodes(node.body, skip=TRIVIA) if isinstance(sub, (cst.For, cst.CompFor)))
+        elements = frozenset(name for loop in loops
+                             for name in element_names(loop.target, loop.iter, self.qualify, given))
         return bool(elements) and self._uses_as_tensor(node, elements)
 
     def _uses_as_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
@@ -111,26 +117,3 @@ class EntryTracking:
                 return True
         return False
 
-
-def _loop_elements(node: cst.FunctionDef, params: frozenset[str]) -> frozenset[str]:
-    """The names a `for` (or a comprehension) binds to the elements of a parameter it walks:
-    `for x in xs`, and a parameter's places in `zip(...)` / `enumerate(...)`."""
-    found: set[str] = set()
-    for sub in iter_nodes(node.body, skip=TRIVIA):
-        if isinstance(sub, (cst.For, cst.CompFor)):
-            target, walked = sub.target, sub.iter
-        else:
-            continue
-        if isinstance(walked, cst.Name) and walked.value in params:
-            places = [True]
-            target = cst.Tuple([cst.Element(target)])
-        elif isinstance(walked, cst.Call) and isinstance(walked.func, cst.Name) \
-                and walked.func.value in ("zip", "enumerate") and not any(a.keyword or a.star for a in walked.args):
-            places = [isinstance(a.value, cst.Name) and a.value.value in params for a in walked.args]
-            places = [False, *places[:1]] if walked.func.value == "enumerate" else places
-        else:
-            continue
-        if isinstance(target, cst.Tuple) and len(target.elements) == len(places):
-            found.update(e.value.value for e, place in zip(target.elements, places)
-                         if place and isinstance(e.value, cst.Name))
-    return frozenset(found)

@@ -125,11 +125,33 @@ class IterationBindings:
 def walked(node: cst.For, qualify) -> tuple[cst.BaseExpression, cst.BaseExpression]:
     """(what the loop walks, the target bound to each of its elements): `for i, row in
     enumerate(t)` walks `t` and binds `row`; any other loop, its own iterable and target."""
-    iterable, target = node.iter, node.target
+    return _walked(node.iter, node.target, qualify)
+
+
+def _walked(iterable: cst.BaseExpression, target: cst.BaseExpression, qualify) -> tuple:
     if isinstance(iterable, cst.Call) and qualify(iterable.func) == "builtins.enumerate" \
             and iterable.args and isinstance(target, cst.Tuple) and len(target.elements) == 2:
         return iterable.args[0].value, target.elements[1].value
     return iterable, target
+
+
+def element_names(target: cst.BaseExpression, iterable: cst.BaseExpression, qualify, holds) -> list[str]:
+    """The names `for target in iterable` (or a comprehension's `for`) binds to elements of what
+    `holds(node)` accepts: every name over such a value, the row of `enumerate(...)` over one,
+    and the names in its places of a `zip(...)` (a single name over the zip: the tuple, which
+    holds one). CL105's NumPy element lists, `semantic.entries`' loops over a parameter."""
+    iterable, target = _walked(iterable, target, qualify)
+    if holds(iterable):
+        return target_names(target)
+    if not (isinstance(iterable, cst.Call) and qualify(iterable.func) == "builtins.zip") \
+            or any(a.keyword or a.star for a in iterable.args):
+        return []
+    places = [holds(a.value) for a in iterable.args]
+    if isinstance(target, cst.Name):
+        return [target.value] if any(places) else []
+    if isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(places):
+        return [n for e, place in zip(target.elements, places) if place for n in target_names(e.value)]
+    return []
 
 
 def _iterated_attr(node: cst.BaseExpression) -> str | None:
