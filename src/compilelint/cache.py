@@ -45,7 +45,7 @@ from compilelint.atomic import write_bytes
 from compilelint.handed_torch import handed_on
 from compilelint.sparse_sources import sparse_on
 
-FORMAT = 40  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
+FORMAT = 41  # 2: summaries carry loop positions; 3: findings carry `help` and their edits;
 # 4: summaries are `summary.ModuleSummary` rows; 5: call edges carry their `when`;
 # 6: `given:` labels (semantic.facts), call edges mark `**` and literal flags;
 # 7: a forward-swapping decorator says whether it keeps the original (summary.KEEPS);
@@ -79,6 +79,7 @@ FORMAT = 40  # 2: summaries carry loop positions; 3: findings carry `help` and t
 # 37: methods say whether their bodies show a parameter is a tensor (`shows`, index_roots._object_methods)
 # 38: calling a closure an enclosing function defines is a `name` edge (semantic.calls._enclosing_def)
 # 40: an attribute may hold a function the method defines (`attr_functions`: `Cls.m.<locals>.f`)
+# 41: a class a function defines is a class: its methods are methods (`build.<locals>.Net.forward`)
 MAGIC = b"CLC1"
 FOLDER = ".compilelint_cache"
 CACHEDIR_TAG = (

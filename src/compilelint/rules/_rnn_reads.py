@@ -5,7 +5,7 @@ after it, is where the graph breaks."""
 
 import libcst as cst
 
-from compilelint.rules._module_classes import callee_class, library_base
+from compilelint.rules._module_classes import callee_class, either_class, library_base
 from compilelint.semantic.kinds import not_optional
 
 WRAP_REFUSED = "GB0014"  # an RNN module: refused where the frame first reads it, not only called
@@ -79,7 +79,7 @@ class RnnReads:
             return what, known.get(cls), ()
         if not scope.class_name:
             return None
-        classes, when = [library_base(ctx, known, callee_class(ctx, known, node))], ()
+        classes, when = either_class(ctx, known, node, library_base(ctx, known, callee_class(ctx, known, node))), ()
         if known.get(classes[0]) is None:  # (`rnn: nn.Module`: what `if isinstance(...)` ... `else: raise` leaves)
             classes = [library_base(ctx, known, c) for c in self.tested[-1].get(node.attr.value, ())]
         if not classes and self.holders is not None \

@@ -6,10 +6,12 @@ handed: `self.rnn = copy.deepcopy(model.rnn.rnn)` with `model: RNNModel` (rsl_rl
 wrappers) is "path:RNNModel>rnn.rnn"; the project follows it across files
 (`index_many.path_classes`), each step the attribute the class before holds. Functions an
 attribute holds (`ClassInfo.attr_functions`: `self.search_fn = native_search`, or a `partial`
-of one) are `function_refs`'s."""
+of one) are `function_refs`'s. An RNN module built from `torch.nn` by a name the code computes
+(`getattr(nn, rnn_type)(...)`) is `picked_rnn`'s."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import libcst as cst
@@ -20,6 +22,27 @@ from compilelint.semantic.passed_functions import function_like, partial_target
 from compilelint.summary import APPLY, BOUND, MADE, PATH
 
 EITHER_MAX = 4  # classes one attribute may hold, one per branch (`self.decoder = A(...)` / `B(...)`)
+RNN_CLASSES = "torch.nn.RNN|torch.nn.LSTM|torch.nn.GRU"
+RNN_ONLY_KEYWORDS = frozenset({"bidirectional", "proj_size"})  # no other torch.nn module takes them
+SEQUENCE_KEYWORDS = frozenset({"num_layers", "batch_first", "dropout"})  # no RNN cell takes them
+RNN_WORDS = frozenset({"rnn", "lstm", "gru"})
+
+
+def picked_rnn(value: cst.BaseExpression, attr: str, qualify: Callable) -> str | None:
+    """`self.rnn = getattr(nn, rnn_type)(input_size, hidden, batch_first=True, dropout=p)`: a
+    `torch.nn` class picked by a name the code computes is an RNN, LSTM or GRU when the call
+    passes what only they take (`bidirectional`, `proj_size`), or when the attribute is named as
+    one and the call passes what no RNN cell takes (`num_layers`, `batch_first`, `dropout`):
+    asteroid's `SingleRNN`, darts' `_BlockRNNModule`. An activation or a cell is neither."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Call)):
+        return None
+    pick = value.func
+    if qualify(pick.func) != "builtins.getattr" or len(pick.args) != 2 or qualify(pick.args[0].value) != "torch.nn" \
+            or isinstance(pick.args[1].value, cst.SimpleString):
+        return None
+    keywords = {arg.keyword.value for arg in value.args if arg.keyword is not None}
+    named = bool(RNN_WORDS & set(re.split(r"[_\d]+", attr.lower())))
+    return RNN_CLASSES if keywords & RNN_ONLY_KEYWORDS or (named and keywords & SEQUENCE_KEYWORDS) else None
 
 
 def typed_attr(attr_classes: dict[str, str], attr: str, ref: str) -> None:

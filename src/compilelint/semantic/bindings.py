@@ -15,8 +15,8 @@ from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENC
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
-                                       call_sites_decide, dotted, literal_kind, not_optional, scalar_annotation,
-                                       strongest)
+                                       call_sites_decide, dotted, legacy_tensor, literal_kind, not_optional,
+                                       scalar_annotation, strongest)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
@@ -126,11 +126,14 @@ class Bindings:
     """Walker part: function scopes, parameters, assignments, returns."""
 
     def _qualname(self, name: str) -> str:
+        if self._in_class():
+            return f"{self.classes[-1].qualname}.{name}"
         if self.scopes:
             return f"{self.scopes[-1].qualname}.<locals>.{name}"
-        if self.classes:
-            return f"{self.classes[-1].qualname}.{name}"
         return name
+
+    def _in_class(self) -> bool:  # in a class body, also of one a function defines (its defs are methods)
+        return bool(self.classes) and self.class_depths[-1] == len(self.scopes)
 
     @property
     def function(self) -> FunctionScope | None:
@@ -210,9 +213,9 @@ class Bindings:
         qualname = self._qualname(name) + _accessor(node, name)
         if not self.scopes and not self.classes:
             self.module_defs.add(name)
-        class_name = self.classes[-1].qualname if (self.classes and not self.scopes) else (
-            self.scopes[-1].class_name if self.scopes else None)
-        parent = self.scopes[-1].qualname if self.scopes else None
+        in_class = self._in_class()
+        class_name = self.classes[-1].qualname if in_class else (self.scopes[-1].class_name if self.scopes else None)
+        parent = self.scopes[-1].qualname if self.scopes and not in_class else None
         compiled, disabled, static, accessor, inference, cached = False, False, False, False, False, False
         self.header_nodes.update(id(d) for d in node.decorators)
         every = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
@@ -238,7 +241,7 @@ class Bindings:
                     isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter")):
                 accessor = True
         params = [p.name.value for p in every]
-        method = class_name is not None and not self.scopes
+        method = in_class
         scope = FunctionScope(qualname, class_name, params, node=node,
                               is_forward=method and name == "forward", bound=method and not static,
                               scripted=any(self.qualify(d.decorator) == "torch.jit.script" for d in node.decorators),
@@ -363,8 +366,8 @@ class Bindings:
             if isinstance(value, cst.Call):
                 ref = self.qualify(value.func) or dotted(value.func)
                 if ref and (ref.split(".")[-1][:1].isupper() or ref in method_classes()) \
-                        and not ref.startswith("builtins."):
-                    var_class[target.value] = ref
+                        and not ref.startswith("builtins.") and not legacy_tensor(ref):
+                    var_class[target.value] = ref  # (`torch.LongTensor([n])` builds a tensor: its kind says so)
                 elif table := self.table_classes(value.func):
                     var_class[target.value] = table  # solver = SOLVERS[method](...): one of them
                 elif isinstance(value.func, cst.Name) and not self.locally_bound(value.func.value) \

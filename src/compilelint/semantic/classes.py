@@ -9,7 +9,7 @@ import libcst as cst
 
 from compilelint.knowledge import method_classes
 from compilelint.semantic.attr_marks import (class_annotation, either_class, function_defaults, function_refs,
-                                              typed_attr, typed_path)
+                                              picked_rnn, typed_attr, typed_path)
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.constructor_args import passes, set_by_base, set_through
 from compilelint.semantic.dispatch import bound_methods
@@ -93,6 +93,7 @@ class ClassTracking:
             self.class_inits[qualname] = init
         info.typed_dict = self._typed_dict_bits(node, bases)
         self.classes.append(info)
+        self.class_depths.append(len(self.scopes))
         self.class_table[qualname] = info
 
     def _typed_dict_bits(self, node: cst.ClassDef, bases: list[str]) -> int:
@@ -113,6 +114,7 @@ class ClassTracking:
 
     def exit_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.pop()
+        self.class_depths.pop()
 
     def _scan_class_attrs(self, node: cst.ClassDef, info: ClassInfo) -> None:
         """`self.x = ...` in the class's methods: what each attribute holds."""
@@ -219,6 +221,9 @@ class ClassTracking:
                     # `self.loss_method = self.mat_based_loss if mat_based else self.pair_based_loss`:
                     # calling it runs one of the methods, on this instance
                     info.attr_classes[assign_target] = BOUND + "|".join(bound_methods(value))
+                elif picked := picked_rnn(value, assign_target, self.qualify):
+                    info.attr_kinds[assign_target] = Kind.MODULE  # `getattr(nn, rnn_type)(...)`
+                    info.attr_classes[assign_target] = either_class(info.attr_classes.get(assign_target), picked)
                 elif isinstance(value, cst.Call) and kind == Kind.MODULE:
                     ref = self._container_element(value) or self.qualify(value.func) or dotted(value.func)
                     if ref:

@@ -306,6 +306,12 @@ LEGACY_TENSOR_TYPES = frozenset({
 })
 
 
+def legacy_tensor(qualified: str) -> bool:
+    """`torch.LongTensor`, `torch.Tensor`: a legacy constructor, whose call builds a tensor."""
+    return qualified.startswith("torch.") and qualified.count(".") == 1 \
+        and qualified[6:] in LEGACY_TENSOR_TYPES | {"Tensor"}
+
+
 def torch_call_kind(qualified: str) -> Kind | None:
     """Kind of the result of calling a torch callable by qualified name, None if not torch."""
     if not qualified.startswith("torch."):

@@ -93,6 +93,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.module_defs: set[str] = set()
         self.constant_markers: frozenset[str] = frozenset()  # decorators that mark a function constant
         self.classes: list = []
+        self.class_depths: list[int] = []  # how many function scopes enclosed each class of `classes`
         self.class_table: dict = {}
         self.class_inits: dict = {}  # class qualname -> its `__init__` (a subclass's `super().__init__(...)`)
         self.scopes: list = []
