@@ -232,3 +232,7 @@ python -m pip install --no-deps darts==0.48.1 holidays==0.109 xarray==2026.9.0
 # root decompositions) and pycox (survival models on torchtuples: Cox, DeepHit, logistic hazard, PMF, MTLR and
 # their losses; numpy, pandas, numba, h5py and scikit-learn above)
 python -m pip install --no-deps pycox==0.3.0 torchtuples==0.2.2
+# stop 85: first contact: asteroid (speech separation: ConvTasNet, DPRNN, DPTNet, SuDORMRF, LSTM-TasNet, FasNet-TAC,
+# DCUNet, DeMask, their maskers, the PIT / MixIT losses and System.common_step; asteroid-filterbanks, julius,
+# pytorch-lightning, torchmetrics above)
+python -m pip install --no-deps asteroid==0.7.0 soundfile==0.13.1 torch-optimizer==0.1.0 pytorch-ranger==0.1.1
