@@ -1,0 +1,102 @@
+"""Three readings of what a class is, against Dynamo: a class a function defines is a class (its
+`forward` is a method, compiled with the module: corpus `xf_nested_module_class_01`); a `torch.nn`
+class picked by a computed name, `getattr(nn, rnn_type)(...)`, is an RNN when the call passes what
+only RNNs take or fills an attribute named as one with what no cell takes (`xf_picked_rnn_01`), and
+not an activation or a cell; a name bound to a legacy constructor's result, `torch.LongTensor([n])`,
+is a tensor, not an object of a class `torch.LongTensor` (`xf_legacy_tensor_name_01`). Each file
+marks the lines Dynamo breaks at `# BREAK`, and the check must report exactly those."""
+
+import pytest
+import torch
+
+from compilelint.probe.observe import observe
+from helpers import break_marks, imported, package_findings
+
+NESTED = '''
+import torch
+from torch import nn
+
+
+def build(width):
+    class Scorer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(width, 1)
+            self.scale = 2.0
+
+        def forward(self, x):
+            if width > 2:
+                x = x + 1
+            if self.scale > 1:
+                x = x * self.scale
+            if self.lin(x).sum() > 0:  # BREAK
+                x = x * 2
+            return x
+
+    return Scorer()
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scorer = build(4)
+
+    def forward(self, x):
+        return self.scorer(x)
+'''
+
+PICKED = '''
+import torch
+from torch import nn
+
+
+class Picked(nn.Module):
+    def __init__(self, rnn_type, cell_type, activation):
+        super().__init__()
+        self.rnn = getattr(nn, rnn_type)(4, 8, batch_first=True, dropout=0.0)
+        self.rnn_cell = getattr(nn, cell_type)(8, 8)
+        self.act = getattr(nn, activation)()
+
+    def forward(self, x):
+        h = self.act(x[:, 0, :4].repeat(1, 2))
+        h = self.rnn_cell(h, h)
+        out, _ = self.rnn(x)  # BREAK
+        return out[:, -1] + h
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.picked = Picked("GRU", "GRUCell", "Tanh")
+
+    def forward(self, x):
+        return self.picked(x)
+'''
+
+LEGACY = '''
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, x, counts=None):
+        if counts is None:
+            counts = torch.LongTensor([x.shape[1]] * x.shape[0])
+        if counts.shape[0] != x.shape[0]:
+            raise ValueError("one count per row")
+        if counts.max() == 0:  # BREAK
+            return x.mean(1)
+        return x.sum(1)
+'''
+
+
+@pytest.mark.parametrize("name, text, shape", [("nested", NESTED, (2, 4)), ("picked", PICKED, (2, 3, 4)),
+                                               ("legacy", LEGACY, (2, 3))])
+def test_the_check_reports_where_dynamo_breaks(tmp_path, name, text, shape):
+    files = {"model.py": text}
+    assert package_findings(tmp_path, f"{name}_pkg", files) == break_marks(files)
+    with imported(tmp_path, f"{name}_pkg.model") as mod:
+        torch.manual_seed(0)
+        obs = observe(mod.Model(), [((torch.randn(*shape),), {})], backend="eager", recapture=False)
+        dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
+    assert dynamo == break_marks(files)
