@@ -210,6 +210,34 @@ def test_a_torchmetrics_metric_runs_update_and_compute_from_its_own_forward(tmp_
     assert codes_by_line(findings) == {(5, "CL102"), (6, "CL110")}
 
 
+def test_a_metric_state_is_a_tensor_whatever_order_add_state_takes_its_arguments_in(tmp_path):
+    # `add_state(name, default)` and `add_state(name, dist_reduce_fx="sum", default=...)` (tsl's
+    # MaskedMetric) both register a tensor: `compute`'s `if` on it breaks (Dynamo confirms it:
+    # fixtures/corpus/xf_metric_state_keyword_01.py); a state with a list default is no tensor
+    findings = lint_snippet(tmp_path, """
+        import torch
+        from torchmetrics import Metric
+        class Masked(Metric):
+            def __init__(self):
+                super().__init__()
+                self.add_state("total", torch.tensor(0.0), dist_reduce_fx="sum")
+                self.add_state("numel", dist_reduce_fx="sum", default=torch.tensor(0.0))
+                self.add_state("seen", dist_reduce_fx="cat", default=[])
+            def update(self, preds):
+                self.total += preds.sum()
+                self.numel += preds.numel()
+            def compute(self):
+                if self.numel > 0:
+                    return self.total / self.numel
+                if self.total > 0:
+                    return self.total
+                if self.seen:
+                    return self.total
+                return self.total
+    """)
+    assert codes_by_line(findings) == {(13, "CL102"), (15, "CL102")}
+
+
 def test_a_dataclass_built_in_the_region_runs_its_post_init_on_its_tensor_fields(tmp_path):
     # the generated __init__ calls __post_init__ (fixtures/corpus/xf_dataclass_post_init_01.py,
     # confirmed by Dynamo); a plain class's __post_init__ is never called by construction

@@ -72,7 +72,7 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
                 if isinstance(value, str):
                     structural.append(value)
             elif type(f) is Attribute and f.attr.value == "add_state" and len(node.args) > 1 \
-                    and isinstance(node.args[0].value, cst.SimpleString) and type(node.args[1].value) is cst.Call:
+                    and isinstance(node.args[0].value, cst.SimpleString) and type(_state_default(node)) is cst.Call:
                 value = node.args[0].value.evaluated_value  # a torchmetrics state with a tensor default
                 if isinstance(value, str):
                     registered.append(value)
@@ -84,6 +84,12 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
         below.reverse()
         stack.extend([(child, nested) for child in below])
     return assignments, registered, local_calls, annotated, appended, self_calls, structural
+
+
+def _state_default(call: cst.Call) -> cst.BaseExpression | None:
+    """`add_state(name, default, ...)`'s default, given second or by keyword in any place."""
+    given = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "default"), None)
+    return given if given is not None else (call.args[1].value if call.args[1].keyword is None else None)
 
 
 def tensor_param_value(value: cst.BaseExpression, func: cst.FunctionDef) -> bool:
