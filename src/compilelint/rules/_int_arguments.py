@@ -128,7 +128,7 @@ def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -
     if qualified in SIZE_FACTORIES or qualified == "torch.randint":
         name, what = qualified, f"a size of `{qualified}()`"
     elif isinstance(node.func, cst.Attribute) and node.func.attr.value in SIZE_METHODS \
-            and ctx.kind(node.func.value).tensorish:
+            and (ctx.kind(node.func.value).tensorish or starred and _unpacks_tensor(ctx, node)):
         name, what = node.func.attr.value, f"a size of `.{node.func.attr.value}()`"
     else:
         return None
@@ -140,6 +140,13 @@ def size_arguments(ctx, node: cst.Call, qualified: str, starred: bool = False) -
     if name in SIZES_AT:
         return positional[SIZES_AT[name]] + keyword, what
     return positional + ([a.value for a in node.args if a.star == "*"] if starred else []) + keyword, what
+
+
+def _unpacks_tensor(ctx, node: cst.Call) -> bool:
+    """`t.expand(*dims)` with `dims` a tensor and `t` of no kind the file shows (an element of a
+    list it is handed: tsl's `expand_then_cat`): only a tensor takes sizes so, one by one."""
+    return ctx.kind(node.func.value) == Kind.UNKNOWN \
+        and any(a.star == "*" and ctx.kind(a.value) == Kind.TENSOR for a in node.args)
 
 
 def computed_from_values(ctx, value: cst.BaseExpression) -> bool:

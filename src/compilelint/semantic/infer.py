@@ -45,8 +45,8 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             if held != Kind.UNKNOWN:
                 return held
         base = infer(node.value, env)
-        if attr in TENSOR_ATTRS and base.tensorish:
-            return base
+        if (attr in TENSOR_ATTRS or attr in RESULT_FIELDS) and base.tensorish:
+            return base  # (`torch.max(x, 0).values`: a reduction's named result, read as a tensor)
         return Kind.UNKNOWN
     if isinstance(node, cst.Subscript):
         base = infer(node.value, env)
@@ -104,6 +104,7 @@ def infer(node: cst.BaseExpression, env) -> Kind:
 
 
 SIZE_ATTRS = frozenset({"shape", "ndim"})
+RESULT_FIELDS = frozenset({"values", "indices"})  # torch.max / min / sort / topk / mode / kthvalue's fields
 SIZE_METHODS = frozenset({"size", "dim", "numel", "nelement", "ndimension"})
 
 

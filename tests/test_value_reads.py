@@ -3,8 +3,10 @@
 class picked by a computed name, `getattr(nn, rnn_type)(...)`, is an RNN when the call passes what
 only RNNs take or fills an attribute named as one with what no cell takes (`xf_picked_rnn_01`), and
 not an activation or a cell; a name bound to a legacy constructor's result, `torch.LongTensor([n])`,
-is a tensor, not an object of a class `torch.LongTensor` (`xf_legacy_tensor_name_01`). Each file
-marks the lines Dynamo breaks at `# BREAK`, and the check must report exactly those."""
+is a tensor, not an object of a class `torch.LongTensor` (`xf_legacy_tensor_name_01`); and a
+reduction's named result (`torch.max(t, 0).values`) is a tensor, whose elements a `*` unpacks into
+sizes of whatever the helper was handed (`xf_starred_size_tensor_01`). Each file marks the lines
+Dynamo breaks at `# BREAK`, and the check must report exactly those."""
 
 import pytest
 import torch
@@ -98,5 +100,44 @@ def test_the_check_reports_where_dynamo_breaks(tmp_path, name, text, shape):
     with imported(tmp_path, f"{name}_pkg.model") as mod:
         torch.manual_seed(0)
         obs = observe(mod.Model(), [((torch.randn(*shape),), {})], backend="eager", recapture=False)
+        dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
+    assert dynamo == break_marks(files)
+
+
+STARRED = '''
+import torch
+from torch import nn
+
+
+def expand_then_cat(tensors, dim=-1):
+    shapes = [t.shape for t in tensors]
+    widest = torch.max(torch.tensor(shapes), 0).values
+    widest[dim] = -1
+    first, second = tensors
+    return torch.cat([first.expand(*widest), second], dim=dim)  # BREAK
+
+
+def expand_ints(tensors, dim=-1):
+    widest = [max(sizes) for sizes in zip(*(t.shape for t in tensors))]
+    widest[dim] = -1
+    first, second = tensors
+    return torch.cat([first.expand(*widest), second], dim=dim)
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        u = x[..., :2] * 2
+        return expand_ints([x[:1], u]) + 0, expand_then_cat([x[:1], u])
+'''
+
+
+def test_a_tensor_unpacked_into_sizes_breaks_whatever_the_receiver_is_known_as(tmp_path):
+    """`first.expand(*widest)`, `first` an element of a list the helper is handed and `widest`
+    a reduction's named result (`.values`): each element of the tensor is a size Python reads
+    (tsl's `expand_then_cat`; corpus `xf_starred_size_tensor_01`); Python ints do not break."""
+    files = {"model.py": STARRED}
+    assert package_findings(tmp_path, "starred_pkg", files) == break_marks(files)
+    with imported(tmp_path, "starred_pkg.model") as mod:
+        obs = observe(mod.Model(), [((torch.randn(2, 4, 3),), {})], backend="eager", recapture=False)
         dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
     assert dynamo == break_marks(files)
