@@ -236,3 +236,7 @@ python -m pip install --no-deps pycox==0.3.0 torchtuples==0.2.2
 # DCUNet, DeMask, their maskers, the PIT / MixIT losses and System.common_step; asteroid-filterbanks, julius,
 # pytorch-lightning, torchmetrics above)
 python -m pip install --no-deps asteroid==0.7.0 soundfile==0.13.1 torch-optimizer==0.1.0 pytorch-ranger==0.1.1
+# stop 85: first contact: tsl (torch-spatiotemporal: spatiotemporal graph models for forecasting and imputation,
+# their layers, the Predictor / Imputer training steps and masked metrics; torch_geometric, lightning, torchmetrics,
+# einops above; its adapter stands in for the compiled torch_sparse and torch_scatter)
+python -m pip install --no-deps torch-spatiotemporal==0.9.5
