@@ -240,3 +240,7 @@ python -m pip install --no-deps asteroid==0.7.0 soundfile==0.13.1 torch-optimize
 # their layers, the Predictor / Imputer training steps and masked metrics; torch_geometric, lightning, torchmetrics,
 # einops above; its adapter stands in for the compiled torch_sparse and torch_scatter)
 python -m pip install --no-deps torch-spatiotemporal==0.9.5
+# stop 85: first contact: torchdyn (neural differential equations: NeuralODE with each solver and sensitivity,
+# augmentation and data-control layers, Galerkin layers, CNF / HNN / LNN, odeint and its symplectic, hybrid
+# and multiple-shooting forms; torchsde, torchcde, pytorch-lightning, attrs, scipy above)
+python -m pip install --no-deps torchdyn==1.0.6
