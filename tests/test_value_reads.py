@@ -1,12 +1,13 @@
-"""Three readings of what a class is, against Dynamo: a class a function defines is a class (its
-`forward` is a method, compiled with the module: corpus `xf_nested_module_class_01`); a `torch.nn`
-class picked by a computed name, `getattr(nn, rnn_type)(...)`, is an RNN when the call passes what
-only RNNs take or fills an attribute named as one with what no cell takes (`xf_picked_rnn_01`), and
-not an activation or a cell; a name bound to a legacy constructor's result, `torch.LongTensor([n])`,
-is a tensor, not an object of a class `torch.LongTensor` (`xf_legacy_tensor_name_01`); and a
-reduction's named result (`torch.max(t, 0).values`) is a tensor, whose elements a `*` unpacks into
-sizes of whatever the helper was handed (`xf_starred_size_tensor_01`). Each file marks the lines
-Dynamo breaks at `# BREAK`, and the check must report exactly those."""
+"""What a value is, against Dynamo. A class a function defines is a class (its `forward` is a
+method, compiled with the module: corpus `xf_nested_module_class_01`). A `torch.nn` class picked by
+a computed name, `getattr(nn, rnn_type)(...)`, is an RNN when the call passes what only RNNs take
+or fills an attribute named as one with what no cell takes (`xf_picked_rnn_01`), and not an
+activation or a cell. A name bound to a legacy constructor's result, `torch.LongTensor([n])`, is a
+tensor, not an object of a class `torch.LongTensor` (`xf_legacy_tensor_name_01`). A reduction's
+named result (`torch.max(t, 0).values`) is a tensor, whose elements a `*` unpacks into sizes of
+whatever the helper was handed (`xf_starred_size_tensor_01`). Sizes a comprehension builds from a
+tensor's rows are tensors (`xf_element_list_sizes_01`). Each file marks the lines Dynamo breaks at
+`# BREAK`, and the check must report exactly those."""
 
 import pytest
 import torch
@@ -139,5 +140,33 @@ def test_a_tensor_unpacked_into_sizes_breaks_whatever_the_receiver_is_known_as(t
     assert package_findings(tmp_path, "starred_pkg", files) == break_marks(files)
     with imported(tmp_path, "starred_pkg.model") as mod:
         obs = observe(mod.Model(), [((torch.randn(2, 4, 3),), {})], backend="eager", recapture=False)
+        dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
+    assert dynamo == break_marks(files)
+
+
+ELEMENTS = '''
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, features, image_sizes: torch.Tensor, counts: list[int]):
+        split_sizes = [(h // 2) * (w // 2) for h, w in image_sizes]
+        chunks = torch.split(features, split_sizes)  # BREAK
+        spans = [n * 2 for n in counts]
+        pieces = torch.split(features, spans)
+        return chunks[0].sum() + pieces[0].sum()
+'''
+
+
+def test_sizes_a_comprehension_builds_from_a_tensors_rows_are_tensors(tmp_path):
+    """`[(h // 2) * (w // 2) for h, w in image_sizes]`, `image_sizes` a tensor: each size is a
+    0-d tensor Python reads (transformers' VLM patch mergers; corpus `xf_element_list_sizes_01`);
+    the same comprehension over a list of ints gives ints."""
+    files = {"model.py": ELEMENTS}
+    assert package_findings(tmp_path, "elements_pkg", files) == break_marks(files)
+    with imported(tmp_path, "elements_pkg.model") as mod:
+        args = (torch.randn(6, 4), torch.tensor([[4, 4], [2, 4]]), [1, 2])
+        obs = observe(mod.Model(), [(args, {})], backend="eager", recapture=False)
         dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
     assert dynamo == break_marks(files)

@@ -6,6 +6,8 @@ so only a name or attribute certainly holding a tensor counts, or a call that al
 a gather), nor a loop whose body indexes into the element (`expert_idx[0]`: it has a
 dimension), and the loop's name must be bound nowhere else. The rows of a matrix whose rank
 its maker fixes (`torch.cartesian_prod(a, b)`) are 1-d: their elements, `index[0]`, are 0-d.
+A list a comprehension builds of a tensor's elements (`[h * w for h, w in image_sizes]`) holds
+tensors, which given as sizes are read one by one whatever their rank (`element_list`).
 """
 
 from __future__ import annotations
@@ -132,3 +134,28 @@ def _subscripted(body: cst.CSTNode, name: str) -> bool:
     """The loop body indexes into `name` (`expert_idx[0]`): an element that has a dimension."""
     return any(isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and n.value.value == name
                for n in iter_nodes(body))
+
+
+def element_list(value: cst.BaseExpression, ctx) -> bool:
+    """`tokens = [h * w for h, w in image_sizes]`, bound once, `image_sizes` a tensor: a list of
+    what it walks, or of sums, products and picks of them, each a tensor (transformers' VLM patch
+    mergers: `torch.split(features, tokens)`); given as sizes, Python reads each one."""
+    made = ctx.local_flag(value.value) if isinstance(value, cst.Name) and ctx.function is not None else None
+    if not isinstance(made, (cst.ListComp, cst.GeneratorExp)) or made.for_in.inner_for_in is not None:
+        return False
+    walked_over = made.for_in.iter
+    if not (isinstance(walked_over, (cst.Name, cst.Attribute)) and ctx.kind(walked_over) == Kind.TENSOR):
+        return False
+    return _built_from(made.elt, {n.value for n in iter_nodes(made.for_in.target) if isinstance(n, cst.Name)})
+
+
+def _built_from(expr: cst.BaseExpression, names: set[str]) -> bool:
+    if isinstance(expr, cst.Name):
+        return expr.value in names
+    if isinstance(expr, cst.BinaryOperation):
+        return _built_from(expr.left, names) or _built_from(expr.right, names)
+    if isinstance(expr, cst.Subscript):  # `s[0]` of a row
+        return all(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Integer) for e in expr.slice) \
+            and _built_from(expr.value, names)
+    return False
+

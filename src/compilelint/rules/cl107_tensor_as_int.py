@@ -2,7 +2,7 @@ import libcst as cst
 
 from compilelint.semantic.kinds import FULL_REDUCTIONS, Kind, builds_list, is_self_attribute
 from compilelint.semantic.ndarrays import is_ndarray
-from compilelint.rules._loop_rows import LoopRows
+from compilelint.rules._loop_rows import LoopRows, element_list
 from compilelint.rules.base import Rule
 from compilelint.rules._int_arguments import (
     KEEPS_SHAPE, RESIZE_FUNCS, computed_from_values, construction_attribute, int_arguments, scalar_arguments,
@@ -309,6 +309,8 @@ def covariance(y: torch.Tensor):
                 found = self._first_tensor((e.value for e in value.elements), sizes)
                 if found is not None:
                     return found
+            elif sizes and element_list(value, self.ctx):
+                return value  # `torch.split(x, [h * w for h, w in sizes])`: each a tensor Python reads
             elif value is not None and (self._tensor(value) or self._scalar(value)) and not (
                     sizes and id(value) not in unpacked and (computed_from_values(self.ctx, value)
                                                              or construction_attribute(self.ctx, value))):
