@@ -51,8 +51,15 @@ class LoopRows:
 
     def enter_comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, ctx) -> None:
         comp = node.for_in  # (entered with the comprehension: its element is walked before its `for`)
+        element = (node.key, node.value) if isinstance(node, cst.DictComp) else (node.elt,)
         while comp is not None:
             self._enter_range(comp.target, comp.iter, node, ctx)
+            # `[perms[m] for m in best]` walks `best` as a `for` would (asteroid's PIT reordering)
+            if comp is node.for_in and isinstance(comp.target, cst.Name) \
+                    and isinstance(comp.iter, (cst.Name, cst.Attribute)) and ctx.kind(comp.iter) == Kind.TENSOR \
+                    and not _matrix(comp.iter, ctx) \
+                    and not any(_subscripted(part, comp.target.value) for part in element):
+                self._rows[comp.target.value] = (cst.Module([]).code_for_node(comp.iter), node)
             comp = comp.inner_for_in
 
     def _enter_range(self, target: cst.BaseExpression, iterable: cst.BaseExpression, loop: cst.CSTNode, ctx) -> None:
