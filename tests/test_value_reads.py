@@ -6,7 +6,8 @@ activation or a cell. A name bound to a legacy constructor's result, `torch.Long
 tensor, not an object of a class `torch.LongTensor` (`xf_legacy_tensor_name_01`). A reduction's
 named result (`torch.max(t, 0).values`) is a tensor, whose elements a `*` unpacks into sizes of
 whatever the helper was handed (`xf_starred_size_tensor_01`). Sizes a comprehension builds from a
-tensor's rows are tensors (`xf_element_list_sizes_01`). Each file marks the lines Dynamo breaks at
+tensor's rows are tensors (`xf_element_list_sizes_01`), and a comprehension walking a tensor binds
+its elements (`xf_comprehension_element_index_01`). Each file marks the lines Dynamo breaks at
 `# BREAK`, and the check must report exactly those."""
 
 import pytest
@@ -168,5 +169,38 @@ def test_sizes_a_comprehension_builds_from_a_tensors_rows_are_tensors(tmp_path):
     with imported(tmp_path, "elements_pkg.model") as mod:
         args = (torch.randn(6, 4), torch.tensor([[4, 4], [2, 4]]), [1, 2])
         obs = observe(mod.Model(), [(args, {})], backend="eager", recapture=False)
+        dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
+    assert dynamo == break_marks(files)
+
+
+PICKS = '''
+import itertools
+
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("perms", torch.tensor(list(itertools.permutations(range(2)))))
+
+    def forward(self, loss_set):
+        min_loss, best = torch.min(loss_set, dim=1)
+        gathered = self.perms[best]
+        scaled = torch.stack([loss_set[0] * m for m in best], dim=0)
+        picked = torch.stack([self.perms[m] for m in best], dim=0)  # BREAK
+        return min_loss.sum() + scaled.sum(), gathered, picked
+'''
+
+
+def test_a_comprehension_walking_a_tensor_indexes_with_its_elements(tmp_path):
+    """`[self.perms[m] for m in best]` indexes with 0-d tensors, as the `for` loop it stands for
+    (asteroid's PIT reordering; corpus `xf_comprehension_element_index_01`); a gather with the
+    whole tensor, or elements used as numbers, do not break."""
+    files = {"model.py": PICKS}
+    assert package_findings(tmp_path, "picks_pkg", files) == break_marks(files)
+    with imported(tmp_path, "picks_pkg.model") as mod:
+        obs = observe(mod.Model(), [((torch.randn(3, 2),), {})], backend="eager", recapture=False)
         dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
     assert dynamo == break_marks(files)
