@@ -204,3 +204,32 @@ def test_a_comprehension_walking_a_tensor_indexes_with_its_elements(tmp_path):
         obs = observe(mod.Model(), [((torch.randn(3, 2),), {})], backend="eager", recapture=False)
         dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
     assert dynamo == break_marks(files)
+
+
+REBOUND = '''
+import torch
+from torch import nn
+
+
+class Model(nn.Module):
+    def forward(self, features, image_sizes: torch.Tensor, pairs: list[tuple[int, int]]):
+        image_sizes = [(size[0] // 2, size[1] // 2) for size in image_sizes]
+        tokens = [h * w for h, w in image_sizes]
+        chunks = features.split(tokens)  # BREAK
+        pairs = [(a // 2, b // 2) for a, b in pairs]
+        spans = [a * b for a, b in pairs]
+        return chunks[0].sum() + features.split(spans)[0].sum()
+'''
+
+
+def test_pairs_a_function_rebinds_a_tensor_to_hold_tensors(tmp_path):
+    """`image_sizes = [(s[0] // p, s[1] // p) for s in image_sizes]` with `image_sizes` a tensor,
+    then `[h * w for h, w in image_sizes]`: sizes that are tensors (Mistral3's patch merger; corpus
+    `xf_element_list_sizes_02`); the same over Python pairs gives ints."""
+    files = {"model.py": REBOUND}
+    assert package_findings(tmp_path, "rebound_pkg", files) == break_marks(files)
+    with imported(tmp_path, "rebound_pkg.model") as mod:
+        args = (torch.randn(6, 4), torch.tensor([[4, 4], [2, 4]]), [(2, 2), (2, 4)])
+        obs = observe(mod.Model(), [(args, {})], backend="eager", recapture=False)
+        dynamo = {("model.py", b.line) for b in obs.capture.breaks if (b.file or "").endswith("model.py")}
+    assert dynamo == break_marks(files)

@@ -150,10 +150,32 @@ def element_list(value: cst.BaseExpression, ctx) -> bool:
     made = ctx.local_flag(value.value) if isinstance(value, cst.Name) and ctx.function is not None else None
     if not isinstance(made, (cst.ListComp, cst.GeneratorExp)) or made.for_in.inner_for_in is not None:
         return False
-    walked_over = made.for_in.iter
-    if not (isinstance(walked_over, (cst.Name, cst.Attribute)) and ctx.kind(walked_over) == Kind.TENSOR):
+    names = {n.value for n in iter_nodes(made.for_in.target) if isinstance(n, cst.Name)}
+    return _walks_tensor(made.for_in.iter, ctx) and _built_from(made.elt, names) \
+        or _walks_pairs(made.for_in, ctx) and _built_from(made.elt, names)
+
+
+def _walks_tensor(iterable: cst.BaseExpression, ctx) -> bool:
+    return isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR
+
+
+def _walks_pairs(comp: cst.CompFor, ctx) -> bool:
+    """`for h, w in image_sizes` where the function rebinds `image_sizes`, a tensor it was handed,
+    once to tuples of its rows' elements (`[(s[0] // p, s[1] // p) for s in image_sizes]`,
+    Mistral3's patch merger): what the unpacking binds are tensors."""
+    if not (isinstance(comp.target, cst.Tuple) and isinstance(comp.iter, cst.Name) and ctx.function is not None
+            and isinstance(ctx.function.node, cst.FunctionDef)):
         return False
-    return _built_from(made.elt, {n.value for n in iter_nodes(made.for_in.target) if isinstance(n, cst.Name)})
+    name = comp.iter.value
+    bound = [node.value for node in iter_nodes(ctx.function.node.body) if isinstance(node, cst.Assign)
+             and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets)]
+    made = bound[0] if len(bound) == 1 else None
+    if not (isinstance(made, cst.ListComp) and made.for_in.inner_for_in is None and isinstance(made.elt, cst.Tuple)
+            and isinstance(made.for_in.iter, cst.Name) and made.for_in.iter.value == name
+            and name in ctx.function.params and ctx.function.declared.get(name) == Kind.TENSOR):
+        return False
+    inner = {n.value for n in iter_nodes(made.for_in.target) if isinstance(n, cst.Name)}
+    return all(_built_from(e.value, inner) for e in made.elt.elements)
 
 
 def _built_from(expr: cst.BaseExpression, names: set[str]) -> bool:
