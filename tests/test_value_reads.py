@@ -188,7 +188,9 @@ class Model(nn.Module):
     def forward(self, loss_set):
         min_loss, best = torch.min(loss_set, dim=1)
         gathered = self.perms[best]
-        scaled = torch.stack([loss_set[0] * m for m in best], dim=0)
+        rows = torch.tensor(list(itertools.permutations(range(2))))
+        by_row = torch.stack([loss_set[:, row] for row in rows], dim=1)
+        scaled = torch.stack([loss_set[0] * m for m in best], dim=0) + by_row.sum()
         picked = torch.stack([self.perms[m] for m in best], dim=0)  # BREAK
         return min_loss.sum() + scaled.sum(), gathered, picked
 '''
@@ -197,7 +199,8 @@ class Model(nn.Module):
 def test_a_comprehension_walking_a_tensor_indexes_with_its_elements(tmp_path):
     """`[self.perms[m] for m in best]` indexes with 0-d tensors, as the `for` loop it stands for
     (asteroid's PIT reordering; corpus `xf_comprehension_element_index_01`); a gather with the
-    whole tensor, or elements used as numbers, do not break."""
+    whole tensor, with each row of a tensor made of Python rows, or elements used as numbers, do
+    not break."""
     files = {"model.py": PICKS}
     assert package_findings(tmp_path, "picks_pkg", files) == break_marks(files)
     with imported(tmp_path, "picks_pkg.model") as mod:

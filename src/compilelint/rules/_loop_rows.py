@@ -25,6 +25,9 @@ ROW_MAKERS = frozenset({"nonzero", "argwhere"})  # a matrix of indices: a loop w
 # torch.cartesian_prod(a, b)`: `index[0]`, openunmix's and demucs' Wiener covariance)
 VECTOR_MAKERS = frozenset({"torch.arange", "torch.randperm"})
 MATRIX_MAKERS = frozenset({"torch.cartesian_prod"})  # (`torch.combinations` itself breaks: CL120)
+TENSOR_MAKERS = frozenset({"torch.tensor", "torch.as_tensor", "torch.LongTensor", "torch.IntTensor"})
+ROW_ITERATORS = frozenset({"itertools.permutations", "itertools.combinations", "itertools.product",
+                           "itertools.combinations_with_replacement", "builtins.zip"})
 
 
 class LoopRows:
@@ -116,11 +119,22 @@ class LoopRows:
 
 def _matrix(iterable: cst.BaseExpression, ctx) -> bool:
     """A name bound to a matrix of indices (`(mask.sum(-1) > 0).nonzero()`, (k, 1): transformers'
-    MoE `for expert_idx in expert_hit`)."""
+    MoE `for expert_idx in expert_hit`), or to a tensor made of Python rows (`torch.tensor(list(
+    permutations(range(n))))`, asteroid's PIT: `est[:, perm]` gathers with each row)."""
     bound = ctx.local_flag(iterable.value) if isinstance(iterable, cst.Name) else None
     func = bound.func if isinstance(bound, cst.Call) else None
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name in ROW_MAKERS
+    return name in ROW_MAKERS or _made_by(bound, ctx, TENSOR_MAKERS) is not None and bool(bound.args) \
+        and _rows_of(bound.args[0].value, ctx)
+
+
+def _rows_of(value: cst.BaseExpression, ctx) -> bool:
+    """`[[0, 1], [1, 0]]`, `list(permutations(...))`, `list(product(...))`: Python rows."""
+    if isinstance(value, (cst.List, cst.Tuple)):
+        return bool(value.elements) and all(isinstance(e.value, (cst.List, cst.Tuple)) for e in value.elements)
+    if isinstance(value, cst.Call) and ctx.qualify(value.func) in ("builtins.list", "builtins.tuple") and value.args:
+        value = value.args[0].value
+    return isinstance(value, cst.Call) and ctx.qualify(value.func) in ROW_ITERATORS
 
 
 def _made_by(value: cst.BaseExpression, ctx, makers: frozenset[str]) -> cst.Call | None:
