@@ -192,7 +192,9 @@ class Model(nn.Module):
         by_row = torch.stack([loss_set[:, row] for row in rows], dim=1)
         scaled = torch.stack([loss_set[0] * m for m in best], dim=0) + by_row.sum()
         picked = torch.stack([self.perms[m] for m in best], dim=0)  # BREAK
-        return min_loss.sum() + scaled.sum(), gathered, picked
+        ends = best + 1
+        last = torch.stack([loss_set[i, n - 1] for i, n in enumerate(ends)])  # BREAK
+        return min_loss.sum() + scaled.sum() + last.sum(), gathered, picked
 '''
 
 

@@ -57,12 +57,14 @@ class LoopRows:
         element = (node.key, node.value) if isinstance(node, cst.DictComp) else (node.elt,)
         while comp is not None:
             self._enter_range(comp.target, comp.iter, node, ctx)
-            # `[perms[m] for m in best]` walks `best` as a `for` would (asteroid's PIT reordering)
-            if comp is node.for_in and isinstance(comp.target, cst.Name) \
-                    and isinstance(comp.iter, (cst.Name, cst.Attribute)) and ctx.kind(comp.iter) == Kind.TENSOR \
-                    and not _matrix(comp.iter, ctx) \
-                    and not any(_subscripted(part, comp.target.value) for part in element):
-                self._rows[comp.target.value] = (cst.Module([]).code_for_node(comp.iter), node)
+            # `[perms[m] for m in best]` walks `best` as a `for` would (asteroid's PIT reordering;
+            # `for i, l in enumerate(lengths)`, torch-struct's CKY)
+            iterable, target = walked(comp, ctx.qualify)
+            if comp is node.for_in and isinstance(target, cst.Name) \
+                    and isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR \
+                    and not _matrix(iterable, ctx) \
+                    and not any(_subscripted(part, target.value) for part in element):
+                self._rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
             comp = comp.inner_for_in
 
     def _enter_range(self, target: cst.BaseExpression, iterable: cst.BaseExpression, loop: cst.CSTNode, ctx) -> None:
@@ -82,6 +84,9 @@ class LoopRows:
     def element_index(self, node: cst.BaseExpression) -> str | None:
         """What makes `node`, an index, a 0-d tensor a loop binds: an element of the tensor the
         loop walks (`idx`), or an element of a row of a static matrix of indices (`index[0]`)."""
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)) \
+                and isinstance(node.right, cst.Integer):  # `l - 1`
+            node = node.left
         if isinstance(node, cst.Name) and (found := self._rows.get(node.value)):
             return f"an index (`{node.value}`, an element of the tensor `{found[0]}` the loop walks)"
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1 \

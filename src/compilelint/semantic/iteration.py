@@ -122,9 +122,10 @@ class IterationBindings:
             self.scopes[-1].env[name] = self.scopes[-1].comprehended[name] = Kind.UNKNOWN
 
 
-def walked(node: cst.For, qualify) -> tuple[cst.BaseExpression, cst.BaseExpression]:
-    """(what the loop walks, the target bound to each of its elements): `for i, row in
-    enumerate(t)` walks `t` and binds `row`; any other loop, its own iterable and target."""
+def walked(node: cst.For | cst.CompFor, qualify) -> tuple[cst.BaseExpression, cst.BaseExpression]:
+    """(what the loop, or a comprehension's `for`, walks, the target bound to each of its
+    elements): `for i, row in enumerate(t)` walks `t` and binds `row`; any other loop, its own
+    iterable and target."""
     return _walked(node.iter, node.target, qualify)
 
 
