@@ -722,3 +722,59 @@ def test_dynamo_breaks_in_a_public_autograd_functions_forward(tmp_path):
         result = capture(lambda x: functions.clamp(x * 2), (torch.randn(4),), backend="eager")
     line = next(i for i, text in enumerate(FUNCTIONS.splitlines(), 1) if "# PRINT" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+MARGLIK = textwrap.dedent("""
+    import numpy as np
+    import torch
+
+
+    class Laplace:
+        def __init__(self, scale):
+            self.scale = scale
+            self._prior_precision = torch.ones(1)
+
+        @property
+        def prior_precision(self):
+            return self._prior_precision
+
+        @prior_precision.setter
+        def prior_precision(self, value):
+            if np.isscalar(value):  # SETTER
+                value = torch.as_tensor([value])
+            self._prior_precision = value
+
+        @property
+        def log_det(self):
+            return torch.log(self._prior_precision * self.scale).sum()
+
+        def __call__(self, x: torch.Tensor) -> torch.Tensor:
+            return x * self.scale
+
+        def log_marginal_likelihood(self, prior_precision=None) -> torch.Tensor:
+            if prior_precision is not None:
+                self.prior_precision = prior_precision
+            return -0.5 * self.log_det
+""")
+
+
+def test_a_callable_objects_method_annotated_to_return_a_tensor_is_api(tmp_path):
+    # laplace-torch's `la.log_marginal_likelihood(prior_prec)`, compiled in a hyperparameter step:
+    # the walk cannot type what it returns (a property's value), its annotation says a tensor;
+    # it sets a property whose setter asks NumPy about a tensor (GB0208)
+    root = _package(tmp_path, "lapkg", {"__init__.py": "from .base import Laplace\n", "base.py": MARGLIK})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(MARGLIK.splitlines(), 1) if "# SETTER" in text)
+    assert (line, "CL119", (API,)) in {(f.line, f.code, f.when) for f in findings}
+
+
+def test_dynamo_breaks_in_the_setter_an_annotated_method_runs(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "lapkg", {"__init__.py": "from .base import Laplace\n", "base.py": MARGLIK})
+    with imported(root, "lapkg") as lapkg:
+        la = lapkg.Laplace(2.0)
+        result = capture(lambda p: la.log_marginal_likelihood(p), (torch.tensor([3.0]),), backend="eager")
+    line = next(i for i, text in enumerate(MARGLIK.splitlines(), 1) if "# SETTER" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

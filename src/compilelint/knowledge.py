@@ -244,6 +244,12 @@ ENTRIES: tuple[Entry, ...] = (
           "work out what the model needs from the graph (degrees, paths, a Laplacian) once, outside the "
           "region, and keep it as tensors", ("kn_networkx_01",), CONFIRMED,
           traced=("clean_kn_networkx_01",), why="Dynamo skips networkx (its third-party skip list) and breaks the graph"),
+    Entry(("itertools.combinations_with_replacement",), "untraceable", "CL119", "GB0147",
+          "Dynamo does not know how to trace `itertools.combinations_with_replacement` (before 2.14)",
+          "walk `itertools.combinations` or `product` (traced) or build the index tuples outside the region "
+          "(hummingbird's polynomial features)", ("kn_itertools_cwr_01",),
+          "2.13.0 (a break); 2.14.1 traces it (the case's `[torch < 2.14]` label)", torch_max=(2, 14),
+          traced=("clean_kn_itertools_cwr_01",)),
     Entry(("torch.utils.data.*",), "skipped", "CL119", "GB0008", "Dynamo skips `torch.utils.data` (datasets, samplers, "
           "`DataLoader`, `random_split`: `TensorDataset.__init__`, `DataLoader.__init__` are marked as skipped)",
           "build datasets and loaders outside the region and hand the compiled code the batches (diffsptk's "

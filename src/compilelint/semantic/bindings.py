@@ -318,9 +318,9 @@ class Bindings:
         info = self.functions.get(scope.qualname)
         if info is not None and scope.returns:
             info.ret = join_returns(scope.returns)
-        elif info is not None and node.returns is not None \
+        if info is not None and node.returns is not None \
                 and annotation_kind(node.returns.annotation, self.qualify) == Kind.TENSOR:
-            info.promised = Kind.TENSOR.value  # (an abstract method's `-> Tensor`: what overrides return)
+            info.promised = Kind.TENSOR.value  # (`-> Tensor`: what an abstract method's overrides, or its own returns, give)
         if info is not None:
             info.items = annotated_items(node.returns, join_items(scope.items), self.qualify)
         if info is not None and self.scopes:
