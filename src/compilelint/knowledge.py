@@ -247,9 +247,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(("itertools.combinations_with_replacement",), "untraceable", "CL119", "GB0147",
           "Dynamo does not know how to trace `itertools.combinations_with_replacement` (before 2.14)",
           "walk `itertools.combinations` or `product` (traced) or build the index tuples outside the region "
-          "(hummingbird's polynomial features)", ("kn_itertools_cwr_01",),
+          "(hummingbird's polynomial features)", ("clean_kn_itertools_cwr_01",),
           "2.13.0 (a break); 2.14.1 traces it (the case's `[torch < 2.14]` label)", torch_max=(2, 14),
-          traced=("clean_kn_itertools_cwr_01",)),
+          traced=("clean_kn_itertools_cwr_02",)),
     Entry(("torch.utils.data.*",), "skipped", "CL119", "GB0008", "Dynamo skips `torch.utils.data` (datasets, samplers, "
           "`DataLoader`, `random_split`: `TensorDataset.__init__`, `DataLoader.__init__` are marked as skipped)",
           "build datasets and loaders outside the region and hand the compiled code the batches (diffsptk's "
