@@ -244,3 +244,10 @@ python -m pip install --no-deps torch-spatiotemporal==0.9.5
 # augmentation and data-control layers, Galerkin layers, CNF / HNN / LNN, odeint and its symplectic, hybrid
 # and multiple-shooting forms; torchsde, torchcde, pytorch-lightning, attrs, scipy above)
 python -m pip install --no-deps torchdyn==1.0.6
+# stop 85: first contact: hummingbird-ml (scikit-learn models converted to tensor programs: trees with each strategy,
+# linear models, SVMs, KNN, naive Bayes, MLP, scalers, encoders, polynomial features, pipelines; scikit-learn,
+# psutil above) and laplace-torch (Laplace approximations: full / Kron / diagonal / last-layer / subnetwork /
+# functional, their predictives and marginal likelihoods, with the curvlinops, BackPACK and ASDL backends)
+python -m pip install --no-deps hummingbird-ml==0.4.12 onnxconverter-common==1.14.0 onnx==1.16.1 dill==0.4.1
+python -m pip install --no-deps laplace-torch==0.3 curvlinops-for-pytorch==3.0.1 backpack-for-pytorch==1.7.1 \
+    asdfghjkl==0.1a4 einconv==0.1.0
