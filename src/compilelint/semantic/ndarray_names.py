@@ -8,6 +8,8 @@ import libcst as cst
 from compilelint.semantic.bindings import target_names
 from compilelint.semantic.ndarrays import is_ndarray
 
+CONVERSIONS = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor", "torch.asarray"})
+
 
 class NdarrayNames:
     def enter_Assign(self, node) -> None:
@@ -22,12 +24,20 @@ class NdarrayNames:
         if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) \
                 and self.name_kind(node.target.value).tensorish:
             return  # `log_spec -= 10.0 * np.log10(ref)`: in place, the tensor stays one
-        if not is_ndarray(node.value, self, scope.ndarrays):
-            return
         targets = [n for t in node.targets for n in target_names(t.target)] if isinstance(node, cst.Assign) \
             else target_names(node.target)
+        if not is_ndarray(node.value, self, scope.ndarrays):
+            if len(targets) == 1 and targets[0] in scope.ndarrays and self._converted(node.value, targets[0]):
+                scope.ndarrays = scope.ndarrays - {targets[0]}  # `x = torch.from_numpy(x)`: a tensor from here on
+            return
         if targets:
             scope.ndarrays = scope.ndarrays | frozenset(targets)
+
+    def _converted(self, value, name: str) -> bool:
+        """`torch.from_numpy(x)`, `torch.as_tensor(x, ...)`, `torch.tensor(x)` of the name itself
+        (hummingbird's executor turns an input it made an array back into a tensor)."""
+        return isinstance(value, cst.Call) and self.qualify(value.func) in CONVERSIONS and bool(value.args) \
+            and isinstance(value.args[0].value, cst.Name) and value.args[0].value.value == name
 
     def ndarray_names(self) -> frozenset[str]:
         """Local names of the current function bound (so far, in source order) to ndarrays."""
