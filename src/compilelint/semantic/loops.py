@@ -24,31 +24,14 @@ class LoopTracking:
     def enter_For(self, node: cst.For) -> None:
         self._count_loop(node)
         if not (self.scopes and self.scopes[-1].scripted):  # (its loops are TorchScript's: no CL150)
-            # a `for` loop starts at its body: its iterable is made once, before it (`for c in
-            # itertools.combinations_with_replacement(...)` breaks and resumes: measured on 2.13),
-            # and its `else` runs once, after it
-            self.loop_bodies[id(node.body)] = node
-
-    def enter_IndentedBlock(self, node: cst.BaseSuite) -> None:
-        loop = self.loop_bodies.pop(id(node), None) if self.loop_bodies else None
-        if loop is not None:
-            self.loops.append(loop)
-
-    def exit_IndentedBlock(self, node: cst.BaseSuite) -> None:
-        if self.loops and isinstance(self.loops[-1], cst.For) and self.loops[-1].body is node:
-            self.loops.pop()
-
-    enter_SimpleStatementSuite = enter_IndentedBlock
-    exit_SimpleStatementSuite = exit_IndentedBlock
-
-    def enter_While(self, node: cst.While) -> None:
-        self._count_loop(node)
-        if not (self.scopes and self.scopes[-1].scripted):  # (its test runs at each step: inside it)
             self.loops.append(node)
 
-    def exit_While(self, node: cst.While) -> None:
+    def exit_For(self, node: cst.For) -> None:
         if self.loops and self.loops[-1] is node:
             self.loops.pop()
+
+    enter_While = enter_For
+    exit_While = exit_For
 
 
 # A break on a `while` header's test: Dynamo resumes after the jump from 2.13 on (measured on

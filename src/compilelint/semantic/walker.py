@@ -132,7 +132,6 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.when_stack: list[tuple[str, ...]] = []
         self.loop_nodes: list[cst.CSTNode] = []  # every For/While, in walk order
         self.loop_ordinal: dict[int, int] = {}  # id(For/While) -> its index in loop_nodes
-        self.loop_bodies: dict[int, cst.For] = {}  # id(body) -> a `for` loop not yet entered (semantic.loops)
         # "m" or "self.m" -> "optimized" (m = torch.compile(...)) or "inplace" (m.compile())
         self.compiled: dict[str, dict[str, str]] = {}
         # torch.compile's keyword arguments (as text) for each compiled name, same keys as
