@@ -215,8 +215,13 @@ def _super_property(value: cst.BaseExpression) -> str | None:
 
 
 def _is_property(node: cst.FunctionDef) -> bool:
+    """A property's getter, or an accessor of a property of its name (`@Base.name.setter`: a
+    subclass overriding a base's setter, laplace-torch's `KronLaplace.prior_precision`)."""
     for dec in node.decorators:
         d = dec.decorator
         if isinstance(d, cst.Name) and d.value == "property":
+            return True
+        if isinstance(d, cst.Attribute) and d.attr.value in ("getter", "setter", "deleter") and (
+                isinstance(d.value, cst.Attribute) and d.value.attr.value == node.name.value):
             return True
     return False

@@ -71,12 +71,13 @@ class FunctionScope:
 
 
 def _accessor(node: cst.FunctionDef, name: str) -> str:
-    """".setter" / ".deleter" for `@name.setter def name(...)`: a function of its own, not
-    the getter it shares a name with (reading the property runs only the getter)."""
+    """".setter" / ".deleter" for `@name.setter def name(...)` (or `@Base.name.setter`, overriding a
+    base's): a function of its own, not the getter it shares a name with (which reading runs)."""
     for deco in node.decorators:
         target = deco.decorator
-        if isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter") \
-                and isinstance(target.value, cst.Name) and target.value.value == name:
+        prop = target.value if isinstance(target, cst.Attribute) else None
+        named = prop.value if isinstance(prop, cst.Name) else prop.attr.value if isinstance(prop, cst.Attribute) else ""
+        if isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter") and named == name:
             return "." + target.attr.value
     return ""
 
@@ -320,7 +321,7 @@ class Bindings:
             info.ret = join_returns(scope.returns)
         if info is not None and node.returns is not None \
                 and annotation_kind(node.returns.annotation, self.qualify) == Kind.TENSOR:
-            info.promised = Kind.TENSOR.value  # (`-> Tensor`: what an abstract method's overrides, or its own returns, give)
+            info.promised = Kind.TENSOR.value  # (`-> Tensor`: what it, or an abstract one's overrides, return)
         if info is not None:
             info.items = annotated_items(node.returns, join_items(scope.items), self.qualify)
         if info is not None and self.scopes:
