@@ -58,7 +58,13 @@ def _falsy_default(default: cst.BaseExpression | None) -> str | None:
         return "falsy"
     if isinstance(default, cst.SimpleString) and default.evaluated_value in ("", b""):
         return "falsy"
+    if _empty(default):
+        return "falsy"  # `save_at=()`: an empty container
     return None
+
+
+def _empty(default: cst.BaseExpression | None) -> bool:
+    return isinstance(default, (cst.Tuple, cst.List, cst.Dict)) and not default.elements
 
 
 class _Rebinds(cst.CSTVisitor):
@@ -128,6 +134,9 @@ class CallerFacts:
         self.plain = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
                       if param.default is None or _literal(param.default)} - {"self"}
         self.star = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+        # (`len(save_at) > 0` with `save_at=()`: a caller's value, as for `*args`; torchdyn's odeint)
+        self.sized = {param.name.value for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+                      if _empty(param.default)}
         self.kwargs = params.star_kwarg.name.value if params.star_kwarg is not None else None
         self._rebound: _Rebinds | None = None
         self._node = node
@@ -253,7 +262,7 @@ class CallerFacts:
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len" \
                 and len(value.args) == 1:
             return self._truthy(value.args[0].value) if isinstance(value.args[0].value, cst.Name) \
-                and value.args[0].value.value == self.star else []
+                and value.args[0].value.value in (self.star, *self.sized) else []
         key = self._kwargs_get(value)
         return [f"**{self.kwargs}[{key}]"] if key is not None else []
 
@@ -325,7 +334,7 @@ class CallerFacts:
             if isinstance(left, cst.Call) and isinstance(left.func, cst.Name) and left.func.value == "len" \
                     and len(left.args) == 1:
                 return self._truthy(left.args[0].value) if isinstance(left.args[0].value, cst.Name) \
-                    and left.args[0].value.value == self.star else []
+                    and left.args[0].value.value in (self.star, *self.sized) else []
         return []
 
     def _kwargs_get(self, value: cst.BaseExpression) -> str | None:
