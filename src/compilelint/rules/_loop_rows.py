@@ -170,8 +170,7 @@ def element_list(value: cst.BaseExpression, ctx) -> bool:
     if not isinstance(made, (cst.ListComp, cst.GeneratorExp)) or made.for_in.inner_for_in is not None:
         return False
     names = {n.value for n in iter_nodes(made.for_in.target) if isinstance(n, cst.Name)}
-    return _walks_tensor(made.for_in.iter, ctx) and _built_from(made.elt, names) \
-        or _walks_pairs(made.for_in, ctx) and _built_from(made.elt, names)
+    return (_walks_tensor(made.for_in.iter, ctx) or _walks_pairs(made.for_in, ctx)) and _built_from(made.elt, names)
 
 
 def _walks_tensor(iterable: cst.BaseExpression, ctx) -> bool:
