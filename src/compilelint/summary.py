@@ -132,8 +132,9 @@ class FunctionSummary:
     # parameters whose default builds an object (`noise_model=ZeroNoise()`): a constructor call
     # that leaves one out breaks the graph (semantic.object_defaults, CL152)
     objects: tuple[str, ...] = ()
-    # what its return annotation promises when it returns nothing itself (`-> Tensor` on a method
-    # its subclasses implement: "tensor"); `ret` stays None, so it is still taken for abstract
+    # what its return annotation promises (`-> Tensor`: "tensor"): for a method that returns nothing
+    # itself, what its subclasses' overrides return (`ret` stays None, so it is still taken for
+    # abstract); for one whose returns the walk cannot type, what they are (index_roots' API results)
     promised: str = ""
     # in walk order, what CL154 follows (semantic.state_events): ("w", attr, evidence, edges
     # before) for `self.attr = v`, ("r", owner, lazy, edges before) for `owner.parameters()` and its

@@ -16,7 +16,7 @@ import libcst as cst
 
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.iteration import walked
-from compilelint.semantic.kinds import Kind
+from compilelint.semantic.kinds import DATA_TENSORS, Kind, legacy_tensor
 from compilelint.traverse import iter_nodes
 
 ROW_MAKERS = frozenset({"nonzero", "argwhere"})  # a matrix of indices: a loop walks its rows
@@ -25,7 +25,6 @@ ROW_MAKERS = frozenset({"nonzero", "argwhere"})  # a matrix of indices: a loop w
 # torch.cartesian_prod(a, b)`: `index[0]`, openunmix's and demucs' Wiener covariance)
 VECTOR_MAKERS = frozenset({"torch.arange", "torch.randperm"})
 MATRIX_MAKERS = frozenset({"torch.cartesian_prod"})  # (`torch.combinations` itself breaks: CL120)
-TENSOR_MAKERS = frozenset({"torch.tensor", "torch.as_tensor", "torch.LongTensor", "torch.IntTensor"})
 ROW_ITERATORS = frozenset({"itertools.permutations", "itertools.combinations", "itertools.product",
                            "itertools.combinations_with_replacement", "builtins.zip"})
 
@@ -46,8 +45,7 @@ class LoopRows:
         once = isinstance(target, cst.Name) and facts is not None and len(facts.binders(target.value)) == 1
         if once and _static_matrix(iterable, ctx):
             self._matrix_rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
-        elif once and (isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR
-                       or _made_by(iterable, ctx, VECTOR_MAKERS)) \
+        elif once and (_walks_tensor(iterable, ctx) or _made_by(iterable, ctx, VECTOR_MAKERS)) \
                 and not _matrix(iterable, ctx) and not _subscripted(node.body, target.value):
             self._rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
         self._enter_range(node.target, node.iter, node, ctx)
@@ -60,10 +58,8 @@ class LoopRows:
             # `[perms[m] for m in best]` walks `best` as a `for` would (asteroid's PIT reordering;
             # `for i, l in enumerate(lengths)`, torch-struct's CKY)
             iterable, target = walked(comp, ctx.qualify)
-            if comp is node.for_in and isinstance(target, cst.Name) \
-                    and isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR \
-                    and not _matrix(iterable, ctx) \
-                    and not any(_subscripted(part, target.value) for part in element):
+            if comp is node.for_in and isinstance(target, cst.Name) and _walks_tensor(iterable, ctx) \
+                    and not _matrix(iterable, ctx) and not any(_subscripted(part, target.value) for part in element):
                 self._rows[target.value] = (cst.Module([]).code_for_node(iterable), node)
             comp = comp.inner_for_in
 
@@ -129,8 +125,9 @@ def _matrix(iterable: cst.BaseExpression, ctx) -> bool:
     bound = ctx.local_flag(iterable.value) if isinstance(iterable, cst.Name) else None
     func = bound.func if isinstance(bound, cst.Call) else None
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    return name in ROW_MAKERS or _made_by(bound, ctx, TENSOR_MAKERS) is not None and bool(bound.args) \
-        and _rows_of(bound.args[0].value, ctx)
+    made = bound if isinstance(bound, cst.Call) and bound.args else None
+    return name in ROW_MAKERS or made is not None and _rows_of(made.args[0].value, ctx) \
+        and ((maker := ctx.qualify(made.func) or "") in DATA_TENSORS or legacy_tensor(maker))
 
 
 def _rows_of(value: cst.BaseExpression, ctx) -> bool:
@@ -174,6 +171,7 @@ def element_list(value: cst.BaseExpression, ctx) -> bool:
 
 
 def _walks_tensor(iterable: cst.BaseExpression, ctx) -> bool:
+    """A name or attribute certainly holding a tensor (the only iterables whose elements count)."""
     return isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR
 
 

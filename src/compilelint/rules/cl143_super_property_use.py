@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.semantic.kinds import property_accessor
 from compilelint.rules.base import Rule
 
 
@@ -221,7 +222,6 @@ def _is_property(node: cst.FunctionDef) -> bool:
         d = dec.decorator
         if isinstance(d, cst.Name) and d.value == "property":
             return True
-        if isinstance(d, cst.Attribute) and d.attr.value in ("getter", "setter", "deleter") and (
-                isinstance(d.value, cst.Attribute) and d.value.attr.value == node.name.value):
+        if (found := property_accessor(d, node.name.value)) is not None and found[1]:
             return True
     return False

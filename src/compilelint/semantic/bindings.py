@@ -16,7 +16,7 @@ from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
                                        call_sites_decide, dotted, legacy_tensor, literal_kind, not_optional,
-                                       scalar_annotation, strongest)
+                                       property_accessor, scalar_annotation, strongest)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
@@ -74,11 +74,9 @@ def _accessor(node: cst.FunctionDef, name: str) -> str:
     """".setter" / ".deleter" for `@name.setter def name(...)` (or `@Base.name.setter`, overriding a
     base's): a function of its own, not the getter it shares a name with (which reading runs)."""
     for deco in node.decorators:
-        target = deco.decorator
-        prop = target.value if isinstance(target, cst.Attribute) else None
-        named = prop.value if isinstance(prop, cst.Name) else prop.attr.value if isinstance(prop, cst.Attribute) else ""
-        if isinstance(target, cst.Attribute) and target.attr.value in ("setter", "deleter") and named == name:
-            return "." + target.attr.value
+        found = property_accessor(deco.decorator, name)
+        if found is not None and found[0] != "getter":
+            return "." + found[0]
     return ""
 
 

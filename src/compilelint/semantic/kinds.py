@@ -306,6 +306,24 @@ LEGACY_TENSOR_TYPES = frozenset({
 })
 
 
+def property_accessor(decorator: cst.BaseExpression, name: str) -> tuple[str, bool] | None:
+    """("setter" / "deleter" / "getter", whether a base names the property) when `decorator` makes
+    the function an accessor of property `name`: `@name.setter`, or `@Base.name.setter` (a
+    subclass overriding a base's accessor)."""
+    if not (isinstance(decorator, cst.Attribute) and decorator.attr.value in ("getter", "setter", "deleter")):
+        return None
+    prop = decorator.value
+    if isinstance(prop, cst.Name) and prop.value == name:
+        return decorator.attr.value, False
+    if isinstance(prop, cst.Attribute) and prop.attr.value == name:
+        return decorator.attr.value, True
+    return None
+
+
+# torch's makers of a tensor from Python or NumPy data (a list of rows, an array converted back)
+DATA_TENSORS = frozenset({"torch.tensor", "torch.as_tensor", "torch.asarray", "torch.from_numpy"})
+
+
 def legacy_tensor(qualified: str) -> bool:
     """`torch.LongTensor`, `torch.Tensor`: a legacy constructor, whose call builds a tensor."""
     return qualified.startswith("torch.") and qualified.count(".") == 1 \

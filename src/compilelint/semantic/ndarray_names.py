@@ -6,9 +6,8 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.bindings import target_names
+from compilelint.semantic.kinds import DATA_TENSORS
 from compilelint.semantic.ndarrays import is_ndarray
-
-CONVERSIONS = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor", "torch.asarray"})
 
 
 class NdarrayNames:
@@ -36,7 +35,7 @@ class NdarrayNames:
     def _converted(self, value, name: str) -> bool:
         """`torch.from_numpy(x)`, `torch.as_tensor(x, ...)`, `torch.tensor(x)` of the name itself
         (hummingbird's executor turns an input it made an array back into a tensor)."""
-        return isinstance(value, cst.Call) and self.qualify(value.func) in CONVERSIONS and bool(value.args) \
+        return isinstance(value, cst.Call) and self.qualify(value.func) in DATA_TENSORS and bool(value.args) \
             and isinstance(value.args[0].value, cst.Name) and value.args[0].value.value == name
 
     def ndarray_names(self) -> frozenset[str]:
