@@ -251,3 +251,13 @@ python -m pip install --no-deps torchdyn==1.0.6
 python -m pip install --no-deps hummingbird-ml==0.4.12 onnxconverter-common==1.14.0 onnx==1.16.1 dill==0.4.1
 python -m pip install --no-deps laplace-torch==0.3 curvlinops-for-pytorch==3.0.1 backpack-for-pytorch==1.7.1 \
     asdfghjkl==0.1a4 einconv==0.1.0
+# stop 86: first contact: pypose (Lie groups as LieTensor and their ops, IMU preintegration, EKF / UKF / PF filters,
+# LQR / MPC, the GN / LM solvers and their kernels and correctors; pytest above), pythae (autoencoder zoo: VAE and
+# its variants, VQ-VAE, the Wasserstein, adversarial, Riemannian-Hamiltonian and Poincaré ones, the IAF / MAF /
+# planar / radial flows and their losses; pydantic, cloudpickle, scikit-learn above), torchquad (numerical
+# integration: Newton-Cotes, Gaussian, Monte Carlo and VEGAS integrators in modules that integrate their parameters;
+# loguru, scipy above), cebra (contrastive encoders, InfoNCE criterions and the solvers' training steps; matplotlib,
+# requests, scikit-learn, joblib above) and tensorly-torch (factorized linear, convolution and embedding layers,
+# TRL / TCL, tensor dropout and lasso; tensorly-torch and tensorly are installed above with neuraloperator)
+python -m pip install --no-deps pypose==0.9.5 pythae==0.1.2 torchquad==0.6.0 autoray==0.11.0 cebra==0.6.1 \
+    literate-dataclasses==0.0.6

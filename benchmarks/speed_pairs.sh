@@ -16,14 +16,14 @@ one() {  # name src cores round
     local name=$1 src=$2 cores=$3 round=$4 cache="$WORK/cache-$1-$3-$4"
     local t0 t1
     t0=$(date +%s%N)
-    taskset -c "$cores" env PYTHONPATH="$src" python3 -m compilelint check "$TARGET" --cache-dir "$cache" \
+    taskset -c "$cores" env PYTHONPATH="$src${PYTHONPATH:+:$PYTHONPATH}" python3 -m compilelint check "$TARGET" --cache-dir "$cache" \
         --exit-zero -j 2 > "$WORK/out-$name-$cores-$round.txt" 2>&1
     t1=$(date +%s%N)
     local warm=()
     for _ in 1 2 3; do
         local w0 w1
         w0=$(date +%s%N)
-        taskset -c "$cores" env PYTHONPATH="$src" python3 -m compilelint check "$TARGET" --cache-dir "$cache" \
+        taskset -c "$cores" env PYTHONPATH="$src${PYTHONPATH:+:$PYTHONPATH}" python3 -m compilelint check "$TARGET" --cache-dir "$cache" \
             --exit-zero -j 2 > /dev/null 2>&1
         w1=$(date +%s%N)
         warm+=("$(( (w1 - w0) / 1000000 ))ms")
