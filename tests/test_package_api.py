@@ -778,3 +778,69 @@ def test_dynamo_breaks_in_the_setter_an_annotated_method_runs(tmp_path):
         result = capture(lambda p: la.log_marginal_likelihood(p), (torch.tensor([3.0]),), backend="eager")
     line = next(i for i, text in enumerate(MARGLIK.splitlines(), 1) if "# SETTER" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+# cebra's `solver.base`: the learner wraps its own data in a loader (`fit`, over a dataset class
+# it makes inside the method) around `step`, one update on a batch, which user code compiles
+SOLVER = textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, Dataset
+
+
+    class Solver:
+        def __init__(self, model, optimizer):
+            self.model, self.optimizer = model, optimizer
+            self.history = []
+
+        def fit(self, data, steps=1):
+            class Rows(Dataset):
+                def __len__(self):
+                    return len(data)
+
+                def __getitem__(self, i):
+                    return data[i]
+
+            for _ in range(steps):
+                for batch in DataLoader(Rows(), batch_size=4):
+                    self.step(batch)
+
+        def step(self, batch: torch.Tensor) -> dict:
+            loss = self.model(batch).pow(2).mean()
+            loss.backward()
+            self.history.append(loss.item())  # HISTORY
+            return {"loss": self.history[-1]}
+""")
+# a data module: it defines a dataset at module level, and its trainer runs beside the loader
+DATA_SOLVER = SOLVER.replace("class Solver:", textwrap.dedent("""
+    class Pairs(Dataset):
+        def __len__(self):
+            return 8
+
+        def __getitem__(self, i):
+            return torch.randn(4)
+
+
+    class Solver:"""))
+
+
+def test_a_learner_that_builds_its_own_loaders_is_api(tmp_path):
+    root = _package(tmp_path, "solvepkg", {"__init__.py": "from .base import Solver\n", "base.py": SOLVER,
+                                            "data.py": DATA_SOLVER})
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(SOLVER.splitlines(), 1) if "# HISTORY" in text)
+    assert ("base.py", line, "CL103", (API,)) in {(f.path.rsplit("/", 1)[-1], f.line, f.code, f.when)
+                                                  for f in findings}
+    assert not [f for f in findings if f.path.endswith("data.py")]
+
+
+def test_dynamo_breaks_in_a_learners_step(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "solvepkg", {"__init__.py": "from .base import Solver\n", "base.py": SOLVER})
+    with imported(root, "solvepkg") as solvepkg:
+        model = torch.nn.Linear(4, 2)
+        solver = solvepkg.Solver(model, torch.optim.SGD(model.parameters(), lr=0.1))
+        result = capture(lambda batch: solver.step(batch), (torch.randn(4, 4),), backend="eager")
+    line = next(i for i, text in enumerate(SOLVER.splitlines(), 1) if "# HISTORY" in text)
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

@@ -5,6 +5,7 @@ fall back to, and code only the package's API reaches. A mixin of `index.Project
 
 from __future__ import annotations
 
+from compilelint.index_compute import DATASETS, ComputeModules
 from compilelint.summary import STAR
 
 DISTRIBUTION_BASES = ("torch.distributions.",)
@@ -32,19 +33,6 @@ PIPELINE_SUFFIXES = ("Processor", "Tokenizer", "TokenizerBase", "TokenizerFast",
 ESTIMATORS = ("sklearn.",)
 SETUP_PREFIXES = ("register_", "add_", "set_", "load_", "save_", "from_", "init_", "export_", "convert_")  # set-up
 CONVERSIONS = frozenset({"export", "convert"})  # a format's conversion, at load or export time: not compute
-# what a module that loads, downloads or plots data imports: its functions are not compiled code
-# (not tqdm: a progress bar wraps samplers' and solvers' loops too, k-diffusion's `sampling`)
-DATA_LIBRARIES = frozenset({
-    "matplotlib", "seaborn", "plotly", "pandas", "h5py", "urllib", "requests", "tarfile", "zipfile",
-    "gzip", "glob", "shutil", "struct", "pickle", "csv", "PIL", "cv2", "imageio", "skimage", "wandb",
-    "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "click", "typer", "fire", "subprocess",
-})
-# of those, what only fetches or reads files: a module importing nothing else of the list may
-# compute too (torchkge's `utils.modeling` downloads embeddings beside `filter_scores`); one that
-# decodes images, plots, frames tables, logs a run or parses a command line is the pipeline's
-FILE_LIBRARIES = frozenset({"h5py", "urllib", "requests", "tarfile", "zipfile", "gzip", "glob", "shutil", "struct",
-                            "pickle", "csv", "huggingface_hub"})
-DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
 # array frameworks with a `.backward()` of their own (a tape's): a back end's twin of a torch class
 OTHER_FRAMEWORKS = frozenset({"jax", "jaxlib", "flax", "optax", "tensorflow", "keras", "warp", "mxnet", "paddle",
                               "mlx", "cupy"})
@@ -62,7 +50,7 @@ def _public(dotted: str) -> bool:
     return not any(part.startswith("_") for part in dotted.split("."))
 
 
-class RootFinding:
+class RootFinding(ComputeModules):
     typed: frozenset[str] = frozenset()  # top-level packages with a `py.typed` marker (engine.typed_packages)
 
     def roots(self, mode: str) -> set[str]:
@@ -179,8 +167,8 @@ class RootFinding:
         other array framework (torchkge's `Trainer`, whose module never names torch:
         `loss.backward()` is torch's; skrl's Warp agents' is Warp's tape)."""
         module, _, name = class_key.partition(":")
-        if not ("." not in name and _public(name) and self._compute_module(module)
-                and self._library(module.split(".", 1)[0])):
+        if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])
+                and (self._compute_module(module) or self._learner_module(module))):
             return False
         imported = {q.split(".", 1)[0] for q in self.modules[module].imports.values()}
         if not imported & OTHER_FRAMEWORKS and any(info.trains for _, _, info in self._own_methods(class_key)):
@@ -265,51 +253,6 @@ class RootFinding:
         """A function whose body shows it takes tensors, or that runs an autograd Function."""
         info = self.functions[key]
         return info.entry or any(call.kind == "apply" for call in info.calls)
-
-    def _compute_module(self, module: str, reading_files: bool = False) -> bool:
-        """A module whose functions may run compiled: not one that loads, downloads or plots
-        data (it imports such a library or defines a `torch.utils.data` dataset), nor a
-        program that compiles a model itself (a training script). `reading_files`: a module
-        whose only such imports fetch or read files (`FILE_LIBRARIES`) passes too."""
-        cache = self.__dict__.setdefault("_compute_modules", {})
-        if (module, reading_files) not in cache:
-            summary = self.modules.get(module)
-            allowed = FILE_LIBRARIES if reading_files else frozenset()
-            cache[module, reading_files] = summary is not None and not self._compiles_a_program(summary) and not any(
-                (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
-                or qualified.startswith(DATASETS) for qualified in summary.imports.values()) and not any(
-                base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
-        return cache[module, reading_files]
-
-    @staticmethod
-    def _compiles_a_program(summary) -> bool:
-        """The module hands torch.compile something other than its own object's parts: a
-        training script compiles its model. A library class that compiles a submodule it holds
-        on request (pyod's `if self.use_compile: self.generator = torch.compile(self.generator)`)
-        is still a library's compute module."""
-        return any(target.kind != "method" for target in summary.compile_targets)
-
-    def _compute_function(self, key: str) -> bool:
-        """A function that may run compiled: one of a compute module, or one that calls no
-        data library itself in a module that only fetches or reads files besides (torchkge's
-        `utils.modeling`: `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside
-        it computes). Never in a module that loads a dataset (litgpt's `finetune` scripts build a
-        `DataLoader`), decodes images, plots or parses a command line (the demo's `tinygpt.cli`)."""
-        module = key.split(":", 1)[0]
-        return self._compute_module(module) or self._compute_module(module, reading_files=True) and not any(
-            self._data_call(self.modules[module], call) for call in self.functions[key].calls)
-
-    @staticmethod
-    def _data_call(summary, call) -> bool:
-        """A call into a library that loads, downloads or plots data, or to `open`."""
-        if call.kind == "dotted":
-            qualified = call.target
-        elif call.kind == "name":
-            head = call.target.split(".", 1)[0]
-            qualified = summary.imports.get(head, "builtins.open" if head == "open" else "")
-        else:
-            return False
-        return qualified == "builtins.open" or qualified.split(".", 1)[0] in DATA_LIBRARIES
 
     def _export_key(self, module: str, summary, local: str) -> str | None:
         qualified = summary.imports.get(local, "")

@@ -2,7 +2,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from compilelint.semantic.iteration import element_names
-from compilelint.semantic.ndarrays import is_ndarray, numpy_integer, tested_arrays, tests_numpy_value
+from compilelint.semantic.ndarrays import is_ndarray, numpy_attribute, numpy_integer, tested_arrays, tests_numpy_value
 from compilelint.rules.base import Rule
 from compilelint.rules.cl103_tensor_item import method_call
 from compilelint.rules._callsite import mapped_builtin
@@ -247,8 +247,11 @@ class M(torch.nn.Module):
                 for a in node.args):
             self.report(node, self.message.format(what=f"`{qualified}()`"))
             return
-        if qualified == "builtins.range" and any(a.keyword is None and is_ndarray(a.value, self.ctx) for a in node.args):
-            # (a NumPy value Dynamo holds as an ndarray, even one it folded from a shape: GB0059)
+        if qualified == "builtins.range" and any(
+                a.keyword is None and (is_ndarray(a.value, self.ctx) or numpy_attribute(a.value, self.ctx))
+                for a in node.args):
+            # (a NumPy value Dynamo holds as an ndarray, even one it folded from a shape or keeps on
+            # the object, `range(self.input_dim)` with `np.prod(shape)` in `__init__`: GB0059)
             self.report(node, self.message.format(what="`range()`"))
             return
         size = self._array_size(node, qualified)

@@ -83,7 +83,7 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     if isinstance(node, cst.Attribute):
         if node.attr.value in VALUE_ATTRS:
             return False
-        return node.attr.value in ARRAY_ATTRS or is_ndarray(node.value, ctx, names)
+        return node.attr.value in ARRAY_ATTRS or array_attribute(node, ctx) or is_ndarray(node.value, ctx, names)
     if isinstance(node, cst.Subscript):
         return is_ndarray(node.value, ctx, names) or any(
             isinstance(e.slice, cst.Index) and is_ndarray(e.slice.value, ctx, names) for e in node.slice)
@@ -104,17 +104,33 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
     return False
 
 
+def _init_made(node: cst.BaseExpression, ctx) -> str:
+    """What call `self.<attr>` is made by in the class's `__init__`, when it is written there
+    only (not a method's later write, nor a tensor made from it): its qualified name, or ""."""
+    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"):
+        return ""
+    scope = ctx.function
+    info = ctx.class_table.get(scope.class_name) if scope is not None and scope.class_name else None
+    if info is None or node.attr.value in info.late_attrs or info.attr_kinds.get(node.attr.value, Kind.UNKNOWN).tensorish:
+        return ""
+    return info.init_calls.get(node.attr.value, "")
+
+
+def array_attribute(node: cst.BaseExpression, ctx) -> bool:
+    """`self.has_bias`, built in `__init__` by a NumPy constructor (`np.zeros(n, dtype=bool)`)
+    and nowhere else: an array kept on the object, which Dynamo traces as a tensor where it is
+    read, unlike a NumPy scalar (`numpy_attribute`): `if self.has_bias[i]:` and
+    `int(self.sizes[0])` read its values (GB0170, GB0033; measured on 2.13.0 and 2.14.1)."""
+    return _init_made(node, ctx) in CONSTRUCTORS
+
+
 def numpy_attribute(node: cst.BaseExpression, ctx) -> bool:
     """`self.hop_length`, set in the class's `__init__` from a NumPy call (`np.prod(rates)`)
     and nowhere else: a NumPy value kept on the object. Read alone Dynamo takes it as a
     constant (`int(self.h)`, `pad(x, (0, self.h))`), but arithmetic on it is traced NumPy, a
     0-d array (`n // self.hop_length`; measured on 2.13.0 and 2.14.1)."""
-    if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"):
-        return False
-    scope = ctx.function
-    info = ctx.class_table.get(scope.class_name) if scope is not None and scope.class_name else None
-    made = info.init_calls.get(node.attr.value, "") if info is not None else ""
-    return made.startswith("numpy.") and made not in PYTHON_FUNCTIONS and node.attr.value not in info.late_attrs
+    made = _init_made(node, ctx)
+    return made.startswith("numpy.") and made not in PYTHON_FUNCTIONS
 
 
 def tests_numpy_value(node: cst.BaseExpression, ctx) -> bool:

@@ -1,0 +1,78 @@
+"""Which modules of a project hold code that may run compiled: not one that loads, downloads or
+plots data, nor a program that compiles a model itself. A mixin of `index.ProjectIndex`, used
+by the API and region roots (`index_roots`)."""
+
+from __future__ import annotations
+
+# what a module that loads, downloads or plots data imports: its functions are not compiled code
+# (not tqdm: a progress bar wraps samplers' and solvers' loops too, k-diffusion's `sampling`)
+DATA_LIBRARIES = frozenset({
+    "matplotlib", "seaborn", "plotly", "pandas", "h5py", "urllib", "requests", "tarfile", "zipfile",
+    "gzip", "glob", "shutil", "struct", "pickle", "csv", "PIL", "cv2", "imageio", "skimage", "wandb",
+    "tensorboard", "tensorboardX", "huggingface_hub", "datasets", "argparse", "click", "typer", "fire", "subprocess",
+})
+# of those, what only fetches or reads files: a module importing nothing else of the list may
+# compute too (torchkge's `utils.modeling` downloads embeddings beside `filter_scores`); one that
+# decodes images, plots, frames tables, logs a run or parses a command line is the pipeline's
+FILE_LIBRARIES = frozenset({"h5py", "urllib", "requests", "tarfile", "zipfile", "gzip", "glob", "shutil", "struct",
+                            "pickle", "csv", "huggingface_hub"})
+DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
+
+
+class ComputeModules:
+    def _compute_module(self, module: str, reading_files: bool = False) -> bool:
+        """A module whose functions may run compiled: not one that loads, downloads or plots
+        data (it imports such a library or defines a `torch.utils.data` dataset), nor a
+        program that compiles a model itself (a training script). `reading_files`: a module
+        whose only such imports fetch or read files (`FILE_LIBRARIES`) passes too."""
+        cache = self.__dict__.setdefault("_compute_modules", {})
+        if (module, reading_files) not in cache:
+            summary = self.modules.get(module)
+            allowed = FILE_LIBRARIES if reading_files else frozenset()
+            cache[module, reading_files] = summary is not None and not self._compiles_a_program(summary) and not any(
+                (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
+                or qualified.startswith(DATASETS) for qualified in summary.imports.values()) and not any(
+                base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
+        return cache[module, reading_files]
+
+    @staticmethod
+    def _compiles_a_program(summary) -> bool:
+        """The module hands torch.compile something other than its own object's parts: a
+        training script compiles its model. A library class that compiles a submodule it holds
+        on request (pyod's `if self.use_compile: self.generator = torch.compile(self.generator)`)
+        is still a library's compute module."""
+        return any(target.kind != "method" for target in summary.compile_targets)
+
+    def _compute_function(self, key: str) -> bool:
+        """A function that may run compiled: one of a compute module, or one that calls no
+        data library itself in a module that only fetches or reads files besides (torchkge's
+        `utils.modeling`: `load_embeddings` downloads with `urlretrieve`, `filter_scores` beside
+        it computes). Never in a module that loads a dataset (litgpt's `finetune` scripts build a
+        `DataLoader`), decodes images, plots or parses a command line (the demo's `tinygpt.cli`)."""
+        module = key.split(":", 1)[0]
+        return self._compute_module(module) or self._compute_module(module, reading_files=True) and not any(
+            self._data_call(self.modules[module], call) for call in self.functions[key].calls)
+
+    @staticmethod
+    def _data_call(summary, call) -> bool:
+        """A call into a library that loads, downloads or plots data, or to `open`."""
+        if call.kind == "dotted":
+            qualified = call.target
+        elif call.kind == "name":
+            head = call.target.split(".", 1)[0]
+            qualified = summary.imports.get(head, "builtins.open" if head == "open" else "")
+        else:
+            return False
+        return qualified == "builtins.open" or qualified.split(".", 1)[0] in DATA_LIBRARIES
+
+
+    def _learner_module(self, module: str) -> bool:
+        """A module whose learner wraps its own data in loaders (cebra's `solver.base`: `fit`
+        builds a `DataLoader`, over a `Dataset` class made inside a method, around `step`, one
+        update on a batch): its `torch.utils.data` imports make it no data module. Not one that
+        defines a dataset of its own at module level, loads or plots data, or compiles a program."""
+        summary = self.modules.get(module)
+        return summary is not None and not self._compiles_a_program(summary) \
+            and not any(qualified.split(".", 1)[0] in DATA_LIBRARIES for qualified in summary.imports.values()) \
+            and not any(base.startswith(DATASETS) for qualname, cls in summary.classes.items()
+                        if "<locals>" not in qualname for base in cls.bases)
