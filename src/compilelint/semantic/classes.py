@@ -41,6 +41,7 @@ class ClassInfo:
     # self.x = f(...) in an init method -> f, qualified: the first call each attribute is set from
     # (`self.scope = Scope()`, `self.frozen = torch.no_grad()`: CL141's objects made before the region)
     init_calls: dict[str, str] = field(default_factory=dict)
+    init_rewritten: set[str] = field(default_factory=set)  # set twice in the init methods, from different values
     init_required: bool | None = None  # ClassSummary.init_required
     state_attrs: set[str] = field(default_factory=set)  # ClassSummary.state_attrs
     late_attrs: set[str] = field(default_factory=set)  # self.x = ... outside the INIT_METHODS
@@ -169,8 +170,10 @@ class ClassTracking:
                     info.late_attrs.add(assign_target)
                 if isinstance(value, cst.Call) and torch_state(self.qualify(value.func)):
                     info.state_attrs.add(assign_target)  # `self.w = nn.Parameter(...)`, `= nn.Linear(...)`
-                if in_init and isinstance(value, cst.Call):
-                    info.init_calls.setdefault(assign_target, self.qualify(value.func) or dotted(value.func) or "")
+                if in_init:
+                    made = (self.qualify(value.func) or dotted(value.func) or "") if isinstance(value, cst.Call) else None
+                    if made is None or info.init_calls.setdefault(assign_target, made) != made:
+                        info.init_rewritten.add(assign_target)  # (monai's `self.final_size`: an array, then a tuple)
                 held_value = value  # `self.perm_func = perm_func` holds `perm_func`'s default
                 if isinstance(value, cst.Name) and value.value in defaults:
                     held_value = defaults[value.value]

@@ -106,12 +106,14 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
 
 def _init_made(node: cst.BaseExpression, ctx) -> str:
     """What call `self.<attr>` is made by in the class's `__init__`, when it is written there
-    only (not a method's later write, nor a tensor made from it): its qualified name, or ""."""
+    only and from that call alone (not a method's later write, nor another value in the init
+    methods, nor a tensor made from it): its qualified name, or ""."""
     if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"):
         return ""
     scope = ctx.function
     info = ctx.class_table.get(scope.class_name) if scope is not None and scope.class_name else None
-    if info is None or node.attr.value in info.late_attrs or info.attr_kinds.get(node.attr.value, Kind.UNKNOWN).tensorish:
+    if info is None or node.attr.value in info.late_attrs or node.attr.value in info.init_rewritten \
+            or info.attr_kinds.get(node.attr.value, Kind.UNKNOWN).tensorish:
         return ""
     return info.init_calls.get(node.attr.value, "")
 
