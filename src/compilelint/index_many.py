@@ -223,7 +223,8 @@ class ManyCallees:
     def _held_functions(self, key: str, call: CallEdge) -> tuple[str, ...]:
         """`self.<attr>(...)` where the class (or a base) stores a project function on the
         attribute (`self.search_fn = native_neighbor_search`): that function, resolved in
-        the module of the class that stores it (a plain function: nothing is bound)."""
+        the module of the class that stores it (a plain function: nothing is bound); or a
+        project class, which the call builds: its `__init__`."""
         owner = self.owner(key)
         found: list[str] = []
         for cls in self._lineage(owner) if owner else ():
@@ -232,7 +233,11 @@ class ManyCallees:
             for ref in refs.split("|") if refs else ():
                 module = cls.split(":", 1)[0]
                 callee = f"{module}:{ref}" if ".<locals>." in ref else self.resolve_ref(module, ref)
-                if callee in self.functions and self.functions[callee].class_name is None and callee not in found:
+                built = callee in self.classes  # a class kept on the attribute (pythae's `self.prior = RiemannianNormal`)
+                if built:
+                    callee = self.method(callee, "__init__")
+                if callee in self.functions and (built or self.functions[callee].class_name is None) \
+                        and callee not in found:
                     found.append(callee)
         return tuple(found)
 

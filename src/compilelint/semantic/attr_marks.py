@@ -105,8 +105,8 @@ def function_defaults(init: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
 def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qualify,
                   nested: Callable[[], dict] | None = None) -> list[str]:
     """The names a value refers to when it is a module-level name, or either branch of `a if c
-    else b` (the other may build a module), that is not a constructor parameter, a local, a class
-    or `None`: a function the project may resolve (qualified when imported). A function the
+    else b` (the other may build a module), that is not a constructor parameter, a local or
+    `None`: a function or a class the project may resolve (qualified when imported). A function the
     method defines itself (`nested()`: name -> its qualname, `Model._compile.<locals>.step`) is
     that one: deepxde's `self.train_step = train_step` is called later as `self.train_step(...)`."""
     if isinstance(value, cst.IfExp):
@@ -125,6 +125,8 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
         return []
     if nested is not None and value.value in (defined := nested()):
         return [defined[value.value]]
-    if not function_like(value.value):
+    if not function_like(value.value) and not value.value[:1].isupper():
         return []
-    return [qualify(value) or value.value]  # (torch's, NumPy's: the project resolves none)
+    # (torch's, NumPy's: the project resolves none; a class, `self.prior = RiemannianNormal`:
+    # calling the attribute builds one, index_many._held_functions)
+    return [qualify(value) or value.value]
