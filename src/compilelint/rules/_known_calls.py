@@ -5,6 +5,7 @@ import libcst as cst
 
 from compilelint import knowledge
 from compilelint.rules._callsite import arg_value, has_keyword, keyword_value
+from compilelint.semantic.passed_functions import partial_target
 
 
 def draws_scalar(node: cst.Call, size_at: int) -> bool:
@@ -72,3 +73,17 @@ def object_array(rule, node: cst.Call, qualified: str | None) -> bool:
         "torch._numpy has no object dtype, so Dynamo cannot trace the array and breaks the graph (GB0055)")),
         help="Keep the tensors in a Python list (or stack them into one tensor) inside the region.")
     return True
+
+
+def applied_call(node: cst.Call, qualify) -> tuple[str, cst.BaseExpression] | None:
+    """(`map`, f) for `map(f, xs)` and (`partial`, f) for `partial(f, ...)(x)`, f possibly
+    itself a `partial` of a function: a call that runs f on the arguments (torchdyn's LNN maps
+    `partial(jacobian, self._lagrangian, create_graph=True)` over the batch's rows)."""
+    if (qualify(node.func) or "") == "builtins.map" and node.args and node.args[0].keyword is None \
+            and not node.args[0].star:
+        how, func = "map", node.args[0].value
+    elif isinstance(node.func, cst.Call) and partial_target(node.func, qualify) is not None:
+        how, func = "partial", node.func
+    else:
+        return None
+    return how, partial_target(func, qualify) or func

@@ -8,7 +8,8 @@ from compilelint.rules._inherited_calls import OwnOptimisers, inherited_call, me
 from compilelint.rules._jitted import Jitted, jitted_call, jitted_functions
 from compilelint.rules._kl_pairs import kl_severity
 from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
-from compilelint.rules._known_calls import draws_scalar, held_state, object_array, passes_mask, why_text
+from compilelint.rules._known_calls import (applied_call, draws_scalar, held_state, object_array, passes_mask,
+                                             why_text)
 from compilelint.rules._module_classes import (calls_script_module, callee_class, either_class, library_base,
                                                 makes_script_module, type_pinned)
 from compilelint.rules._random_draws import RandomDraws
@@ -371,6 +372,11 @@ class Policy(nn.Module):
                 self.report(node, self.message.format(what=f"`{qualified}()`", why=why_text(entry)),
                             help=entry.note[:1].upper() + entry.note[1:] + ".", severity=severity)
             return
+        if entry is None and (applied := applied_call(node, self.ctx.qualify)) is not None \
+                and (inner := self._known.get(self.ctx.qualify(applied[1]))) is not None \
+                and inner.form == "call" and inner.size_at is None:
+            # `map(partial(jacobian, f), rows)`: the call runs `jacobian`
+            entry, qualified = inner, f"{self.ctx.qualify(applied[1])}` through `{applied[0]}"
         if entry is not None and entry.form == "call":
             when = product_when(self.ctx, node) if entry.gb_id == "GB0015" else ()
             if when is None:
