@@ -16,7 +16,7 @@ from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
                                        call_sites_decide, dotted, legacy_tensor, literal_kind, not_optional,
-                                       property_accessor, scalar_annotation, strongest)
+                                       property_accessor, scalar_annotation, strongest, tensor_container)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
@@ -52,9 +52,9 @@ class FunctionScope:
     ndarrays: frozenset[str] = frozenset()  # names bound to NumPy arrays (semantic.ndarrays)
     # id(if body) -> (name, its kind before): `if isinstance(x, Tensor):` makes x a tensor there
     narrowed: dict[int, tuple[str, Kind] | frozenset[str]] = field(default_factory=dict)
-    # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps
-    # the declared kind, as a type checker holds every assignment to it
+    # names annotated as tensors (`edge_index: Tensor`): a rebinding the walk cannot type keeps that kind
     declared: dict[str, Kind] = field(default_factory=dict)
+    tensor_items: set[str] = field(default_factory=set)  # parameters annotated `Dict[str, Tensor]`, `list[Tensor]`
     # parameters annotated with a class (`input: MultivariateNormal`), never rebound so far: `input.log_prob()`,
     # `input.variance` are that class's (semantic.calls); "[]self.ts": `t` of `for t in self.ts`
     typed: dict[str, str] = field(default_factory=dict)
@@ -282,6 +282,8 @@ class Bindings:
                 elif kind == Kind.UNKNOWN and (cls := annotated_class(param.annotation.annotation, self.qualify)
                                                or self._known_class(param.annotation.annotation)):
                     scope.typed[name] = cls
+                elif tensor_container(param.annotation.annotation, self.qualify):
+                    scope.tensor_items.add(name)
             elif commented is not None and index < len(commented):
                 kind = commented[index]
             elif param.default is not None:
@@ -305,8 +307,7 @@ class Bindings:
         return defaults
 
     def _known_class(self, annotation: cst.BaseExpression) -> str | None:
-        """A library class whose methods the knowledge table names (`optimizer: Optimizer`):
-        `self.optimizer = optimizer` then holds one, and `self.optimizer.zero_grad()` is its."""
+        """A library class the knowledge table names methods of (`optimizer: Optimizer`)."""
         qualified = self.qualify(not_optional(annotation))
         return qualified if qualified in method_classes() else None
 
@@ -359,6 +360,7 @@ class Bindings:
                 self.scopes[-1].var_made.pop(target.value, None)
                 self.scopes[-1].typed.pop(target.value, None)
                 self.scopes[-1].built.discard(target.value)
+                self.scopes[-1].tensor_items.discard(target.value)
                 self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
             if not self.scopes:
                 self._class_table(target.value, value)

@@ -49,6 +49,9 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             return base  # (`torch.max(x, 0).values`: a reduction's named result, read as a tensor)
         return Kind.UNKNOWN
     if isinstance(node, cst.Subscript):
+        if isinstance(node.value, cst.Name) and env.holds_tensors(node.value.value) \
+                and not any(isinstance(e.slice, cst.Slice) for e in node.slice):
+            return Kind.TENSOR  # `inputs["idx_m"]` with `inputs: Dict[str, Tensor]`
         base = infer(node.value, env)
         if base.tensorish:
             return base

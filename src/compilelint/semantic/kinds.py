@@ -186,6 +186,26 @@ def annotation_kind(annotation: cst.BaseExpression, qualify) -> Kind:
     return Kind.UNKNOWN
 
 
+MAPPINGS = frozenset({"Dict", "dict", "Mapping", "MutableMapping", "OrderedDict"})
+SEQUENCES = frozenset({"List", "list", "Sequence", "MutableSequence", "Tuple", "tuple"})
+
+
+def tensor_container(annotation: cst.BaseExpression, qualify) -> bool:
+    """`Dict[str, Tensor]`, `list[torch.Tensor]`, `Tuple[Tensor, ...]`: a container whose items
+    are tensors, so an item read (`inputs["idx_m"]`, `xs[0]`) is one (schnetpack's and MACE's
+    batches are dicts of tensors)."""
+    if not isinstance(annotation, cst.Subscript):
+        return False
+    last = (dotted(annotation.value) or "").rsplit(".", 1)[-1]
+    items = [e.slice.value for e in annotation.slice if isinstance(e.slice, cst.Index)]
+    if last in MAPPINGS and len(items) == 2:
+        return annotation_kind(items[1], qualify) == Kind.TENSOR
+    if last in SEQUENCES and items:
+        return all(annotation_kind(item, qualify) == Kind.TENSOR or isinstance(item, cst.Ellipsis) for item in items) \
+            and annotation_kind(items[0], qualify) == Kind.TENSOR
+    return False
+
+
 ANNOTATION_WRAPPERS = frozenset({"Optional", "Union", "typing", "None"})
 SCALAR_ANNOTATIONS = frozenset({"int", "float"})
 

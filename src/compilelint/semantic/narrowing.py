@@ -66,6 +66,10 @@ class Narrowing:
         elif narrowed is not None and self.scopes[-1].env.get(narrowed[0]) == Kind.TENSOR:
             self.scopes[-1].env[narrowed[0]] = narrowed[1]  # the else branch and after: as before
 
+    def holds_tensors(self, name: str) -> bool:
+        """A parameter annotated as a container of tensors, not rebound so far (`kinds.tensor_container`)."""
+        return bool(self.scopes) and name in self.scopes[-1].tensor_items
+
     def _tensor_check(self, test: cst.BaseExpression) -> str | None:
         """`x` for `isinstance(x, torch.Tensor)` or `torch.is_tensor(x)`, also as one operand of `and`, or for a tuple of
         tensor classes only (`(nn.Parameter, Tensor, MaskedTensor)`; `(Tensor, np.ndarray)`
