@@ -844,3 +844,54 @@ def test_dynamo_breaks_in_a_learners_step(tmp_path):
         result = capture(lambda batch: solver.step(batch), (torch.randn(4, 4),), backend="eager")
     line = next(i for i, text in enumerate(SOLVER.splitlines(), 1) if "# HISTORY" in text)
     assert line in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+# pina's layout: the code lives in a private tree (`pina/_src/core/operator.py`) and a public
+# module hands it out (`pina/operator.py`: `from pina._src.core.operator import grad`, `__all__`)
+FACADE_OPS = textwrap.dedent("""
+    import torch
+
+
+    def grad(output, points):
+        total = output.sum()
+        print("differentiating", total.item())  # ITEM
+        return torch.autograd.grad(total, points, create_graph=True)[0]
+
+
+    def scale(x, factor):
+        print("scaling", factor)  # IMPORTED, NOT LISTED
+        return x * factor
+
+
+    def unexported(x):
+        print("never handed out", x)
+        return x
+""")
+FACADE = "from facadepkg._src.ops import grad, scale\n\n__all__ = [\"grad\"]\n"
+
+
+def test_what_a_public_module_hands_out_of_a_private_one_is_api(tmp_path):
+    root = _package(tmp_path, "facadepkg", {"__init__.py": "from .graph import Graph\n",
+                                            "graph.py": "class Graph:\n    pass\n", "operator.py": FACADE})
+    (root / "facadepkg" / "_src").mkdir()
+    (root / "facadepkg" / "_src" / "__init__.py").write_text("")
+    (root / "facadepkg" / "_src" / "ops.py").write_text(FACADE_OPS)
+    findings = check([str(root)], config_mod.load(start=str(root))).findings
+    line = next(i for i, text in enumerate(FACADE_OPS.splitlines(), 1) if "# ITEM" in text)
+    assert {(f.path.rsplit("/", 1)[-1], f.line, f.when) for f in findings} >= {("ops.py", line, (API,))}
+    assert {f.line for f in findings if f.path.endswith("ops.py")} == {line, line + 1}  # (and autograd.grad)
+
+
+def test_dynamo_breaks_in_what_a_public_module_hands_out(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, "facadepkg", {"__init__.py": "", "operator.py": FACADE})
+    (root / "facadepkg" / "_src").mkdir()
+    (root / "facadepkg" / "_src" / "__init__.py").write_text("")
+    (root / "facadepkg" / "_src" / "ops.py").write_text(FACADE_OPS)
+    line = next(i for i, text in enumerate(FACADE_OPS.splitlines(), 1) if "# ITEM" in text)
+    with imported(root, "facadepkg.operator") as operator:
+        points = torch.randn(3, requires_grad=True)
+        result = capture(lambda p: operator.grad((p ** 2).sum() * 1.0, p), (points,), backend="eager")
+    assert line in {r.line for r in result.breaks if r.kind == "graph_break"}

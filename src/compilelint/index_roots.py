@@ -256,7 +256,9 @@ class RootFinding(ComputeModules):
 
     def _export_key(self, module: str, summary, local: str) -> str | None:
         qualified = summary.imports.get(local, "")
-        if local.startswith("_") or not (qualified.startswith(module + ".") or local in summary.classes):
+        # (a facade module, no package, hands out what its package's private modules define)
+        source = module + "." if module in self._packages_with_files() else module.split(".", 1)[0] + "."
+        if local.startswith("_") or not (qualified.startswith(source) or local in summary.classes):
             return None
         return self._lookup(qualified) if qualified else f"{module}:{local}"
 
@@ -265,10 +267,14 @@ class RootFinding(ComputeModules):
         subpackage (captum's `captum.attr` re-exports `IntegratedGradients` from the private
         `captum.attr._core.integrated_gradients`, and users import it from there)."""
         if self._packages is None:
-            parents = {module.rpartition(".")[0] for module in self.modules if "." in module}
-            self._packages = frozenset(module for module in self.modules
-                                       if "." not in module or module in parents and _public(module))
+            parents = self._packages_with_files()
+            self._packages = frozenset(module for module in self.modules if "." not in module or _public(module) and (
+                module in parents or self.modules[module].exports))  # (or a facade module: `_facade_exports`)
         return self._packages
+
+    def _packages_with_files(self) -> frozenset[str]:
+        return self.__dict__.setdefault("_parents", frozenset(
+            module.rpartition(".")[0] for module in self.modules if "." in module))
 
     def _reexported(self) -> set[str]:
         """The functions a top-level package re-exports by name (not under `if TYPE_CHECKING:`)

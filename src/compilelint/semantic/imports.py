@@ -57,10 +57,12 @@ class ImportTracking:
         (index_roots.package_api). A subpackage's `__init__` counts when it declares `__all__`
         (rsl_rl's `algorithms/__init__.py`: `from .ppo import PPO`, `__all__ = ["PPO", ...]`
         under an empty top-level `__init__`): a library's, not an application's folder."""
-        if not self.path.endswith(("__init__.py", "__init__.pyi")) or "." in self.module and not any(
-                isinstance(small, cst.Assign) and any(dotted(t.target) == "__all__" for t in small.targets)
-                for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
-                for small in statement.body):
+        listed = _all_names(node)
+        if not self.path.endswith(("__init__.py", "__init__.pyi")):
+            if listed and not any(part.startswith("_") for part in self.module.split(".")):
+                self._facade_exports(node, listed)
+            return
+        if "." in self.module and listed is None:
             return
         for statement in node.body:
             if isinstance(statement, cst.ClassDef):
@@ -73,6 +75,16 @@ class ImportTracking:
                             name = alias.asname.name.value
                         if name:
                             self.exports.append(name)
+
+    def _facade_exports(self, node: cst.Module, listed: frozenset[str]) -> None:
+        """A public module that hands out what a private one defines (`pina/operator.py`: `from
+        pina._src.core.operator import grad, laplacian` and `__all__ = ["grad", ...]`): the names
+        it imports and lists in `__all__` are its exports, as a package `__init__`'s are."""
+        for statement in node.body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    self.exports.extend(name for alias in small.names if (name := dotted(
+                        alias.asname.name if alias.asname is not None else alias.name)) in listed)
 
     def enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -160,3 +172,14 @@ def module_qualifier(module: cst.Module,
         return f"builtins.{head}" if head in BUILTIN_NAMES and head not in defined and not rest else None
 
     return qualify
+
+
+def _all_names(module: cst.Module) -> frozenset[str] | None:
+    """The strings of a module-level `__all__ = [...]` (or tuple); None when it has none."""
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and any(dotted(t.target) == "__all__" for t in small.targets):
+                items = small.value.elements if isinstance(small.value, (cst.List, cst.Tuple)) else ()
+                return frozenset(e.value.evaluated_value for e in items
+                                 if isinstance(e.value, cst.SimpleString) and isinstance(e.value.evaluated_value, str))
+    return None
