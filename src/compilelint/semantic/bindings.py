@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint.knowledge import method_classes
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
-                                       call_sites_decide, dotted, legacy_tensor, literal_kind, not_optional,
+                                       call_sites_decide, constructed, dotted, known_class, literal_kind,
                                        property_accessor, scalar_annotation, strongest, tensor_container)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
@@ -280,7 +279,7 @@ class Bindings:
                 elif kind == Kind.VALUE and scalar_annotation(param.annotation.annotation):  # (project decides)
                     scope.open[name] = (f"a|{scope.qualname}|{name}",)
                 elif kind == Kind.UNKNOWN and (cls := annotated_class(param.annotation.annotation, self.qualify)
-                                               or self._known_class(param.annotation.annotation)):
+                                               or known_class(param.annotation.annotation, self.qualify)):
                     scope.typed[name] = cls
                 elif tensor_container(param.annotation.annotation, self.qualify):
                     scope.tensor_items.add(name)
@@ -305,11 +304,6 @@ class Bindings:
             if isinstance(star, cst.Param):
                 scope.env[star.name.value] = Kind.VALUE if star is node.params.star_kwarg else Kind.UNKNOWN
         return defaults
-
-    def _known_class(self, annotation: cst.BaseExpression) -> str | None:
-        """A library class the knowledge table names methods of (`optimizer: Optimizer`)."""
-        qualified = self.qualify(not_optional(annotation))
-        return qualified if qualified in method_classes() else None
 
     def exit_FunctionDef(self, node: cst.FunctionDef) -> None:
         scope = self.scopes.pop()
@@ -364,10 +358,11 @@ class Bindings:
                 self._set_open(target.value, value if kind == Kind.UNKNOWN else None)
             if not self.scopes:
                 self._class_table(target.value, value)
+            if isinstance(value, cst.IfExp) and (either := constructed(value, self.qualify)):
+                var_class[target.value] = either  # `L_BFGS(x) if low_mem else BFGS(x)`: one of them
             if isinstance(value, cst.Call):
                 ref = self.qualify(value.func) or dotted(value.func)
-                if ref and (ref.split(".")[-1][:1].isupper() or ref in method_classes()) \
-                        and not ref.startswith("builtins.") and not legacy_tensor(ref):
+                if constructed(value, self.qualify):
                     var_class[target.value] = ref  # (`torch.LongTensor([n])` builds a tensor: its kind says so)
                 elif table := self.table_classes(value.func):
                     var_class[target.value] = table  # solver = SOLVERS[method](...): one of them

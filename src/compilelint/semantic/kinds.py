@@ -12,6 +12,7 @@ import re
 
 import libcst as cst
 
+from compilelint.knowledge import method_classes
 from compilelint.traverse import iter_nodes
 
 
@@ -422,3 +423,22 @@ def builds_list(value: cst.BaseExpression, qualify=None) -> bool:
         return False
     name = qualify(value.func) if qualify else dotted(value.func)
     return (name or "").removeprefix("builtins.") in LIST_BUILDERS
+
+def known_class(annotation: cst.BaseExpression, qualify) -> str | None:
+    """A library class the knowledge table names methods of (`optimizer: Optimizer`):
+    `self.optimizer = optimizer` then holds one, and `self.optimizer.zero_grad()` is its."""
+    qualified = qualify(not_optional(annotation))
+    return qualified if qualified in method_classes() else None
+
+
+def constructed(value: cst.BaseExpression, qualify) -> str | None:
+    """The class a call builds (`Foo(...)`, a knowledge-table class; not a builtin, nor a legacy
+    tensor constructor), or the classes either branch of `A(...) if c else B(...)` builds, "A|B"."""
+    if isinstance(value, cst.IfExp):
+        refs = [constructed(branch, qualify) for branch in (value.body, value.orelse)]
+        return "|".join(dict.fromkeys(refs)) if all(refs) else None
+    if not isinstance(value, cst.Call):
+        return None
+    ref = qualify(value.func) or dotted(value.func)
+    return ref if ref and (ref.split(".")[-1][:1].isupper() or ref in method_classes()) \
+        and not ref.startswith("builtins.") and not legacy_tensor(ref) else None
