@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from compilelint.rules.cl155_classmethod_autograd_forward import FUNCTIONS
+from compilelint.semantic.kinds import AUTOGRAD_FUNCTIONS
 from compilelint.semantic.imports import module_qualifier, top_level_imports
 from compilelint.semantic.kinds import dotted
 
@@ -85,7 +85,7 @@ def _script_methods(module: cst.Module, imports: dict[str, str]) -> frozenset[tu
             return name in functions
         for arg in node.bases:
             base = dotted(arg.value) or ""
-            if qualify(arg.value) in FUNCTIONS or (base in classes and is_function(base, depth + 1)):
+            if qualify(arg.value) in AUTOGRAD_FUNCTIONS or (base in classes and is_function(base, depth + 1)):
                 functions.add(name)
                 return True
         return False

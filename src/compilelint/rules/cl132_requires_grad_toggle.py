@@ -3,7 +3,7 @@ import libcst as cst
 from compilelint.finding import nograd_label
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.guards import conditions
-from compilelint.semantic.kinds import NEW_TENSOR_METHODS, Kind, is_self_attribute
+from compilelint.semantic.kinds import AUTOGRAD_FUNCTIONS, NEW_TENSOR_METHODS, Kind, is_self_attribute
 from compilelint.traverse import iter_nodes
 from compilelint.rules.base import Rule
 
@@ -115,6 +115,8 @@ class Layer(nn.Module):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "requires_grad_":
+            if self._in_function_backward():
+                return  # (Dynamo traces an autograd Function's backward where grad mode may change)
             receiver = func.value
             if isinstance(receiver, cst.Name) and self.ctx.is_import(receiver.value):
                 return
@@ -160,6 +162,15 @@ class Layer(nn.Module):
                                       "that require grad: it breaks the graph (GB0225)", severity="error",
                                 when=("training",))
                 return
+
+    def _in_function_backward(self) -> bool:
+        """The `backward` of an autograd Function (torchcfm's `CheckpointFunction`:
+        `x.detach().requires_grad_(True)` to recompute): traced, no break (measured on 2.13.0 and
+        2.14.1; `clean_requires_grad_function_backward_01`)."""
+        scope = self.ctx.function
+        info = self.ctx.class_table.get(scope.class_name) if scope is not None and scope.class_name else None
+        return info is not None and scope.qualname.endswith(".backward") \
+            and any(base in AUTOGRAD_FUNCTIONS for base in info.bases)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

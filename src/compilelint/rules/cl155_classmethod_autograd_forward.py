@@ -1,10 +1,8 @@
 import libcst as cst
 
 from compilelint.rules.base import Rule
-from compilelint.semantic.kinds import dotted
+from compilelint.semantic.kinds import AUTOGRAD_FUNCTIONS, dotted
 
-FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function",
-                       "torch.autograd.function.InplaceFunction", "torch.autograd.function.NestedIOFunction"})
 
 
 class ClassmethodAutogradForward(Rule):
@@ -118,7 +116,7 @@ class Net(torch.nn.Module):
             return None
         bases, own = known
         for base in bases:
-            if self.ctx.qualify(base) in FUNCTIONS:
+            if self.ctx.qualify(base) in AUTOGRAD_FUNCTIONS:
                 return bool(own)
             inherited = self._function_class(dotted(base) or "", depth + 1)
             if inherited is not None:

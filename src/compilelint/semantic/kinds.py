@@ -117,6 +117,9 @@ VALUE_ANNOTATIONS = frozenset({
     "set", "List", "Dict", "Tuple", "Set", "Sequence", "Mapping", "Callable", "dtype",
     "device", "Size", "Literal", "Type", "type",
 })
+# the bases of an autograd Function (CL155's `forward`, CL132's `backward`)
+AUTOGRAD_FUNCTIONS = frozenset({"torch.autograd.Function", "torch.autograd.function.Function",
+                                "torch.autograd.function.InplaceFunction", "torch.autograd.function.NestedIOFunction"})
 TENSOR_ANNOTATIONS = frozenset({"Tensor", "FloatTensor", "LongTensor", "BoolTensor", "Parameter"})
 
 
