@@ -261,3 +261,12 @@ python -m pip install --no-deps laplace-torch==0.3 curvlinops-for-pytorch==3.0.1
 # TRL / TCL, tensor dropout and lasso; tensorly-torch and tensorly are installed above with neuraloperator)
 python -m pip install --no-deps pypose==0.9.5 pythae==0.1.2 torchquad==0.6.0 autoray==0.11.0 cebra==0.6.1 \
     literate-dataclasses==0.0.6
+# stop 86, second round: first contact: schnetpack (atomistic networks: SchNet, PaiNN, SO3net, FieldSchNet, their
+# output heads, response properties and AtomisticTask's loss; ase, matscipy, h5py, lightning, torchmetrics, torch-ema
+# above), pina (physics-informed solvers, neural operators, LabelTensor and its differential operators; lightning,
+# torch_geometric above), pytorch-minimize (BFGS, L-BFGS, CG, Newton and trust-region minimizers, least squares,
+# constrained solvers and its optimizer wrappers; scipy above), torchcfm (conditional flow matchers, their OT plan
+# samplers and UNet / MLP velocity fields; torchdyn, torchdiffeq above) and evotorch (evolutionary searchers, their
+# distributions, operators and neuroevolution parsers; gymnasium, cma above; its adapter stands in for ray)
+python -m pip install --no-deps schnetpack==2.1.1 dirsync==2.2.6 fasteners==0.20 pina-mathlab==0.3.2.post2610 \
+    pytorch-minimize==0.1.0 torchcfm==1.0.7 pot==0.9.7.post1 evotorch==0.6.1

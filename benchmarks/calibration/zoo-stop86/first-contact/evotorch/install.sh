@@ -1,0 +1,1 @@
+pip install --no-deps evotorch==0.6.1
