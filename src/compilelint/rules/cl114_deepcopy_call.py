@@ -41,6 +41,17 @@ class M(torch.nn.Module):
     def forward(self, x):
         return x
 """,
+        """
+import copy
+import torch
+def deep_clone(x):
+    if x is None or x is NotImplemented:
+        return copy.deepcopy(x)  # a singleton copies as itself: traced
+    return x.clone()
+@torch.compile
+def f(x, state=None):
+    return deep_clone(x) if deep_clone(state) is None else x
+""",
     ]
     INVALID = [
         """
@@ -95,13 +106,31 @@ class M(torch.nn.Module):
             if Kind.LIKELY in kinds:
                 return "a container of tensors", "warning"
         scope = self.ctx.function
-        if kind == Kind.UNKNOWN and isinstance(arg, cst.Name) and scope is not None and arg.value in scope.params:
+        if kind == Kind.UNKNOWN and isinstance(arg, cst.Name) and scope is not None and arg.value in scope.params \
+                and arg.value not in self._singletons:
             return "an argument (a tensor or state holding tensors, most likely)", "warning"
         if isinstance(arg, cst.Dict):
             kinds = [self.ctx.kind(e.value) for e in arg.elements if isinstance(e, cst.DictElement)]
             if Kind.TENSOR in kinds or Kind.LIKELY in kinds:
                 return "a container of tensors", "error" if Kind.TENSOR in kinds else "warning"
         return None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._singletons: list[str] = []  # names the enclosing `if` bodies proved None (or another singleton)
+        self._proving: dict[int, str] = {}  # id(if body) -> the name its test proves a singleton
+
+    def visit_If(self, node: cst.If) -> None:
+        if (name := _singleton_test(node.test)) is not None:
+            self._proving[id(node.body)] = name
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        if id(node) in self._proving:
+            self._singletons.append(self._proving[id(node)])
+
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock) -> None:
+        if self._proving.pop(id(original_node), None) is not None:
+            self._singletons.pop()
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
@@ -117,3 +146,19 @@ class M(torch.nn.Module):
             return
         if what is not None:
             self.report(node, self.message.format(fn=fn, what=what[0]), severity=what[1])
+
+
+SINGLETONS = frozenset({"None", "NotImplemented", "Ellipsis"})
+
+
+def _singleton_test(test: cst.BaseExpression) -> str | None:
+    """The name `x is None` (or an `or` of such tests on one name: evotorch's `deep_clone`,
+    `x is None or x is NotImplemented or x is Ellipsis`) proves a singleton, which copies as itself."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        left, right = _singleton_test(test.left), _singleton_test(test.right)
+        return left if left is not None and left == right else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) \
+            and isinstance(test.comparisons[0].operator, cst.Is) \
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value in SINGLETONS:
+        return test.left.value
+    return None
