@@ -3,14 +3,14 @@ import libcst as cst
 from compilelint import knowledge
 from compilelint.config import torch_version
 from compilelint.index import EXTERNAL_MODULE_BASES
-from compilelint.semantic.kinds import Kind
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules.base import Rule
 
 
 class DeepcopyCall(Rule):
     code = "CL114"
     name = "deepcopy-call"
-    summary = "`copy.deepcopy`"
+    summary = "`copy.deepcopy` of tensors, modules and state; `copy.copy` of them or of a list, dict or set"
     message = "`copy.{fn}()` of {what} in a compiled region: Dynamo cannot copy tensors while tracing and breaks the graph"
     severity = "error"
     gb_id = "GB4198"
@@ -97,7 +97,7 @@ class M(torch.nn.Module):
             return "a tensor", "error"
         if kind == Kind.LIKELY:
             return "a tensor", "warning"
-        if kind == Kind.MODULE:
+        if kind == Kind.MODULE and not self._plain_object(arg):
             return "a module (its parameters)", "error"
         if isinstance(arg, (cst.List, cst.Tuple, cst.Set)):
             kinds = [self.ctx.kind(e.value) for e in arg.elements]
@@ -120,6 +120,35 @@ class M(torch.nn.Module):
         self._singletons: list[str] = []  # names the enclosing `if` bodies proved None (or another singleton)
         self._proving: dict[int, str] = {}  # id(if body) -> the name its test proves a singleton
 
+    def _plain_object(self, arg: cst.BaseExpression) -> bool:
+        """`self.options`, built in `__init__` from a class of this file that derives from no other
+        class: a plain object (its kind's guess, a module, is wrong), which Dynamo copies."""
+        scope = self.ctx.function
+        if not (isinstance(arg, cst.Attribute) and isinstance(arg.value, cst.Name) and arg.value.value == "self"
+                and scope is not None and scope.class_name):
+            return False
+        info = self.ctx.class_table.get(scope.class_name)
+        made = info.init_calls.get(arg.attr.value, "") if info is not None else ""
+        built = self.ctx.class_table.get(made.removeprefix(f"{self.ctx.module}."))
+        return built is not None and all(base in ("object", "builtins.object") for base in built.bases)
+
+    def _container(self, arg: cst.BaseExpression) -> bool:
+        """A list, dict or set: a display or comprehension, `list(...)` / `dict(...)` / `set(...)`, or a
+        parameter annotated as one (evotorch's `Distribution.__init__(..., parameters: dict)`)."""
+        if isinstance(arg, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
+            return True
+        if isinstance(arg, cst.Call):
+            return self.ctx.qualify(arg.func) in ("builtins.list", "builtins.dict", "builtins.set")
+        scope = self.ctx.function
+        if not (isinstance(arg, cst.Name) and scope is not None and isinstance(scope.node, cst.FunctionDef)):
+            return False
+        params = scope.node.params
+        annotation = next((p.annotation.annotation for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                           if p.name.value == arg.value and p.annotation is not None), None)
+        if isinstance(annotation, cst.Subscript):
+            annotation = annotation.value
+        return annotation is not None and (dotted(annotation) or "").rsplit(".", 1)[-1] in CONTAINERS
+
     def visit_If(self, node: cst.If) -> None:
         if (name := _singleton_test(node.test)) is not None:
             self._proving[id(node.body)] = name
@@ -137,6 +166,11 @@ class M(torch.nn.Module):
         if qualified not in ("copy.deepcopy", "copy.copy") or not node.args:
             return
         fn = qualified.split(".")[1]
+        if fn == "copy" and self._container(node.args[0].value):
+            self.report(node, "`copy.copy()` of a list, dict or set in a compiled region: it calls the builtin "
+                              "`dict.copy` / `list.copy`, which Dynamo skips (GB0007), and the graph breaks",
+                        help="Copy with what Dynamo traces: `d.copy()`, `dict(d)`, `list(xs)`, `set(s)`.")
+            return
         what = self._what(node.args[0].value)
         # releases that reject copy.deepcopy() outright (GB0179): the knowledge table's entry
         rejected = knowledge.table(self.code, torch_version(self.ctx.settings)).get(qualified) is not None
@@ -148,6 +182,7 @@ class M(torch.nn.Module):
             self.report(node, self.message.format(fn=fn, what=what[0]), severity=what[1])
 
 
+CONTAINERS = frozenset({"list", "dict", "set", "List", "Dict", "Set", "MutableMapping"})
 SINGLETONS = frozenset({"None", "NotImplemented", "Ellipsis"})
 
 
