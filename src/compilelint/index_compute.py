@@ -20,20 +20,25 @@ DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
 
 
 class ComputeModules:
-    def _compute_module(self, module: str, reading_files: bool = False) -> bool:
+    def _compute_module(self, module: str, reading_files: bool = False, own_loaders: bool = False) -> bool:
         """A module whose functions may run compiled: not one that loads, downloads or plots
         data (it imports such a library or defines a `torch.utils.data` dataset), nor a
         program that compiles a model itself (a training script). `reading_files`: a module
-        whose only such imports fetch or read files (`FILE_LIBRARIES`) passes too."""
+        whose only such imports fetch or read files (`FILE_LIBRARIES`) passes too.
+        `own_loaders`: one whose learner wraps its own data in loaders passes too — it imports
+        `torch.utils.data`, and may make a dataset class inside a method, but defines none at
+        module level (cebra's `solver.base`: `fit` builds a `DataLoader` around `step`)."""
         cache = self.__dict__.setdefault("_compute_modules", {})
-        if (module, reading_files) not in cache:
+        if (module, reading_files, own_loaders) not in cache:
             summary = self.modules.get(module)
             allowed = FILE_LIBRARIES if reading_files else frozenset()
-            cache[module, reading_files] = summary is not None and not self._compiles_a_program(summary) and not any(
-                (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
-                or qualified.startswith(DATASETS) for qualified in summary.imports.values()) and not any(
-                base.startswith(DATASETS) for cls in summary.classes.values() for base in cls.bases)
-        return cache[module, reading_files]
+            cache[module, reading_files, own_loaders] = summary is not None \
+                and not self._compiles_a_program(summary) and not any(
+                    (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
+                    or not own_loaders and qualified.startswith(DATASETS) for qualified in summary.imports.values()) \
+                and not any(base.startswith(DATASETS) for qualname, cls in summary.classes.items()
+                            if not (own_loaders and "<locals>" in qualname) for base in cls.bases)
+        return cache[module, reading_files, own_loaders]
 
     @staticmethod
     def _compiles_a_program(summary) -> bool:
@@ -64,15 +69,3 @@ class ComputeModules:
         else:
             return False
         return qualified == "builtins.open" or qualified.split(".", 1)[0] in DATA_LIBRARIES
-
-
-    def _learner_module(self, module: str) -> bool:
-        """A module whose learner wraps its own data in loaders (cebra's `solver.base`: `fit`
-        builds a `DataLoader`, over a `Dataset` class made inside a method, around `step`, one
-        update on a batch): its `torch.utils.data` imports make it no data module. Not one that
-        defines a dataset of its own at module level, loads or plots data, or compiles a program."""
-        summary = self.modules.get(module)
-        return summary is not None and not self._compiles_a_program(summary) \
-            and not any(qualified.split(".", 1)[0] in DATA_LIBRARIES for qualified in summary.imports.values()) \
-            and not any(base.startswith(DATASETS) for qualname, cls in summary.classes.items()
-                        if "<locals>" not in qualname for base in cls.bases)

@@ -168,7 +168,7 @@ class RootFinding(ComputeModules):
         `loss.backward()` is torch's; skrl's Warp agents' is Warp's tape)."""
         module, _, name = class_key.partition(":")
         if not ("." not in name and _public(name) and self._library(module.split(".", 1)[0])
-                and (self._compute_module(module) or self._learner_module(module))):
+                and self._compute_module(module, own_loaders=True)):
             return False
         imported = {q.split(".", 1)[0] for q in self.modules[module].imports.values()}
         if not imported & OTHER_FRAMEWORKS and any(info.trains for _, _, info in self._own_methods(class_key)):
@@ -257,7 +257,7 @@ class RootFinding(ComputeModules):
     def _export_key(self, module: str, summary, local: str) -> str | None:
         qualified = summary.imports.get(local, "")
         # (a facade module, no package, hands out what its package's private modules define)
-        source = module + "." if module in self._packages_with_files() else module.split(".", 1)[0] + "."
+        source = module + "." if module in self._package_modules() else module.split(".", 1)[0] + "."
         if local.startswith("_") or not (qualified.startswith(source) or local in summary.classes):
             return None
         return self._lookup(qualified) if qualified else f"{module}:{local}"
@@ -267,14 +267,16 @@ class RootFinding(ComputeModules):
         subpackage (captum's `captum.attr` re-exports `IntegratedGradients` from the private
         `captum.attr._core.integrated_gradients`, and users import it from there)."""
         if self._packages is None:
-            parents = self._packages_with_files()
+            parents = self._package_modules()
             self._packages = frozenset(module for module in self.modules if "." not in module or _public(module) and (
                 module in parents or self.modules[module].exports))  # (or a facade module: `_facade_exports`)
         return self._packages
 
-    def _packages_with_files(self) -> frozenset[str]:
-        return self.__dict__.setdefault("_parents", frozenset(
-            module.rpartition(".")[0] for module in self.modules if "." in module))
+    def _package_modules(self) -> frozenset[str]:
+        """The modules that are packages: the parents of other modules."""
+        if "_parents" not in self.__dict__:
+            self._parents = frozenset(module.rpartition(".")[0] for module in self.modules if "." in module)
+        return self._parents
 
     def _reexported(self) -> set[str]:
         """The functions a top-level package re-exports by name (not under `if TYPE_CHECKING:`)

@@ -362,8 +362,8 @@ class Bindings:
                 var_class[target.value] = either  # `L_BFGS(x) if low_mem else BFGS(x)`: one of them
             if isinstance(value, cst.Call):
                 ref = self.qualify(value.func) or dotted(value.func)
-                if constructed(value, self.qualify):
-                    var_class[target.value] = ref  # (`torch.LongTensor([n])` builds a tensor: its kind says so)
+                if made := constructed(value, self.qualify):
+                    var_class[target.value] = made  # (`torch.LongTensor([n])` builds a tensor: its kind says so)
                 elif table := self.table_classes(value.func):
                     var_class[target.value] = table  # solver = SOLVERS[method](...): one of them
                 elif isinstance(value.func, cst.Name) and not self.locally_bound(value.func.value) \

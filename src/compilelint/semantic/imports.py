@@ -59,32 +59,19 @@ class ImportTracking:
         under an empty top-level `__init__`): a library's, not an application's folder."""
         listed = _all_names(node)
         if not self.path.endswith(("__init__.py", "__init__.pyi")):
+            # a public module that hands out what a private one defines (`pina/operator.py`: `from
+            # pina._src.core.operator import grad` and `__all__ = ["grad", ...]`): the names it
+            # imports and lists in `__all__` are its exports, as a package `__init__`'s are
             if listed and not any(part.startswith("_") for part in self.module.split(".")):
-                self._facade_exports(node, listed)
+                self.exports.extend(name for statement in node.body for name in _from_imported(statement)
+                                    if name in listed)
             return
         if "." in self.module and listed is None:
             return
         for statement in node.body:
             if isinstance(statement, cst.ClassDef):
                 self.exports.append(statement.name.value)
-            for small in getattr(statement, "body", ()) if isinstance(statement, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                    for alias in small.names:
-                        name = dotted(alias.name)
-                        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                            name = alias.asname.name.value
-                        if name:
-                            self.exports.append(name)
-
-    def _facade_exports(self, node: cst.Module, listed: frozenset[str]) -> None:
-        """A public module that hands out what a private one defines (`pina/operator.py`: `from
-        pina._src.core.operator import grad, laplacian` and `__all__ = ["grad", ...]`): the names
-        it imports and lists in `__all__` are its exports, as a package `__init__`'s are."""
-        for statement in node.body:
-            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
-                    self.exports.extend(name for alias in small.names if (name := dotted(
-                        alias.asname.name if alias.asname is not None else alias.name)) in listed)
+            self.exports.extend(_from_imported(statement))
 
     def enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -172,6 +159,16 @@ def module_qualifier(module: cst.Module,
         return f"builtins.{head}" if head in BUILTIN_NAMES and head not in defined and not rest else None
 
     return qualify
+
+
+def _from_imported(statement: cst.CSTNode) -> list[str]:
+    """The names a module-level `from ... import a, b as c` line binds (not `*`)."""
+    names = []
+    for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+        if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+            names.extend(name for alias in small.names if (name := dotted(
+                alias.asname.name if alias.asname is not None else alias.name)))
+    return names
 
 
 def _all_names(module: cst.Module) -> frozenset[str] | None:

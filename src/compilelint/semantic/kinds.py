@@ -427,6 +427,7 @@ def builds_list(value: cst.BaseExpression, qualify=None) -> bool:
     name = qualify(value.func) if qualify else dotted(value.func)
     return (name or "").removeprefix("builtins.") in LIST_BUILDERS
 
+
 def known_class(annotation: cst.BaseExpression, qualify) -> str | None:
     """A library class the knowledge table names methods of (`optimizer: Optimizer`):
     `self.optimizer = optimizer` then holds one, and `self.optimizer.zero_grad()` is its."""
