@@ -12,7 +12,7 @@ import libcst as cst
 
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
-from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns
+from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns, tuple_fields
 from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
                                        call_sites_decide, constructed, dotted, known_class, literal_kind,
                                        property_accessor, scalar_annotation, strongest, tensor_container)
@@ -324,6 +324,9 @@ class Bindings:
             self.scopes[-1].env[node.name.value] = Kind.VALUE
             self.scopes[-1].open.pop(node.name.value, None)
 
+    def enter_Module(self, node: cst.Module) -> None:
+        self.tuple_fields = tuple_fields(node)
+
     def enter_Lambda(self, node: cst.Lambda) -> None:
         if self.scopes:
             for param in node.params.params:
@@ -338,7 +341,7 @@ class Bindings:
                 self.scopes[-1].returns.append(BOOL)
                 return
             self.scopes[-1].returns.append(self.kind_spec(value))
-            self.scopes[-1].items.append(displayed_items(value, self.kind_spec))
+            self.scopes[-1].items.append(displayed_items(value, self.kind_spec, self.tuple_fields))
 
     # ---- bindings (on leave, so rules see the state before the assignment) -------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from compilelint.semantic.arg_facts import argument_constant, argument_size
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pattern, self_getattr
 from compilelint.semantic.local_flags import may_be_none
@@ -107,6 +108,9 @@ class CallGraph:
                 ref = ("name", value.value)
             elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
                 ref = ("self", value.attr.value)  # `transform = self._transform`: a bound method
+            elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) \
+                    and (cls := self._object_class(value.value.value, self.scopes[-1])):
+                ref = ("ctorcall", f"{cls}.{value.attr.value}")  # `closure = sf.closure`: the object's method
             elif isinstance(value, cst.Attribute) and (qualified := self.qualify(value)) \
                     and not qualified.startswith(("builtins.", "torch.")):
                 ref = ("dotted", qualified)
@@ -390,9 +394,9 @@ class CallGraph:
         `*args` ("*"), and "**" marks a `**mapping`."""
         out = []
         for key, arg in _keyed(node, stars=True):
-            spec = "unknown" if arg is None else _constant(arg.value) or self._value_spec(arg.value)
+            spec = "unknown" if arg is None else argument_constant(arg.value) or self._value_spec(arg.value)
             if arg is not None and spec in (Kind.VALUE.value, Kind.UNKNOWN.value):
-                spec = _size(arg.value) or spec  # (`sizes.amax(0) + 1` is a tensor, not a size)
+                spec = argument_size(arg.value) or spec  # (`sizes.amax(0) + 1` is a tensor, not a size)
             out.append((key, spec))
         return tuple(out)
 
@@ -406,7 +410,7 @@ class CallGraph:
             return "optional"  # (`dim_size=sizes.get("graphs")`: the callee's `is None` branch may run)
         if spec in (Kind.VALUE.value, Kind.UNKNOWN.value) and isinstance(value, cst.Name) and self.scopes:
             bound = self.local_flag(value.value)
-            return (_size(bound) if bound is not None else None) or spec
+            return (argument_size(bound) if bound is not None else None) or spec
         return spec
 
 
@@ -460,38 +464,6 @@ def _dispatch_edge(node: cst.Call) -> CallEdge | None:
     if pattern is None or len(pattern.replace("*", "")) < 3:
         return None  # (a bare variable, or too little text to pick methods by)
     return CallEdge("self", pattern)
-
-
-SIZE_METHODS = frozenset({"size", "numel", "dim", "ndimension", "nelement"})
-SIZE_BUILTINS = frozenset({"len", "int", "min", "max"})
-
-
-def _size(value: cst.BaseExpression) -> str | None:
-    """"set" for a number that is surely not None: a literal, a size (`x.size(0)`,
-    `x.shape[0]`, `len(xs)`) or arithmetic on one (`n + 1`): what decides a callee's
-    `if num_nodes is None`."""
-    if isinstance(value, cst.BinaryOperation):
-        return "set" if _size(value.left) or _size(value.right) else None
-    if isinstance(value, (cst.Integer, cst.Float)):
-        return "set"
-    if isinstance(value, cst.Call):
-        func = value.func
-        if isinstance(func, cst.Attribute) and func.attr.value in SIZE_METHODS:
-            return "set"
-        if isinstance(func, cst.Name) and func.value in SIZE_BUILTINS and value.args:
-            return "set"
-    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) and value.value.attr.value == "shape":
-        return "set"
-    return None
-
-
-def _constant(value: cst.BaseExpression) -> str | None:
-    """"false" / "true" for a literal the callee's `if flag:` decides on (semantic.facts)."""
-    if isinstance(value, cst.Name) and value.value in ("False", "True"):
-        return value.value.lower()
-    if isinstance(value, cst.Integer):
-        return "false" if value.evaluated_value == 0 else "true"
-    return None
 
 
 def _wraps(value: cst.BaseExpression, other: cst.BaseExpression) -> bool:

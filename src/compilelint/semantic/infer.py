@@ -13,9 +13,9 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import (
-    FULL_REDUCTIONS, NON_TENSOR_METHODS, STRICT_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS, VALUE_ATTRS,
-    VALUE_BUILTINS, VALUE_METHODS, Kind, annotation_kind, computed_name, dotted, join, literal_kind, name_pattern,
-    self_getattr, strongest, torch_call_kind,
+    FULL_REDUCTIONS, NON_TENSOR_METHODS, OPERAND_METHODS, STRICT_TENSOR_METHODS, TENSOR_ATTRS, TENSOR_ONLY_METHODS,
+    VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, annotation_kind, computed_name, dotted, join, literal_kind,
+    name_pattern, self_getattr, strongest, torch_call_kind,
 )
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
@@ -177,6 +177,10 @@ def call_kind(node: cst.Call, env) -> Kind:
             if receiver == Kind.LIKELY and (_full_reduction(node, env) or method in STRICT_TENSOR_METHODS
                                             or _dim_keyword(node)):
                 return Kind.TENSOR
+            if method in OPERAND_METHODS and receiver == Kind.LIKELY and getattr(env, "assuming", None) is not None:
+                for arg in node.args:  # `y.dot(s)`, both parameters: a tensor passed for either will do
+                    if arg.keyword is None:
+                        infer(arg.value, env)
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:
             return Kind.LIKELY if method == "forward" else Kind.UNKNOWN
@@ -186,6 +190,9 @@ def call_kind(node: cst.Call, env) -> Kind:
             if name is None or not env.is_import(name.split(".")[0]):
                 return Kind.TENSOR if _full_reduction(node, env) or method in STRICT_TENSOR_METHODS \
                     or _dim_keyword(node) else Kind.LIKELY
+        if receiver == Kind.UNKNOWN and method in OPERAND_METHODS \
+                and any(a.keyword is None and infer(a.value, env) == Kind.TENSOR for a in node.args):
+            return Kind.LIKELY
         return env.open_call(node)
     if isinstance(func, cst.Name):
         kind = env.name_kind(func.value)

@@ -67,6 +67,9 @@ TENSOR_ONLY_METHODS = frozenset({
     "logical_and", "logical_or", "logical_not", "isclose", "allclose", "where", "chunk",
     "unbind", "roll", "flip", "tril", "triu", "diag", "square", "neg",
 })
+# Tensor arithmetic that NumPy arrays share (not `add`: a set has it): given a tensor, what
+# answers one computes a tensor (`rho_inv = y.dot(s)` with `s` a tensor)
+OPERAND_METHODS = frozenset({"dot", "mv", "mul", "div", "sub", "inner", "outer", "cross", "kron", "true_divide"})
 # Of those, the methods no int, list, tuple, NumPy array or module has: whatever answers one is a tensor
 STRICT_TENSOR_METHODS = frozenset({
     "unsqueeze", "masked_fill", "long", "int", "bool", "detach", "contiguous", "permute", "expand_as",

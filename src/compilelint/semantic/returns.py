@@ -31,11 +31,71 @@ def join_returns(specs: list) -> object:
     return "tensor" if kinds == {"tensor"} else "likely"
 
 
-def displayed_items(value: cst.BaseExpression, kind_spec) -> list | None:
-    """Each element's spec of `return a, b` (None for anything but a tuple display without `*`)."""
+def displayed_items(value: cst.BaseExpression, kind_spec, tuple_fields: dict | None = None) -> list | None:
+    """Each element's spec of `return a, b`, or of `return Result(f=a, grad=b)` with `Result` a
+    namedtuple of the file (None for anything else, or a display with `*`)."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and tuple_fields \
+            and (fields := tuple_fields.get(value.func.value)):
+        return _fielded_items(value, fields, kind_spec)
     if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
         return None
     return [kind_spec(e.value) for e in value.elements]
+
+
+def _fielded_items(call: cst.Call, fields: tuple[str, ...], kind_spec) -> list | None:
+    """`sf_value(f=f.detach(), grad=g)`: each field's spec, in the namedtuple's order (a field
+    left to its default: unknown)."""
+    specs = [Kind.UNKNOWN.value] * len(fields)
+    for n, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        index = n if arg.keyword is None else (
+            fields.index(arg.keyword.value) if arg.keyword.value in fields else None)
+        if index is None or index >= len(fields):
+            return None
+        specs[index] = kind_spec(arg.value)
+    return specs
+
+
+def tuple_fields(module: cst.Module) -> dict[str, tuple[str, ...]]:
+    """The file's namedtuples and their fields, in order: `Out = namedtuple("Out", ["f", "g"])`
+    (or `"f g"`), `Out = NamedTuple("Out", [("f", Tensor), ...])`, `class Out(NamedTuple): f: Tensor`."""
+    found = {}
+    for stmt in module.body:
+        if isinstance(stmt, cst.ClassDef):
+            if any((dotted(b.value) or "").rsplit(".", 1)[-1] == "NamedTuple" for b in stmt.bases):
+                found[stmt.name.value] = tuple(
+                    s.body[0].target.value for s in stmt.body.body if isinstance(s, cst.SimpleStatementLine)
+                    and isinstance(s.body[0], cst.AnnAssign) and isinstance(s.body[0].target, cst.Name))
+            continue
+        if not isinstance(stmt, cst.SimpleStatementLine) or not isinstance(stmt.body[0], cst.Assign):
+            continue
+        assign = stmt.body[0]
+        value = assign.value
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name) \
+                or not isinstance(value, cst.Call) or len(value.args) < 2 \
+                or (dotted(value.func) or "").rsplit(".", 1)[-1] not in ("namedtuple", "NamedTuple"):
+            continue
+        fields = _field_names(value.args[1].value)
+        if fields:
+            found[assign.targets[0].target.value] = fields
+    return found
+
+
+def _field_names(node: cst.BaseExpression) -> tuple[str, ...] | None:
+    if isinstance(node, cst.SimpleString):
+        return tuple(node.evaluated_value.replace(",", " ").split())
+    if not isinstance(node, (cst.List, cst.Tuple)):
+        return None
+    names = []
+    for element in node.elements:
+        item = element.value
+        if isinstance(item, cst.Tuple) and item.elements:  # NamedTuple's ("f", Tensor)
+            item = item.elements[0].value
+        if not isinstance(item, cst.SimpleString):
+            return None
+        names.append(item.evaluated_value)
+    return tuple(names)
 
 
 def join_items(items: list) -> tuple | None:

@@ -106,6 +106,7 @@ class Walker(*PARTS, cst.CSTVisitor):
         self.state_reads: dict[int, int] = {}  # id(Call) -> its state event (semantic.state_events)
         self.state_lazy: set[int] = set()  # id(Call) of the reads `next()` takes one item of
         self.module_functions: dict[str, cst.FunctionDef] = {}  # module-level defs by name
+        self.tuple_fields: dict[str, tuple[str, ...]] = {}  # the file's namedtuples' fields (semantic.returns)
         # on demand, per file: semantic.classes.return_class, semantic.guards' helper values
         # and names empty under compile
         self.return_classes: dict[str, str | None] = {}
