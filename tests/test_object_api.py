@@ -173,6 +173,31 @@ def test_no_api(tmp_path, files):
     assert _findings(_package(tmp_path, files)) == []
 
 
+# what marks an empty-`__init__` package as published (compilelint.published): rwkv's wheel
+# (`rwkv-0.8.32.dist-info` beside it), a source tree that builds a distribution
+PUBLISHED = {
+    "installed distribution": {"kgpkg-1.0.dist-info/METADATA": "Name: kgpkg\n"},
+    "distribution listing it in top_level.txt": {"kg_tools-2.0.dist-info/top_level.txt": "kgpkg\n"},
+    "pyproject.toml with a [project] table": {"pyproject.toml": "[project]\nname = 'kgpkg'\n\n[tool.compilelint]\n"},
+    "setup.py": {"setup.py": "from setuptools import setup\nsetup(name='kgpkg')\n"},
+}
+
+
+@pytest.mark.parametrize("beside", PUBLISHED.values(), ids=PUBLISHED)
+def test_a_published_package_with_an_empty_init_has_an_api(tmp_path, beside):
+    for name, text in beside.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    root = _package(tmp_path, {"sampling.py": SAMPLING})
+    assert _findings(root) == [("sampling.py", _line(SAMPLING, "# ITEM"), "CL103", "note", (API,))]
+
+
+def test_another_distribution_beside_it_does_not_publish_it(tmp_path):
+    (tmp_path / "other-1.0.dist-info").mkdir()
+    (tmp_path / "other-1.0.dist-info" / "top_level.txt").write_text("other\n")
+    assert _findings(_package(tmp_path, {"sampling.py": SAMPLING})) == []
+
+
 def test_dynamo_breaks_in_a_plain_objects_method(tmp_path):
     torch = pytest.importorskip("torch")
     from compilelint.probe.capture import capture

@@ -168,3 +168,39 @@ def test_a_flag_at_module_level_is_no_caller_s(tmp_path):
             p.requires_grad_(False)
     """)
     assert all(code != "CL001" for _, code in found)
+
+
+CHART = """
+    import torch
+    class Chart(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = torch.nn.Linear(3, 3)
+        def _make_chart(self, potentials, force_grad=False):
+            chart = torch.zeros(3, dtype=potentials.dtype)
+            return chart.requires_grad_(force_grad and not potentials.requires_grad)
+        def forward(self, x):
+            potentials = {potentials}
+            return (self._make_chart(potentials, force_grad=True) + potentials).sum()
+"""
+
+
+def test_a_flag_that_tests_a_caller_s_tensor_needs_it_without_grad(tmp_path):
+    """torch-struct's `_make_chart`: `requires_grad_(force_grad and not potentials.requires_grad)`
+    turns grad on only when the caller's potentials need none (a model's potentials do)."""
+    found = _static(tmp_path, CHART.format(potentials="self.proj(x)"))
+    assert found[(9, "CL132")] == ("nograd:potentials", "grad")  # (the one caller passes the flag)
+
+
+@pytest.mark.parametrize(("potentials", "breaks"), [("self.proj(x)", False), ("x * 2", True)])
+def test_dynamo_on_a_flag_that_tests_a_caller_s_tensor(potentials, breaks):
+    """Measured: potentials a layer computed (they require grad) leave the call a no-op; plain
+    ones make it turn grad on, which Dynamo refuses."""
+    torch = pytest.importorskip("torch")
+    import torch._dynamo as dynamo
+
+    scope: dict = {}
+    exec(compile(textwrap.dedent(CHART.format(potentials=potentials)), "chart.py", "exec"), scope)  # noqa: S102
+    dynamo.reset()
+    explained = dynamo.explain(scope["Chart"]())(torch.randn(3))
+    assert {r.user_stack[-1].lineno for r in explained.break_reasons} == ({9} if breaks else set())

@@ -21,6 +21,7 @@ from compilelint.config import Settings
 from compilelint.discovery import discover
 from compilelint.finding import API, CERTAIN, FALLBACK, PROJECT_DECIDES, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
+from compilelint.published import published_packages
 from compilelint.source import SourceError, decode, read
 from compilelint.summary import ModuleSummary
 
@@ -131,14 +132,6 @@ def _ignored_here(finding: Finding, analysis: FileAnalysis, settings: Settings) 
     return False
 
 
-def typed_packages(analyses: Iterable[FileAnalysis]) -> frozenset[str]:
-    """The top-level packages checked whose folder holds a `py.typed` marker (PEP 561: a
-    package meant to be imported by others' code). Read from the disk when the project is
-    built, not from a file's cached analysis, which the marker's arrival does not change."""
-    return frozenset({a.module for a in analyses if "." not in a.module and os.path.basename(a.path) == "__init__.py"
-            and os.path.isfile(os.path.join(os.path.dirname(a.path), "py.typed"))})
-
-
 class Project:
     """What selecting findings derives from the summaries alone: the project index, the
     compiled region and (made when first asked for) the kind solver. The server keeps one
@@ -147,7 +140,7 @@ class Project:
     def __init__(self, analyses: Iterable[FileAnalysis], settings: Settings) -> None:
         analyses = list(analyses)
         self.index = ProjectIndex(a.summary for a in analyses)
-        self.index.typed = typed_packages(analyses)
+        self.index.typed = published_packages(analyses)
         self.roots = self.index.roots(settings.roots)
         self.region = self.index.region(settings.roots, self.roots)
         from compilelint.project_rules.callsites import CallSites

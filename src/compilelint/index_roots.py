@@ -51,7 +51,7 @@ def _public(dotted: str) -> bool:
 
 
 class RootFinding(ComputeModules):
-    typed: frozenset[str] = frozenset()  # top-level packages with a `py.typed` marker (engine.typed_packages)
+    typed: frozenset[str] = frozenset()  # top-level packages published for others to import (compilelint.published)
 
     def roots(self, mode: str) -> set[str]:
         """With `roots = "modules"`: every module's forward (and its own `__call__`), and the

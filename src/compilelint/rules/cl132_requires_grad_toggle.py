@@ -133,7 +133,8 @@ class Layer(nn.Module):
             if node.args and not _turns_on(node) and not _turns_off(node) and self.ctx.function is not None:
                 # `requires_grad_(force_grad and ...)`: on only when the caller passes the flag
                 flag = node.args[0].value
-                when = conditions(flag, flag=self.ctx.local_flag) + self.ctx.caller_conditions(flag)
+                when = conditions(flag, flag=self.ctx.local_flag) + self.ctx.caller_conditions(flag) \
+                    + self._unless_grad(flag, node)
             if _turns_on(node):
                 given = self._given_tensor(receiver, node)
                 when = (given,) if given else self._derived(receiver, node)
@@ -162,6 +163,23 @@ class Layer(nn.Module):
                                       "that require grad: it breaks the graph (GB0225)", severity="error",
                                 when=("training",))
                 return
+
+    def _unless_grad(self, flag: cst.BaseExpression, call: cst.Call) -> tuple[str, ...]:
+        """`nograd:potentials` for each `not potentials.requires_grad` the flag's `and` needs, of a
+        parameter (torch_struct's `requires_grad_(force_grad and not potentials.requires_grad)`):
+        a caller's tensor that requires grad, as a model's output does, turns the call off."""
+        terms = []
+        while isinstance(flag, cst.BooleanOperation) and isinstance(flag.operator, cst.And):
+            terms.append(flag.right)
+            flag = flag.left
+        labels = []
+        for term in (flag, *terms):
+            tested = term.expression if isinstance(term, cst.UnaryOperation) and isinstance(term.operator, cst.Not) \
+                else None
+            if isinstance(tested, cst.Attribute) and tested.attr.value == "requires_grad" \
+                    and isinstance(tested.value, cst.Name) and (label := self._given_tensor(tested.value, call)):
+                labels.append(label)
+        return (*labels, "grad") if labels and not self._grad_forced() else tuple(labels)
 
     def _in_function_backward(self) -> bool:
         """The `backward` of an autograd Function (torchcfm's `CheckpointFunction`:
