@@ -66,6 +66,8 @@ def callee_class(ctx, known, func: cst.BaseExpression) -> str | None:
     if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
             and scope is not None and scope.class_name:
         return self_attribute_class(ctx, known, scope.class_name, func.attr.value)
+    if isinstance(func, cst.Subscript) and scope is not None and scope.class_name:
+        return ctx.element_class(func.value)  # `self.rnns[i](x)`: a ModuleList of one class
     holder = dotted(func.value) if isinstance(func, cst.Attribute) else None
     if holder and holder.startswith("self.") and holder.count(".") == 1 and scope is not None and scope.class_name:
         # `self.transformer.decoder(...)`: a part torch's module class builds itself

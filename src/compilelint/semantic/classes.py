@@ -18,7 +18,7 @@ from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_ar
 from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
-                                       literal_kind, torch_call_kind, torch_state)
+                                       literal_kind, not_required, torch_call_kind, torch_state)
 
 # Methods whose `self.x = ...` say what the attribute is (later writes keep its kind).
 INIT_METHODS = frozenset({"__init__", "reset_parameters", "_init_weights", "build", "setup"})
@@ -35,6 +35,7 @@ class ClassInfo:
     set_attrs: set[str] = field(default_factory=set)  # self.x = <anything else> (or setattr: "*")
     param_attrs: set[str] = field(default_factory=set)  # self.x = <a constructor parameter>, untyped
     empty_attrs: set[str] = field(default_factory=set)  # self.x = {} / [] / dict(): may stay empty
+    bare_lists: set[str] = field(default_factory=set)  # self.x = nn.ModuleList(): filled by appends
     methods: set[str] = field(default_factory=set)  # the functions its body defines (not properties)
     typed_dict: int = 0  # summary.TYPED_DICT / OPTIONAL_KEYS bits
     attr_functions: dict[str, str] = field(default_factory=dict)  # self.fn = a_function -> "a|b"
@@ -66,6 +67,8 @@ def _record(info: ClassInfo, attr: str, value: cst.BaseExpression) -> None:
     if (isinstance(value, (cst.Dict, cst.List)) and not value.elements) or (
             isinstance(value, cst.Call) and not value.args and dotted(value.func) in ("dict", "list", "set")):
         info.empty_attrs.add(attr)
+    elif isinstance(value, cst.Call) and not value.args and (dotted(value.func) or "").endswith("ModuleList"):
+        info.bare_lists.add(attr)
 
 
 class ClassTracking:
@@ -109,7 +112,7 @@ class ClassTracking:
         for stmt in node.body.body:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
-                    if isinstance(small, cst.AnnAssign) and _not_required(small.annotation.annotation):
+                    if isinstance(small, cst.AnnAssign) and not_required(small.annotation.annotation):
                         bits |= OPTIONAL_KEYS
         return bits
 
@@ -263,7 +266,7 @@ class ClassTracking:
             if first == {_NONE} and later - {_NONE} and all(k == _NONE or k.tensorish for k in later):
                 info.attr_kinds[attr] = Kind.LIKELY
         for attr, refs in items.items():  # a list `__init__` fills with objects of known classes
-            if attr in info.empty_attrs and attr not in info.attr_classes and all(refs):
+            if all(refs) and (attr in info.empty_attrs and attr not in info.attr_classes or attr in info.bare_lists):
                 info.attr_classes[attr] = "[]" + "|".join(dict.fromkeys(refs))
 
     def scanned(self, method: cst.FunctionDef) -> tuple:
@@ -491,10 +494,3 @@ class ClassTracking:
             return self.class_tables.get(func.value.value)
         return None
 
-
-def _not_required(annotation: cst.BaseExpression) -> bool:
-    """`NotRequired[...]` (typing's or typing_extensions'), however it is imported."""
-    if not isinstance(annotation, cst.Subscript):
-        return False
-    name = dotted(annotation.value) or ""
-    return name.rsplit(".", 1)[-1] == "NotRequired"

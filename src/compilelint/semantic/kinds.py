@@ -449,3 +449,11 @@ def constructed(value: cst.BaseExpression, qualify) -> str | None:
     ref = qualify(value.func) or dotted(value.func)
     return ref if ref and (ref.split(".")[-1][:1].isupper() or ref in method_classes()) \
         and not ref.startswith("builtins.") and not legacy_tensor(ref) else None
+
+
+def not_required(annotation: cst.BaseExpression) -> bool:
+    """`NotRequired[...]` (typing's or typing_extensions'), however it is imported."""
+    if not isinstance(annotation, cst.Subscript):
+        return False
+    name = dotted(annotation.value) or ""
+    return name.rsplit(".", 1)[-1] == "NotRequired"
