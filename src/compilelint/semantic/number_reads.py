@@ -13,6 +13,8 @@ of a block the later read sits in (the function's body, or an `if` body both are
 `a if c else b`, `a and b` and comprehensions, or a read in every branch of an `if` that ends in
 `else` (pytorch-forecasting's `torch.arange(decoder_length)` in the causal branch and
 `.expand(-1, decoder_length, -1)` in the other: the `.expand` after the `if` adds no break).
+Not a name cast to int32 or int16 (`batch.max().int() + 1`): the resumed frame reads such an
+input's value again, and a later size read breaks too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.semantic.bindings import target_names
+from compilelint.semantic.kinds import dotted
 
 
 @dataclass(slots=True)
@@ -40,6 +43,7 @@ class _Frame:
     branch_of: dict[int, int] = field(default_factory=dict)
     branches: dict[int, list[set[str]]] = field(default_factory=dict)
     merged: dict[int, set[str]] = field(default_factory=dict)
+    narrow: set[str] = field(default_factory=set)  # names last bound to an int32 / int16 cast
 
 
 class NumberReads:
@@ -128,6 +132,15 @@ class NumberReads:
     def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
         self.__forget(node.target)
 
+    def enter_Assign(self, node: cst.Assign) -> None:
+        frames = self.number_frames
+        if frames and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            name = node.targets[0].target.value
+            if _narrow_cast(node.value):
+                frames[-1].narrow.add(name)
+            else:
+                frames[-1].narrow.discard(name)
+
     def enter_AugAssign(self, node: cst.AugAssign) -> None:
         self.__forget(node.target)
 
@@ -151,7 +164,8 @@ class NumberReads:
 
     def note_number_read(self, name: str) -> None:
         block = self.__block()
-        if block is not None and block.top and not self.number_frames[-1].guarded:
+        if block is not None and block.top and not self.number_frames[-1].guarded \
+                and name not in self.number_frames[-1].narrow:
             block.read.add(name)
 
     def __block(self) -> _Block | None:
@@ -171,3 +185,22 @@ class NumberReads:
             for block in frames[-1].blocks:
                 block.read.discard(name)
 
+
+NARROW_METHODS = frozenset({"int", "short"})
+NARROW_DTYPES = frozenset({"torch.int32", "torch.int16", "torch.int", "torch.short"})
+
+
+def _narrow_cast(value: cst.BaseExpression) -> bool:
+    """`batch.max().int() + 1`, `n.to(torch.int32)`: a 0-d int32 (or int16) tensor, whose value
+    the resumed frame does not specialise on as it does an int64's: a later size read breaks
+    again (chemprop's `AttentiveAggregation`; measured on 2.13.0 and 2.14.1)."""
+    if isinstance(value, cst.BinaryOperation):
+        return _narrow_cast(value.left) or _narrow_cast(value.right)
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+        return False
+    method = value.func.attr.value
+    if method in NARROW_METHODS and not value.args:
+        return True
+    if method in ("to", "type") and value.args and (dotted(value.args[0].value) or "") in NARROW_DTYPES:
+        return True
+    return False
