@@ -149,6 +149,9 @@ CREATION = frozenset({
     "tensor", "as_tensor", "rand", "randint", "bernoulli",
 })
 MASK_NAME = re.compile(r"(^|_)masks?$", re.IGNORECASE)  # `mask`, `masks`, `pad_mask`
+# `is_terminating`, `has_parent`: a predicate's name (torchgfn's `~transitions.is_terminating`);
+# `~` of a Python bool is an int no one indexes with
+PREDICATE_NAME = re.compile(r"^(is|has)_[a-z]")
 COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
 

@@ -1,10 +1,10 @@
 import libcst as cst
 
-from compilelint.semantic.kinds import Kind
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._mask_helpers import MaskHelpers
 from compilelint.rules._masks import (
-    BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING,
+    BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING, PREDICATE_NAME,
     bool_tensor_annotation, compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality,
     is_bool_dtype, numeric, ordered_names, sliced_names, weakest,
 )
@@ -242,7 +242,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             inner = self._boolish(node.expression)
             if inner is None and self.ctx.kind(node.expression) == Kind.TENSOR:
                 return "likely"  # `x[:, ~pbc]`: a tensor inverted to index with is a mask (ints are not)
+            if inner is None and PREDICATE_NAME.match((dotted(node.expression) or "").rsplit(".", 1)[-1]):
+                return "likely"  # `~states.is_sink`: a predicate inverted bitwise is a boolean tensor
             return inner
+        if isinstance(node, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in node.slice):
+            return self._boolish(node.value)  # `is_terminal_mask[i - 1:]`: a slice of a mask is one
         if isinstance(node, cst.BinaryOperation) and isinstance(
                 node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)):
             sides = [self._boolish(node.left), self._boolish(node.right)]
