@@ -270,3 +270,14 @@ python -m pip install --no-deps pypose==0.9.5 pythae==0.1.2 torchquad==0.6.0 aut
 # distributions, operators and neuroevolution parsers; gymnasium, cma above; its adapter stands in for ray)
 python -m pip install --no-deps schnetpack==2.1.1 dirsync==2.2.6 fasteners==0.20 pina-mathlab==0.3.2.post2610 \
     pytorch-minimize==0.1.0 torchcfm==1.0.7 pot==0.9.7.post1 evotorch==0.6.1
+# stop 87: first contact: rwkv (the RWKV language model, v4 to v7, with and without TorchScript, its int8 / bf16 /
+# streamed strategies and the sampling pipeline), torchgfn (GFlowNets: HyperGrid, DiscreteEBM, Box, BitSequence and
+# diffusion environments, their estimators and the TB / DB / SubTB / FM losses; tensordict, torch_geometric,
+# linear-attention-transformer above), chemprop (molecular message passing: bond / atom MPNNs, aggregations, the
+# predictors and criteria, multicomponent and reaction models; lightning, torchmetrics above), mambular (tabular
+# models: Mambular, MambaTab, FTTransformer, TabTransformer, SAINT, TabM, NODE, NDTF and others in their Lightning
+# task model; mambapy above) and nequip (E(3)-equivariant interatomic potentials and their Lightning training step;
+# e3nn, ase, matscipy, lightning, torchmetrics above)
+python -m pip install --no-deps rwkv==0.8.32 torchgfn==2.4.1 chemprop==2.3.1 rdkit==2026.3.6 \
+    cuik_molmaker_pin==2026.3.6 descriptastorus==2.8.0 multiprocess==0.70.19 astartes==1.3.3 configargparse==1.9.0 \
+    pandas-flavor==0.8.1 mambular==1.5.1 pretab==0.0.1 properscoring==0.1 nequip==0.19.1 hydra-core==1.3.8

@@ -156,7 +156,8 @@ def test_every_shipped_adapter_declares_the_interface():
         assert mod.PACKAGE not in set(sys.modules) - before, f"{path.name} imports {mod.PACKAGE} at import time"
         assert ad.is_adapter(mod), path.name
         suite = ad.ZooSuite(mod)
-        assert suite.SETTINGS == ("eval", "train") and suite.NAME == mod.PACKAGE
+        # (an inference-only package, rwkv, declares `SETTINGS = ("eval",)`)
+        assert suite.SETTINGS in (("eval", "train"), ("eval",)) and suite.NAME == mod.PACKAGE, path.name
         assert len(suite.models()) >= 10 and all(callable(mod.MODELS[m]) for m in suite.models()), path.name
 
 

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+pip install --no-deps rwkv==0.8.32
