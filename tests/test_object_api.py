@@ -130,6 +130,16 @@ API_CASES = {
     # torchkge's `utils.modeling`: `filter_scores` computes beside `load_embeddings`, which
     # downloads; the function that reads files is no API
     "computing function of a file-reading module": ({**BY_PATH, "modeling.py": MODELING}, "modeling.py"),
+    # pytorch-kinematics' IK solvers draw their progress only `if self.debug:`, and compile their
+    # own step kernel on request
+    "object of a module that plots on request": ({**EXPORTS, "sampling.py": SAMPLING.replace(
+        "import torch", "import torch\nimport matplotlib.pyplot as plt").replace(
+        "        return heads, tails", "        if self.debug:\n            plt.plot(heads)\n"
+        "        return heads, tails").replace("self.n_ent = n_ent", "self.n_ent = n_ent\n        self.debug = False")},
+        "sampling.py"),
+    "object that compiles its own kernel": ({**EXPORTS, "sampling.py": SAMPLING.replace(
+        "self.n_ent = n_ent", "self.n_ent = n_ent\n        self.kernel = torch.compile(kernel)") + "\n\ndef kernel(x):\n"
+        "    return x * 2\n"}, "sampling.py"),
     # pomegranate's `DenseHMM.fit`, defined on the private `_BaseHMM`
     "module method inherited from a private base": ({"__init__.py": "from .hmm import DenseModel\n", "hmm.py": HMM},
                                                     "hmm.py"),
@@ -148,6 +158,12 @@ NO_API_CASES = {
     "module class's mixin": {"__init__.py": "from .sampling import UniformSampler, Scorer\n", "sampling.py": MIXIN},
     "dataset": {**EXPORTS, "sampling.py": SAMPLING.replace(
         "class UniformSampler:", "class UniformSampler(torch.utils.data.Dataset):")},
+    # a method that plots whatever it is asked draws a figure: no compiled code
+    "object that plots": {**EXPORTS, "sampling.py": SAMPLING.replace(
+        "import torch", "import torch\nimport matplotlib.pyplot as plt").replace(
+        "        return heads, tails", "        plt.plot(heads)\n        return heads, tails")},
+    # a script that compiles a model it builds is the program, not a library
+    "module that compiles a model": {**EXPORTS, "sampling.py": SAMPLING + "\n\nmodel = torch.compile(torch.nn.Linear(2, 2))\n"},
     # a trainer that is no learner (its module reads tables) loops over a loader in `fit`
     "trainer": {**EXPORTS, "sampling.py": "import pandas\n" + SAMPLING.replace(
         "            return heads, tails", "            heads.sum().backward()\n            return heads, tails")},

@@ -16,6 +16,9 @@ DATA_LIBRARIES = frozenset({
 # decodes images, plots, frames tables, logs a run or parses a command line is the pipeline's
 FILE_LIBRARIES = frozenset({"h5py", "urllib", "requests", "tarfile", "zipfile", "gzip", "glob", "shutil", "struct",
                             "pickle", "csv", "huggingface_hub"})
+# plotting a module may do only on request (pytorch-kinematics' IK solvers draw their progress
+# under `if self.debug:`): a function whose plotting calls all sit behind a condition computes
+PLOT_LIBRARIES = frozenset({"matplotlib", "seaborn", "plotly"})
 DATASETS = ("torch.utils.data", "torch.utils.tensorboard")
 
 
@@ -31,7 +34,7 @@ class ComputeModules:
         cache = self.__dict__.setdefault("_compute_modules", {})
         if (module, reading_files, own_loaders) not in cache:
             summary = self.modules.get(module)
-            allowed = FILE_LIBRARIES if reading_files else frozenset()
+            allowed = FILE_LIBRARIES | PLOT_LIBRARIES if reading_files else frozenset()
             cache[module, reading_files, own_loaders] = summary is not None \
                 and not self._compiles_a_program(summary) and not any(
                     (head := qualified.split(".", 1)[0]) in DATA_LIBRARIES and head not in allowed
@@ -45,8 +48,11 @@ class ComputeModules:
         """The module hands torch.compile something other than its own object's parts: a
         training script compiles its model. A library class that compiles a submodule it holds
         on request (pyod's `if self.use_compile: self.generator = torch.compile(self.generator)`)
-        is still a library's compute module."""
-        return any(target.kind != "method" for target in summary.compile_targets)
+        is still a library's compute module, and so is one whose class compiles its own kernels in a
+        method (pytorch-kinematics' `PseudoInverseIK(use_compile=True)`: `torch.compile(_ik_step_kernel)`)."""
+        return any(target.kind != "method" and not (target.kind == "name" and "." in (target.scope or "")
+                                                    and target.scope.split(".", 1)[0] in summary.classes)
+                   for target in summary.compile_targets)
 
     def _compute_function(self, key: str) -> bool:
         """A function that may run compiled: one of a compute module, or one that calls no
@@ -56,7 +62,13 @@ class ComputeModules:
         `DataLoader`), decodes images, plots or parses a command line (the demo's `tinygpt.cli`)."""
         module = key.split(":", 1)[0]
         return self._compute_module(module) or self._compute_module(module, reading_files=True) and not any(
-            self._data_call(self.modules[module], call) for call in self.functions[key].calls)
+            self._data_call(self.modules[module], call) and not (call.when and self._plot_call(self.modules[module], call))
+            for call in self.functions[key].calls)
+
+    @staticmethod
+    def _plot_call(summary, call) -> bool:
+        target = call.target if call.kind == "dotted" else summary.imports.get(call.target.split(".", 1)[0], "")
+        return call.kind in ("dotted", "name") and target.split(".", 1)[0] in PLOT_LIBRARIES
 
     @staticmethod
     def _data_call(summary, call) -> bool:
