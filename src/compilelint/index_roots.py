@@ -85,6 +85,9 @@ class RootFinding(ComputeModules):
                     found = self._called(class_key) if class_key else None
                 elif kind == "method":
                     found = self.method(f"{module}:{target.name}", target.method)
+                elif kind == "objmethod":
+                    class_key = self.resolve_class(module, target.name)
+                    found = self.method(class_key, target.method) if class_key else None
                 if found and found in self.functions:
                     roots.add(found)
         return {key for key in roots if not self.functions[key].disabled}

@@ -162,6 +162,11 @@ class CompileTracking:
             ref = self.qualify(target.func) or dotted(target.func)
             if ref:
                 self.compile_targets.append(CompileTarget("class", ref))
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
+            cls = var_class.get(target.value.value) or self.module_var_class.get(target.value.value)
+            if cls:  # `torch.compile(solver.solve)`: the bound method of an object of a known class
+                self.compile_targets.append(CompileTarget("objmethod", cls, method=target.attr.value))
 
     def exit_Assign(self, node: cst.Assign) -> None:
         compiled = isinstance(node.value, cst.Call) and self.qualify(node.value.func) in COMPILE_NAMES
