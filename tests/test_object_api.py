@@ -255,3 +255,49 @@ def test_dynamo_breaks_in_a_method_inherited_from_a_private_base(tmp_path):
         result = capture(model.fit, (torch.randn(4, 2),), backend="eager")
     assert result.error is None
     assert _line(HMM, "# ITEM") in {r.line for r in result.breaks if r.kind == "graph_break"}
+
+
+# torchattacks' JSMA: the public `@torch.no_grad()` `saliency_map(jacobian, increasing)` is an
+# inference entry, its untyped parameters taken for tensors as a forward's are; but the package's own `perturb` passes
+# `increasing` a Python bool, so testing it is no break (and `jacobian`, a tensor, still is one)
+ATTACK = textwrap.dedent("""
+    import torch
+
+
+    class Saliency:
+        def __init__(self, theta=1.0):
+            self.theta = theta
+
+        @torch.no_grad()
+        def saliency_map(self, jacobian, increasing):
+            scale = torch.ones(1, device=jacobian.device)
+            if increasing:  # FLAG
+                jacobian = jacobian * scale
+            return jacobian, int(jacobian.sum().item())  # ITEM
+
+        def perturb(self, image):
+            image = image.to(image.device)
+            if self.theta > 0:
+                increasing = True
+            else:
+                increasing = False
+            return self.saliency_map(image * 2, increasing)
+""")
+
+
+def test_an_api_parameter_the_package_passes_python_values_is_no_tensor(tmp_path):
+    root = _package(tmp_path, {**EXPORTS, "sampling.py": ATTACK.replace("Saliency", "UniformSampler")})
+    assert _findings(root) == [("sampling.py", _line(ATTACK, "# ITEM"), "CL103", "note", (API,))]
+
+
+def test_dynamo_on_an_api_method_given_a_python_flag(tmp_path):
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    root = _package(tmp_path, {"sampling.py": ATTACK})
+    with imported(root, "kgpkg.sampling") as sampling:
+        attack = sampling.Saliency()
+        result = capture(attack.perturb, (torch.randn(3),), backend="eager")
+    assert result.error is None
+    lines = {r.line for r in result.breaks if r.kind == "graph_break"}
+    assert _line(ATTACK, "# ITEM") in lines and _line(ATTACK, "# FLAG") not in lines

@@ -33,7 +33,8 @@ def infer(node: cst.BaseExpression, env) -> Kind:
     if isinstance(node, cst.Attribute):
         attr = node.attr.value
         if isinstance(node.value, cst.Name) and node.value.value == "self":
-            return env.self_attr_kind(attr)
+            kind = env.self_attr_kind(attr)
+            return kind if kind != Kind.UNKNOWN else _getter_kind(attr, env)
         if attr in VALUE_ATTRS:
             return Kind.VALUE
         if (held_class := _self_attribute_class(node.value, env)) is not None:
@@ -199,6 +200,20 @@ def call_kind(node: cst.Call, env) -> Kind:
         if kind == Kind.MODULE:
             return Kind.LIKELY
     return env.open_call(node)
+
+
+def _getter_kind(attr: str, env) -> Kind:
+    """`self.ranks_tt`, a `@property` of the class (or a base of this file) walked already, all
+    of whose returns are tensors (tntorch's `return torch.tensor([first] + [...])`): a tensor."""
+    scope, functions, lineage = getattr(env, "function", None), getattr(env, "functions", None), \
+        getattr(env, "local_lineage", None)
+    if scope is None or scope.class_name is None or functions is None or lineage is None:
+        return Kind.UNKNOWN
+    for info in lineage(scope.class_name):
+        getter = functions.get(f"{info.qualname}.{attr}")
+        if getter is not None:
+            return Kind.TENSOR if getter.accessor and getter.ret == "tensor" else Kind.UNKNOWN
+    return Kind.UNKNOWN
 
 
 def _dim_keyword(node: cst.Call) -> bool:

@@ -210,14 +210,16 @@ class KindSolver:
         sources = self.callers.get(key)
         if not info or info.params is None or (not sources and key not in self.entries):
             return "unknown"
-        if key in self.entries and name not in info.defaults and name in info.params[info.bound:] and not annotated:
-            return "likely"
         kinds = set()
-        for caller, edge in sources:
+        for caller, edge in sources or ():
             call = self.index.functions[caller].calls[edge]
             kind = self.spec_kind(caller.split(":", 1)[0], self._passed(call, info, name))
             if kind != "none":
                 kinds.add(kind)
+        if key in self.entries and name not in info.defaults and name in info.params[info.bound:] and not annotated:
+            # an API entry's input, as a forward's: a likely tensor, unless the package's own
+            # calls pass it Python values only (torchattacks' `saliency_map(..., increasing, ...)`)
+            return "unknown" if "value" in kinds and not kinds & {"tensor", "likely"} else "likely"
         if "tensor" in kinds:
             return "tensor"
         if annotated:
