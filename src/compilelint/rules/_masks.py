@@ -152,6 +152,13 @@ MASK_NAME = re.compile(r"(^|_)masks?$", re.IGNORECASE)  # `mask`, `masks`, `pad_
 # `is_terminating`, `has_parent`: a predicate's name (torchgfn's `~transitions.is_terminating`);
 # `~` of a Python bool is an int no one indexes with
 PREDICATE_NAME = re.compile(r"^(is|has)_[a-z]")
+
+
+def mask_named(node: cst.BaseExpression) -> bool:
+    """A name that says it holds a mask (`pad_mask`)."""
+    return isinstance(node, cst.Name) and bool(MASK_NAME.search(node.value))
+
+
 COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
 

@@ -6,7 +6,7 @@ from compilelint.rules._mask_helpers import MaskHelpers
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING, PREDICATE_NAME,
     bool_tensor_annotation, compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality,
-    is_bool_dtype, numeric, ordered_names, sliced_names, weakest,
+    is_bool_dtype, mask_named, numeric, ordered_names, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
 
@@ -464,10 +464,10 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             # a list or tuple indexed by a Python bool is not this; base must be tensor-like,
             # or unknown and indexed by what its name says is a mask (`a1[pos_mask]`)
             if verdict == "maybe" and not base.tensorish and not (
-                    base == Kind.UNKNOWN and self._param_mask(element.slice.value)):
+                    base == Kind.UNKNOWN and mask_named(element.slice.value)):
                 continue
             # a boolean tensor indexes only tensors (and arrays), so a likely mask suffices
-            if base == Kind.UNKNOWN and verdict == "maybe" and not self._param_mask(element.slice.value):
+            if base == Kind.UNKNOWN and verdict == "maybe" and not mask_named(element.slice.value):
                 continue
             severity = "error" if verdict == "certain" and base == Kind.TENSOR else "warning"
             self.report(node, severity=severity)
@@ -498,6 +498,3 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if found is None:
             found = self._sliced[key] = scan(function.node.body)
         return found
-
-    def _param_mask(self, node: cst.BaseExpression) -> bool:
-        return isinstance(node, cst.Name) and bool(MASK_NAME.search(node.value))
