@@ -281,3 +281,12 @@ python -m pip install --no-deps schnetpack==2.1.1 dirsync==2.2.6 fasteners==0.20
 python -m pip install --no-deps rwkv==0.8.32 torchgfn==2.4.1 chemprop==2.3.1 rdkit==2026.3.6 \
     cuik_molmaker_pin==2026.3.6 descriptastorus==2.8.0 multiprocess==0.70.19 astartes==1.3.3 configargparse==1.9.0 \
     pandas-flavor==0.8.1 mambular==1.5.1 pretab==0.0.1 properscoring==0.1 nequip==0.19.1 hydra-core==1.3.8
+# stop 87, second round: first contact: tntorch (tensor trains: TT / Tucker / CP tensors, their arithmetic,
+# metrics, cross approximation and TT-matrix layers; scipy above), pytorch-kinematics (robot chains from URDF / SDF
+# strings, forward kinematics, Jacobians, IK solvers, Transform3d and rotation conversions), speechtokenizer (SEANet
+# codec with residual vector quantization and its losses; its adapter stands in for torchaudio), torchattacks
+# (adversarial attacks on a small CNN: FGSM, PGD and its targeted modes, CW, DeepFool, APGD, FAB, Square, AutoAttack
+# and the rest; scipy above) and blitz-bayesian-pytorch (Bayesian layers and `sample_elbo`)
+python -m pip install --no-deps tntorch==1.1.2 pytorch-kinematics==0.10.0 lxml==6.2.1 arm-pytorch-utilities==0.5.0 \
+    pytorch-seed==0.2.0 speechtokenizer==1.0.1 lion-pytorch==0.2.5 accelerate==1.15.0 torchattacks==3.5.1 \
+    blitz-bayesian-pytorch==0.2.8
