@@ -165,9 +165,9 @@ ENTRIES: tuple[Entry, ...] = (
           "builtin `posix.urandom` is skipped", "", ("kn_stdlib_c_02",), CONFIRMED),
     # ---- random-number state (CL119) ------------------------------------------------------
     Entry(("torch.manual_seed", "torch.random.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
-           "torch.get_rng_state", "torch.set_rng_state", "torch.random.get_rng_state", "torch.random.set_rng_state"),
+           "torch.cuda.random.manual_seed", "torch.cuda.random.manual_seed_all", "torch.get_rng_state", "torch.set_rng_state", "torch.random.get_rng_state", "torch.random.set_rng_state"),
           "rng", "CL119", "GB0007", "`manual_seed` is marked as skipped",
-          "seed (or save and restore RNG state) before calling the compiled code", ("kn_manual_seed_01",), CONFIRMED,
+          "seed (or save and restore RNG state) before the compiled call", ("kn_manual_seed_01", "kn_manual_seed_03"), CONFIRMED,
           traced=("clean_kn_torch_rng_01",)),
     Entry(("torch.initial_seed", "torch.random.initial_seed"), "rng", "CL119", "GB0208",
           "torch.* op returned non-Tensor", "", ("kn_manual_seed_01",), CONFIRMED),
