@@ -68,8 +68,9 @@ def is_ndarray(node: cst.BaseExpression, ctx, names: frozenset[str] | None = Non
         func = node.func
         qualified = ctx.qualify(func) or ""
         if qualified.startswith("numpy."):
-            if qualified in PYTHON_FUNCTIONS:
-                return False
+            draw = _draw(node, qualified)
+            if qualified in PYTHON_FUNCTIONS or draw is not None:
+                return draw == "array"
             if qualified in CONSTRUCTORS:
                 return True
             return any(is_ndarray(a.value, ctx, names) or _array_like(a.value, ctx, qualified) for a in node.args)
@@ -227,3 +228,22 @@ def tested_arrays(test: cst.BaseExpression, ctx, truth: bool = True) -> frozense
         return frozenset({name}) if holds and name is not None \
             and ctx.qualify(single.args[1].value) in ARRAY_CLASSES else frozenset()
     return proved_names(test, truth, leaf)
+
+
+# torch._numpy's draws and where each takes its size: with one, the draw is traced as an array
+TRACED_DRAWS = {"rand": -1, "randn": -1, "random": 0, "random_sample": 0, "uniform": 2, "normal": 2, "randint": 2}
+
+
+def _draw(call: cst.Call, qualified: str) -> str | None:
+    """"eager" for a NumPy draw Dynamo breaks at (CL119's: `np.random.choice`, a scalar
+    `np.random.uniform()`, a distribution torch._numpy lacks): it runs eagerly, and what it returns
+    is NumPy's own value, no traced array (rwkv's `int(np.random.choice(a=n, p=probs))` after the
+    break is traced); "array" for a draw given a size, which torch._numpy traces as an array."""
+    if not qualified.startswith("numpy.random."):
+        return None
+    at = TRACED_DRAWS.get(qualified[len("numpy.random."):])
+    if at is None:
+        return "eager"
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    sized = any(a.keyword is not None and a.keyword.value == "size" for a in call.args)
+    return "array" if sized or (positional if at == -1 else len(positional) > at) else "eager"
