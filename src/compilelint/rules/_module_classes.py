@@ -117,3 +117,20 @@ def _isinstance_of_self_attr(ctx, test: cst.BaseExpression) -> tuple[str, list] 
         return None
     elements = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
     return subject.attr.value, [ctx.qualify(e) for e in elements]
+
+
+def project_object(ctx, node: cst.BaseExpression) -> bool:
+    """`self.states` held, or `states` annotated or built, as an object of a class that is no
+    torch's, NumPy's or a builtin (torchgfn's `States`): subscripting it runs its `__getitem__`."""
+    scope = ctx.function
+    if scope is None:
+        return False
+    if isinstance(node, cst.Name):
+        ref = ctx.held_class(node.value, ctx.scopes[-1]) if ctx.scopes else None
+    elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
+            and scope.class_name:
+        ref = held_class_ref(ctx, scope.class_name, node.attr.value)
+    else:
+        return False
+    return bool(ref) and ref[:1].isalpha() and not any(c in ref for c in ":|[") \
+        and not ref.startswith(("torch.", "numpy.", "builtins.", "typing."))

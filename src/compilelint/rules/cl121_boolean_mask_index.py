@@ -3,6 +3,7 @@ import libcst as cst
 from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._mask_helpers import MaskHelpers
+from compilelint.rules._module_classes import project_object
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING, PREDICATE_NAME,
     bool_tensor_annotation, compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality,
@@ -439,8 +440,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if self._captured or id(node) in self._stores or self._arrays.is_array(node.value):
             return  # (a numpy array's mask index is CL105's)
         base = self.ctx.kind(node.value)
-        if base in (Kind.VALUE, Kind.MODULE):
-            return
+        if base in (Kind.VALUE, Kind.MODULE) or base == Kind.UNKNOWN and project_object(self.ctx, node.value):
+            return  # (a project object's `__getitem__` takes the mask: it breaks there, if at all)
         for element in node.slice:
             if not isinstance(element.slice, cst.Index):
                 continue
@@ -494,7 +495,6 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         if function is None or not isinstance(function.node, cst.FunctionDef):
             return frozenset()
         key = (id(function.node), scan.__name__)
-        found = self._sliced.get(key)
-        if found is None:
-            found = self._sliced[key] = scan(function.node.body)
-        return found
+        if key not in self._sliced:
+            self._sliced[key] = scan(function.node.body)
+        return self._sliced[key]

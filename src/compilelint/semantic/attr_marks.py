@@ -130,3 +130,11 @@ def function_refs(value: cst.BaseExpression, params: set, local_calls: dict, qua
     # (torch's, NumPy's: the project resolves none; a class, `self.prior = RiemannianNormal`:
     # calling the attribute builds one, index_many._held_functions)
     return [qualify(value) or value.value]
+
+
+def defaulted_name(value: cst.BaseExpression) -> str | None:
+    """`config`, and `states` of `states if states is not None else default`."""
+    if isinstance(value, cst.IfExp) and isinstance(value.body, cst.Name) and isinstance(value.test, cst.Comparison) \
+            and isinstance(value.test.left, cst.Name) and value.test.left.value == value.body.value:
+        value = value.body
+    return value.value if isinstance(value, cst.Name) else None

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from compilelint.knowledge import method_classes
-from compilelint.semantic.attr_marks import (class_annotation, either_class, function_defaults, function_refs,
+from compilelint.semantic.attr_marks import (class_annotation, defaulted_name, either_class, function_defaults, function_refs,
                                               picked_rnn, typed_attr, typed_path)
 from compilelint.semantic.compile_values import nested_scope
 from compilelint.semantic.constructor_args import passes, set_by_base, set_through
@@ -236,9 +236,10 @@ class ClassTracking:
                         info.attr_classes[assign_target] = either_class(info.attr_classes.get(assign_target), ref)
                 elif isinstance(value, cst.Call) and (made := self.qualify(value.func)) in method_classes():
                     info.attr_classes[assign_target] = made  # `self.engine = SobolEngine(d)`
-                elif isinstance(value, cst.Name) and typed.get(value.value):
-                    # `self.config = config` with `config: LlamaConfig`: calls follow the class
-                    typed_attr(info.attr_classes, assign_target, self.qualify_ref(typed[value.value]))
+                elif (name := defaulted_name(value)) is not None and typed.get(name):
+                    # `self.config = config` with `config: LlamaConfig` (or `states if states is not
+                    # None else ...` with `states: States | None`): calls follow the class
+                    typed_attr(info.attr_classes, assign_target, self.qualify_ref(typed[name]))
                 elif isinstance(value, cst.Name) and in_init and value.value in local_calls:
                     # `if head is None: head = Head(...)` then `self.head = head`
                     ref = self._built_class(local_calls[value.value])
