@@ -116,18 +116,6 @@ MIXIN = SAMPLING + textwrap.dedent("""
             return heads.float()
 """)
 
-# tntorch's `Tensor(full, ranks_tt=3)`: a container that computes when user code builds it
-CONTAINER = textwrap.dedent("""
-    import torch
-
-
-    class UniformSampler:
-        def __init__(self, heads):
-            self.device = heads.device
-            self.n_ent = int(heads.max().item())  # ITEM
-            self.heads = heads
-""")
-
 # (package files, the file whose `# ITEM` line holds the note)
 API_CASES = {
     "plain object's tensor methods": ({**EXPORTS, "sampling.py": SAMPLING}, "sampling.py"),
@@ -152,7 +140,6 @@ API_CASES = {
     "object that compiles its own kernel": ({**EXPORTS, "sampling.py": SAMPLING.replace(
         "self.n_ent = n_ent", "self.n_ent = n_ent\n        self.kernel = torch.compile(kernel)") + "\n\ndef kernel(x):\n"
         "    return x * 2\n"}, "sampling.py"),
-    "plain object's constructor that takes tensors": ({**EXPORTS, "sampling.py": CONTAINER}, "sampling.py"),
     # pomegranate's `DenseHMM.fit`, defined on the private `_BaseHMM`
     "module method inherited from a private base": ({"__init__.py": "from .hmm import DenseModel\n", "hmm.py": HMM},
                                                     "hmm.py"),
@@ -314,14 +301,3 @@ def test_dynamo_on_an_api_method_given_a_python_flag(tmp_path):
     assert result.error is None
     lines = {r.line for r in result.breaks if r.kind == "graph_break"}
     assert _line(ATTACK, "# ITEM") in lines and _line(ATTACK, "# FLAG") not in lines
-
-
-def test_dynamo_breaks_in_a_constructor_user_code_calls_compiled(tmp_path):
-    torch = pytest.importorskip("torch")
-    from compilelint.probe.capture import capture
-
-    root = _package(tmp_path, {"sampling.py": CONTAINER})
-    with imported(root, "kgpkg.sampling") as sampling:
-        result = capture(lambda h: sampling.UniformSampler(h).heads * 2, (torch.tensor([1, 4, 2]),), backend="eager")
-    assert result.error is None
-    assert _line(CONTAINER, "# ITEM") in {r.line for r in result.breaks if r.kind == "graph_break"}

