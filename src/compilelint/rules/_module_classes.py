@@ -1,6 +1,8 @@
 """What class a called or read module is (CL119's helpers): `nn.LSTM(...)(x)`, `rnn(x)`,
 `self.rnn(x)`, through the file's own subclasses of a class the knowledge table names."""
 
+import re
+
 import libcst as cst
 
 from compilelint.semantic.guards import ends_in
@@ -132,5 +134,8 @@ def project_object(ctx, node: cst.BaseExpression) -> bool:
         ref = held_class_ref(ctx, scope.class_name, node.attr.value)
     else:
         return False
-    return bool(ref) and ref[:1].isalpha() and not any(c in ref for c in ":|[") \
+    return bool(ref) and CLASS_NAME.match(ref.rsplit(".", 1)[-1]) is not None and not any(c in ref for c in ":|[") \
         and not ref.startswith(("torch.", "numpy.", "builtins.", "typing."))
+
+
+CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$")  # `States`, not a call's `physics.U_adjoint`
