@@ -140,7 +140,7 @@ class Project:
     def __init__(self, analyses: Iterable[FileAnalysis], settings: Settings) -> None:
         analyses = list(analyses)
         self.index = ProjectIndex(a.summary for a in analyses)
-        self.index.typed = published_packages(analyses)
+        self.index.published = published_packages(analyses)
         self.roots = self.index.roots(settings.roots)
         self.region = self.index.region(settings.roots, self.roots)
         from compilelint.project_rules.callsites import CallSites

@@ -62,17 +62,12 @@ class ComputeModules:
         `DataLoader`), decodes images, plots or parses a command line (the demo's `tinygpt.cli`)."""
         module = key.split(":", 1)[0]
         return self._compute_module(module) or self._compute_module(module, reading_files=True) and not any(
-            self._data_call(self.modules[module], call) and not (call.when and self._plot_call(self.modules[module], call))
-            for call in self.functions[key].calls)
-
-    @staticmethod
-    def _plot_call(summary, call) -> bool:
-        target = call.target if call.kind == "dotted" else summary.imports.get(call.target.split(".", 1)[0], "")
-        return call.kind in ("dotted", "name") and target.split(".", 1)[0] in PLOT_LIBRARIES
+            self._data_call(self.modules[module], call) for call in self.functions[key].calls)
 
     @staticmethod
     def _data_call(summary, call) -> bool:
-        """A call into a library that loads, downloads or plots data, or to `open`."""
+        """A call into a library that loads, downloads or plots data, or to `open` (not a plotting
+        call behind a condition: `if self.debug: plt.subplots()`)."""
         if call.kind == "dotted":
             qualified = call.target
         elif call.kind == "name":
@@ -80,4 +75,5 @@ class ComputeModules:
             qualified = summary.imports.get(head, "builtins.open" if head == "open" else "")
         else:
             return False
-        return qualified == "builtins.open" or qualified.split(".", 1)[0] in DATA_LIBRARIES
+        library = qualified.split(".", 1)[0]
+        return qualified == "builtins.open" or library in DATA_LIBRARIES and not (call.when and library in PLOT_LIBRARIES)

@@ -51,7 +51,7 @@ def _public(dotted: str) -> bool:
 
 
 class RootFinding(ComputeModules):
-    typed: frozenset[str] = frozenset()  # top-level packages published for others to import (compilelint.published)
+    published: frozenset[str] = frozenset()  # top-level packages published for others to import (compilelint.published)
 
     def roots(self, mode: str) -> set[str]:
         """With `roots = "modules"`: every module's forward (and its own `__call__`), and the
@@ -317,13 +317,13 @@ class RootFinding(ComputeModules):
     def _library(self, top: str) -> bool:
         """A package whose `__init__` re-exports names (`from .spikegen import rate`, `from
         ._neurons import *`), one of whose subpackages declares what it exports (`__all__`), or
-        one that ships a `py.typed` marker (demucs: an `__init__` with only `__version__`, and
-        `from demucs.apply import apply_model` in its users' code): a library others import. An
+        one published for others to import (`compilelint.published`: a `py.typed` marker — demucs, an
+        `__init__` with only `__version__` — or a distribution installed or built from it): a library. An
         application's package (an empty `__init__`) has no API beyond what it compiles itself."""
         libraries = self.__dict__.setdefault("_libraries", {})
         if top not in libraries:
             summary = self.modules.get(top)
-            libraries[top] = summary is not None and (top in self.typed or bool(summary.exports) or any(
+            libraries[top] = summary is not None and (top in self.published or bool(summary.exports) or any(
                 k.startswith(STAR) for k in summary.imports) or any(  # (a subpackage's `__all__`)
                 sub.exports for name, sub in self.modules.items() if name.startswith(top + ".") and name.count(".") == 1))
         return libraries[top]

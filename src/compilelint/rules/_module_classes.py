@@ -6,7 +6,7 @@ import re
 import libcst as cst
 
 from compilelint.semantic.guards import ends_in
-from compilelint.semantic.infer import held_class_ref
+from compilelint.semantic.infer import held_class_ref, self_attribute_class_ref
 from compilelint.semantic.kinds import dotted
 
 # the submodules a torch module class builds in its own constructor, by attribute
@@ -124,16 +124,12 @@ def _isinstance_of_self_attr(ctx, test: cst.BaseExpression) -> tuple[str, list] 
 def project_object(ctx, node: cst.BaseExpression) -> bool:
     """`self.states` held, or `states` annotated or built, as an object of a class that is no
     torch's, NumPy's or a builtin (torchgfn's `States`): subscripting it runs its `__getitem__`."""
-    scope = ctx.function
-    if scope is None:
+    if ctx.function is None:
         return False
     if isinstance(node, cst.Name):
         ref = ctx.held_class(node.value, ctx.scopes[-1]) if ctx.scopes else None
-    elif isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
-            and scope.class_name:
-        ref = held_class_ref(ctx, scope.class_name, node.attr.value)
     else:
-        return False
+        ref = self_attribute_class_ref(node, ctx)
     return bool(ref) and CLASS_NAME.match(ref.rsplit(".", 1)[-1]) is not None and not any(c in ref for c in ":|[") \
         and not ref.startswith(("torch.", "numpy.", "builtins.", "typing."))
 

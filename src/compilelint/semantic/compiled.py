@@ -148,8 +148,7 @@ class CompileTracking:
     def _compile_root(self, target: cst.BaseExpression) -> None:
         scope = self.scopes[-1].qualname if self.scopes else ""
         if isinstance(target, cst.Name):
-            var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
-            cls = var_class.get(target.value) or self.module_var_class.get(target.value)
+            cls = self._built_as(target.value)
             if cls:
                 self.compile_targets.append(CompileTarget("class", cls))
             else:
@@ -162,11 +161,15 @@ class CompileTracking:
             ref = self.qualify(target.func) or dotted(target.func)
             if ref:
                 self.compile_targets.append(CompileTarget("class", ref))
-        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
-            var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
-            cls = var_class.get(target.value.value) or self.module_var_class.get(target.value.value)
-            if cls:  # `torch.compile(solver.solve)`: the bound method of an object of a known class
-                self.compile_targets.append(CompileTarget("objmethod", cls, method=target.attr.value))
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                and (cls := self._built_as(target.value.value)):
+            # `torch.compile(solver.solve)`: the bound method of an object of a known class
+            self.compile_targets.append(CompileTarget("objmethod", cls, method=target.attr.value))
+
+    def _built_as(self, name: str) -> str | None:
+        """The class a local (else a module-level) name was built as."""
+        var_class = self.scopes[-1].var_class if self.scopes else self.module_var_class
+        return var_class.get(name) or self.module_var_class.get(name)
 
     def exit_Assign(self, node: cst.Assign) -> None:
         compiled = isinstance(node.value, cst.Call) and self.qualify(node.value.func) in COMPILE_NAMES

@@ -37,7 +37,7 @@ def infer(node: cst.BaseExpression, env) -> Kind:
             return kind if kind != Kind.UNKNOWN else _getter_kind(attr, env)
         if attr in VALUE_ATTRS:
             return Kind.VALUE
-        if (held_class := _self_attribute_class(node.value, env)) is not None:
+        if (held_class := self_attribute_class_ref(node.value, env)) is not None:
             held = env.object_attr_kind(None, attr, held_class)  # `self.emp_norm._std`, a buffer of its class
             if held != Kind.UNKNOWN:
                 return held
@@ -250,7 +250,7 @@ def _eq_none_folded(env) -> bool:
     return release is None or release() >= EQ_NONE_FOLDED_FROM
 
 
-def _self_attribute_class(node: cst.BaseExpression, env) -> str | None:
+def self_attribute_class_ref(node: cst.BaseExpression, env) -> str | None:
     """The one class `self.<attr>` holds (`self.emp_norm = EmpiricalNormalization(...)`), not a
     container's, a factory's or one of several."""
     scope = env.function
