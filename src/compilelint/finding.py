@@ -91,6 +91,9 @@ SPARSE = "@sparse"
 # the suffix of `given:module@rnn`: the caller passes a module whose first parameter is an RNN's
 # (a helper's `next(module.parameters())`, project_rules.cl119_rnn_helpers)
 RNN_FIRST = "@rnn"
+# the suffix of `given:index@mask`: the caller passes `index` a boolean mask (`states[~done]` runs
+# `States.__getitem__`, whose `self.tensor[index]` then breaks: CL121; semantic.mask_values)
+MASK = "@mask"
 # the suffix of `given:signed@tensor`: the caller passes `signed` a tensor (the body of `if
 # isinstance(signed, Tensor):`, semantic.facts; call sites that pass a number rule it out)
 TENSOR = "@tensor"

@@ -60,8 +60,9 @@ class CallEdge:
     pathcall  `self.A.B.method(...)`, `target` "A.B": `method` of the class B holds in A's class
     dotted    `pkg.mod.target(...)`, `target` qualified
     ctorcall  `Helper(...).method(...)`: `target` is the qualified class and the method
-              (also `p.method(...)`, `p` a parameter annotated with that class, and `p * q`,
-              which runs `__mul__` of `p`'s class: semantic.calls.OPERATOR_METHODS)
+              (also `p.method(...)`, `p` a parameter annotated with that class, `p * q`,
+              which runs `__mul__` of `p`'s class: semantic.dunder_calls, `1 - p`
+              its `__rsub__`, and `p[i]` its `__getitem__`)
     property  reading `target.method` (`self.x`, or `p.x` with `p` annotated with the class
               `target`) runs its getter if `x` is a `@property`; assigning it, `method`
               "x.setter", runs the setter

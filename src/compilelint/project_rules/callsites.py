@@ -19,11 +19,11 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, NO_GRAD, TENSOR, on_class, on_self
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NO_GRAD, TENSOR, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
-SURE = frozenset({"tensor", "likely", "module", "true"})  # a value that is certainly not None / False
+SURE = frozenset({"tensor", "likely", "mask", "module", "true"})  # a value that is certainly not None / False
 PLAIN = frozenset({"set", "false", "true", "value", "module"})  # a value passed that is surely no tensor
 
 
@@ -292,6 +292,8 @@ class CallSites:
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
         if alt.endswith(TENSOR):
             return self._tensor(info, call, alt.removesuffix(TENSOR), caller)
+        if alt.endswith(MASK):
+            return self._mask(info, call, alt.removesuffix(MASK), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
             name = alt.removesuffix(LEFT_NONE)
             passes = self._alternative(info, call, name + "!=None", caller)
@@ -345,7 +347,7 @@ class CallSites:
         if forwarded is not None:
             param, default = forwarded
             return self.decide(caller, f"{GIVEN}{param}{DEFAULTED}") if default == "none" else "maybe"
-        if spec in ("none", "tensor", "likely"):
+        if spec in ("none", "tensor", "likely", "mask"):
             return "yes"
         return "no" if spec in PLAIN else "maybe"
 
@@ -360,9 +362,20 @@ class CallSites:
         forwarded = _forwarded_param(call, info, name) if caller is not None else None
         if forwarded is not None:
             return self.decide(caller, f"{GIVEN}{forwarded[0]}{TENSOR}")
-        if spec in ("tensor", "likely"):
+        if spec in ("tensor", "likely", "mask"):
             return "yes"
         return "no" if spec == "none" or spec in PLAIN else "maybe"
+
+    def _mask(self, info, call, name: str, caller: str | None) -> str:
+        """Whether one site passes `name` a boolean mask (semantic.mask_values): "yes" only for
+        one the walk saw is a mask; an index the walk cannot tell is no mask (most are ints or
+        slices); a parameter of its own passed on is decided by its own callers."""
+        if passed(call, info, name) is None:
+            return "no"
+        forwarded = _forwarded_param(call, info, name) if caller is not None else None
+        if forwarded is not None:
+            return self.decide(caller, f"{GIVEN}{forwarded[0]}{MASK}")
+        return "yes" if passed(call, info, name) == "mask" else "no"
 
     def _forwarded(self, call, info, name: str, truthy: bool, caller: str | None) -> str | None:
         """The verdict of a site that passes its own parameter on (`f(x, flag)` in a

@@ -176,3 +176,18 @@ def weakest(verdicts: list[str | None]) -> str | None:
     if None in verdicts:
         return None
     return "maybe" if "maybe" in verdicts else ("likely" if "likely" in verdicts else "certain")
+
+
+def item_index(ctx, node: cst.Subscript) -> str | None:
+    """The parameter `index` of a `__getitem__(self, index)` (or `__setitem__`) that `node` reads
+    with, `self.tensor[index]`: a mask there when a call site's `obj[mask]` passes one, which
+    only the project tells (`given:index@mask`, project_rules.callsites)."""
+    function = ctx.function
+    if function is None or function.class_name is None or len(function.params) < 2 \
+            or function.qualname.rsplit(".", 1)[-1] not in ("__getitem__", "__setitem__"):
+        return None
+    index = function.params[1]
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+            and isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value == index:
+        return index
+    return None

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.finding import MASK
 from compilelint.semantic.kinds import Kind, dotted
 from compilelint.rules._callsite import NdarrayNames, captures_dynamic_output_shapes
 from compilelint.rules._mask_helpers import MaskHelpers
@@ -7,7 +8,7 @@ from compilelint.rules._module_classes import project_object
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING, PREDICATE_NAME,
     bool_tensor_annotation, compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality,
-    is_bool_dtype, mask_named, numeric, ordered_names, sliced_names, weakest,
+    is_bool_dtype, item_index, mask_named, numeric, ordered_names, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
 
@@ -424,8 +425,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             table.setdefault(name, "certain")
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        # A function's names are its own: a later function of the same name (a property's
-        # setter) starts afresh, and what is kept between statements stays what later ones read.
+        # A function's names are its own: a later function of that name (a setter) starts afresh.
         if self.ctx.function is not None:
             qualname = self.ctx.function.qualname
             self._bools.pop(qualname, None)
@@ -442,6 +442,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
         base = self.ctx.kind(node.value)
         if base in (Kind.VALUE, Kind.MODULE) or base == Kind.UNKNOWN and project_object(self.ctx, node.value):
             return  # (a project object's `__getitem__` takes the mask: it breaks there, if at all)
+        if (index := item_index(self.ctx, node)) is not None and self.ctx.assuming is None:
+            return self.report(node, severity="warning", when=(f"given:{index}{MASK}",))
         for element in node.slice:
             if not isinstance(element.slice, cst.Index):
                 continue
@@ -462,8 +464,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             if self.ctx.assuming is not None and (equality(mask) or (
                     isinstance(mask, cst.Name) and mask.value in self._equalities.get(self._scope(), ()))):
                 continue  # (`table[key == limit]`: two values compared, maybe no tensors at all)
-            # a list or tuple indexed by a Python bool is not this; base must be tensor-like,
-            # or unknown and indexed by what its name says is a mask (`a1[pos_mask]`)
+            # base tensor-like, or unknown and indexed by what its name says is a mask (`a1[pos_mask]`)
             if verdict == "maybe" and not base.tensorish and not (
                     base == Kind.UNKNOWN and mask_named(element.slice.value)):
                 continue
@@ -475,8 +476,7 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return
 
     def _hold(self, node: cst.Subscript, mask: cst.BaseExpression) -> None:
-        """`x[keep]` with `keep = helper(...)`, `helper` not walked yet: report now, but hold the
-        finding until the module's end says whether `helper` returns a mask."""
+        """`x[keep]`, `keep = helper(...)` not walked yet: held until the module's end says it is a mask."""
         helper = self._helpers.held_helper(self._scope(), mask) if self.ctx.assuming is None else None
         if helper is None:
             return

@@ -16,11 +16,6 @@ from compilelint.summary import MADE, CallEdge, names_classes
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
 ELEMENT = "[]self."
-# what `a OP b` calls on `a` when `a` is an instance of a project class
-OPERATOR_METHODS = {cst.Multiply: "__mul__", cst.Add: "__add__", cst.Subtract: "__sub__",
-                    cst.MatrixMultiply: "__matmul__", cst.Divide: "__truediv__"}
-
-
 # nn.Module methods that return the module itself: `Bands(n).to(x)` is still a `Bands`
 RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "train", "eval",
                          "requires_grad_", "type", "share_memory"})
@@ -61,21 +56,6 @@ class CallGraph:
         if call is not None:
             call.args = UNKNOWN_ARGS
             self._append_edge(call, scope)
-
-    def enter_BinaryOperation(self, node: cst.BinaryOperation) -> None:
-        """`inp * physics` with `inp` an instance of a project class: Python runs the class's
-        operator method (`Inpainting.__mul__`), which is then part of the region."""
-        method = OPERATOR_METHODS.get(type(node.operator))
-        if method is None or not self.scopes or self.header or self.escaped or not isinstance(node.left, cst.Name) \
-                or id(node) in self.scopes[-1].edges:
-            return
-        scope = self.scopes[-1]
-        cls = self._object_class(node.left.value, scope)
-        scope.edges[id(node)] = None
-        if cls:
-            call = CallEdge("ctorcall", f"{cls}.{method}")
-            call.args = ((0, self._value_spec(node.right)),)
-            scope.edges[id(node)] = self._append_edge(call, scope)
 
     def _object_class(self, name: str, scope) -> str | None:
         """The class of the object a local name holds (`dist = Normal(...)`, a parameter
@@ -124,6 +104,8 @@ class CallGraph:
                 held[1].append(ref[1])
 
     def enter_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if isinstance(node.target, cst.Subscript):
+            self.not_read.add(id(node.target))  # `obj[i] = v` runs `__setitem__` (enter_Subscript)
         if isinstance(node.target, cst.Attribute):
             self.not_read.add(id(node.target))  # `self.x = v` runs x's setter, if any, not its getter
             self._property_edge(node.target, ".setter")

@@ -65,7 +65,8 @@ class KindSolver:
         """A kind spec of `module`'s summary: a kind name, or the best of its leaves (each
         read by `resolve`, by default `leaf_kind`)."""
         if isinstance(spec, str):
-            return {"set": "value", "optional": "unknown"}.get(spec, spec)  # (a size, a maybe-None: calls._value_spec)
+            # (a size, a maybe-None: calls._value_spec; a boolean mask: calls.enter_Subscript)
+            return {"set": "value", "optional": "unknown", "mask": "tensor"}.get(spec, spec)
         best = "unknown"
         for leaf in spec:
             kind = resolve(leaf) if resolve else self.leaf_kind(module, leaf)

@@ -16,6 +16,7 @@ from compilelint.semantic.bindings import Bindings
 from compilelint.semantic.ndarray_names import NdarrayNames
 from compilelint.semantic.branches import BranchMerging
 from compilelint.semantic.calls import CallGraph
+from compilelint.semantic.dunder_calls import DunderCalls
 from compilelint.semantic.classes import ClassTracking
 from compilelint.semantic.compiled import CompileTracking
 from compilelint.semantic.defaulted import DefaultedParams
@@ -35,7 +36,7 @@ from compilelint.summary import ClassSummary, CompileTarget, FunctionSummary, Mo
 # The parts, in the order their enter_/exit_ handlers run for a node.
 PARTS = (ImportTracking, ClassTracking, GuardTracking, LoopTracking, Bindings, NdarrayNames, OpenAttributes, Narrowing,
          DefaultedParams, FactoryTracking, EntryTracking, BranchMerging, GuardNarrowing, IterationBindings,
-         CompileTracking, CallGraph, StateEvents, NumberReads)
+         CompileTracking, CallGraph, DunderCalls, StateEvents, NumberReads)
 
 
 @dataclass(slots=True)
