@@ -52,6 +52,22 @@ def deep_clone(x):
 def f(x, state=None):
     return deep_clone(x) if deep_clone(state) is None else x
 """,
+        """
+import copy
+import torch
+class Batch:
+    def __init__(self, values):
+        self.values = values
+    def __deepcopy__(self, memo):
+        return Batch(self.values.clone())
+def mutate(batch: Batch, marginals=None):
+    result = copy.deepcopy(batch)  # an object its class copies: traced
+    marginals = copy.deepcopy(marginals)  # None unless a caller passes one: traced
+    return result
+@torch.compile
+def step(x):
+    return mutate(Batch(x)).values
+""",
     ]
     INVALID = [
         """
@@ -107,7 +123,7 @@ class M(torch.nn.Module):
                 return "a container of tensors", "warning"
         scope = self.ctx.function
         if kind == Kind.UNKNOWN and isinstance(arg, cst.Name) and scope is not None and arg.value in scope.params \
-                and arg.value not in self._singletons:
+                and arg.value not in self._singletons and _bare_param(scope.node, arg.value):
             return "an argument (a tensor or state holding tensors, most likely)", "warning"
         if isinstance(arg, cst.Dict):
             kinds = [self.ctx.kind(e.value) for e in arg.elements if isinstance(e, cst.DictElement)]
@@ -184,6 +200,21 @@ class M(torch.nn.Module):
 
 CONTAINERS = frozenset({"list", "dict", "set", "List", "Dict", "Set", "MutableMapping"})
 SINGLETONS = frozenset({"None", "NotImplemented", "Ellipsis"})
+
+
+def _bare_param(node, name: str) -> bool:
+    """A parameter with neither a default nor an annotation other than a tensor's: the guess that
+    it holds tensors. (`marginals=None` copies None when left out; `batch: SolutionBatch` is an
+    object whose class decides how it copies, evotorch's through its own `__deepcopy__`.)"""
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    params = node.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value == name:
+            annotation = param.annotation.annotation if param.annotation is not None else None
+            return param.default is None and (
+                annotation is None or (dotted(annotation) or "").rsplit(".", 1)[-1] == "Tensor")
+    return False
 
 
 def _singleton_test(test: cst.BaseExpression) -> str | None:

@@ -28,7 +28,7 @@ FALSE_WHEN_COMPILING_NAMES = frozenset({"is_scripting", "is_in_onnx_export"})
 # torch.compile trace before torch 2.12, export-only from 2.12 on.
 EXPORTING_FOLDED_FROM = (2, 12)
 # isinstance() targets that are never tensors, and those that are.
-PLAIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "tuple", "list", "dict", "set",
+PLAIN_TYPES = frozenset({"int", "float", "bool", "complex", "str", "bytes", "bytearray", "tuple", "list", "dict", "set",
                          "Number", "Integral", "Real", "Sequence"})
 TENSOR_TYPES = frozenset({"Tensor", "Parameter", "Buffer"})
 SPARSE_FLAGS = frozenset({"is_sparse", "is_sparse_csr"})
