@@ -18,7 +18,7 @@ from compilelint.index_many import ManyCallees
 from compilelint.index_roots import RootFinding
 from compilelint.index_validators import ModelValidators
 from compilelint.index_wrappers import DecoratorWrappers
-from compilelint.summary import APPLY, BOUND, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
+from compilelint.summary import APPLY, ARG, BOUND, KEEPS, MADE, NEW, STAR, SWAPS, CallEdge, ClassSummary, FunctionSummary, ModuleSummary
 
 EXTERNAL_MODULE_BASES = (  # nn.Module bases outside the project known unread (external_classes reads others)
     "torch.nn.", "transformers.PreTrainedModel", "transformers.modeling_utils.PreTrainedModel",
@@ -62,6 +62,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
         self._callee_memo: dict[int, tuple[str, ...]] = {}  # id(CallEdge) -> callees (edges live as long as the index)
         self._made_memo: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # index_made
         self._made_attr_names: frozenset[str] | None = None  # index_made: attributes a factory's result is kept under
+        self._class_args: dict[str, list] | None = None  # index_made: callee -> (caller, edge) passing classes
         self._bound_open: set[tuple[str, str]] = set()  # index_many._bound_calls being followed: (class, attribute)
         self._stars: dict[str, list[str]] = {}  # module -> the modules it star-imports (`_star_sources`)
         self._hashes: tuple[str, ...] | None = None  # module classes' `__hash__` (module_hashes)
@@ -272,7 +273,7 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
     def _callees_of(self, key: str, call: CallEdge) -> tuple[str, ...]:
         if call.kind == "decorator":
             return self._wrappers(key, call.target)
-        if call.kind in ("instance", "ctorcall") and call.target.startswith((MADE, NEW)):
+        if call.kind in ("instance", "ctorcall") and call.target.startswith((MADE, NEW, ARG)):
             return self.made_callees(key, call)  # solver.integrate(...), solver_fn = select(method)
         if call.kind == "property" and call.target.startswith((MADE, NEW)):
             return self.made_getters(key, call)  # tok.sot, tok = get_tokenizer(...)

@@ -4,7 +4,8 @@ function builds or picks, in any file, its subclasses' overrides included for `s
 
 from __future__ import annotations
 
-from compilelint.summary import MADE, NEW, CallEdge
+from compilelint.semantic.project import first_argument
+from compilelint.summary import ARG, MADE, NEW, CallEdge
 
 
 class FactoryCallees:
@@ -22,6 +23,8 @@ class FactoryCallees:
         if mark.startswith(NEW):
             _, picked = self.made_classes(module, owner, mark[len(NEW):])
             return picked, ()
+        if mark.startswith(ARG):
+            return (), self._passed_classes(module, mark[len(ARG):])
         if not mark.startswith(MADE):
             return (), ()
         objects: list[str] = []
@@ -35,6 +38,32 @@ class FactoryCallees:
                     if cls and cls not in into:
                         into.append(cls)
         return tuple(objects), tuple(classes)
+
+    def _passed_classes(self, module: str, ref: str) -> tuple[str, ...]:
+        """The classes the project's call sites of function `Q` pass as its parameter `P` (`ref`
+        "Q|P", summary.ARG): torchmin's `_minimize_trust_region(fun, x0, subproblem=CGSteihaugSubproblem)`."""
+        qualname, _, param = ref.rpartition("|")
+        key = f"{module}:{qualname}"
+        info = self.functions.get(key)
+        if info is None:
+            return ()
+        if self._class_args is None:
+            self._class_args = {}
+            for caller, caller_info in self.functions.items():
+                for edge in caller_info.calls:
+                    if edge.classes:
+                        for callee in self.callees(caller, edge):
+                            self._class_args.setdefault(callee, []).append((caller, edge))
+        found = []
+        for caller, edge in self._class_args.get(key, ()):
+            position = info.params.index(param) - first_argument(edge, info) if info.params and param in info.params \
+                else None
+            for arg, cls_ref in edge.classes:
+                if arg == param or (position is not None and position >= 0 and arg == position):
+                    cls = self.resolve_class(caller.split(":", 1)[0], cls_ref)
+                    if cls and cls not in found:
+                        found.append(cls)
+        return tuple(found)
 
     def _factories(self, module: str, owner: str | None, ref: str) -> list[str]:
         """The functions `ref` names: `self.m` is the instance's method and each project

@@ -36,6 +36,10 @@ APPLY = "apply:"  # ClassSummary.attr_classes: the attribute holds `C.apply` (an
 STAR = "*"  # ModuleSummary.imports key no name can be: "*" + the module a star import reads
 MADE = "made:"  # attr_classes / a local's class: what the factory function after it returns
 NEW = "new:"  # a local's class: an instance of the class (a factory picked) after it
+# a call's target: the classes the call sites of function Q pass as its parameter P, "arg:Q|P"
+# (`m = subproblem(x)` in torchmin's `_minimize_trust_region(..., subproblem=None)`; `new:arg:Q|P`, an
+# instance of one: `m.solve(r)`; index_made)
+ARG = "arg:"
 PARAMETER = "torch.nn.Parameter"  # FunctionSummary.builds: its returns make parameters (no project class)
 BOUND = "self:"  # ClassSummary.attr_classes: the attribute holds `self.m` (or one of "a|b"), a bound method
 # attr_classes: the attribute holds what an attribute chain of another class's instance holds,
@@ -93,13 +97,17 @@ class CallEdge:
     # the positions and keywords of the arguments that are sparse tensors (rules._sparse): the
     # callee's frame breaks where it first uses one (project_rules.cl153_params)
     sparse: tuple[int | str, ...] = ()
+    # (position or keyword, the class as the caller names it) of the arguments that are project
+    # classes themselves (`minimize(x, subproblem=CGSteihaugSubproblem)`): what the callee builds
+    # by calling that parameter (ARG)
+    classes: tuple[tuple[int | str, str], ...] = ()
 
     def to_json(self) -> tuple:
         return _trim((self.kind, self.target, self.method, self.args, self.loop, self.loop_keyword, self.when,
-                      self.forwards, self.attrs, self.sparse), _EDGE)
+                      self.forwards, self.attrs, self.sparse, self.classes), _EDGE)
 
 
-_EDGE = (None, None, None, (), None, None, (), (), (), ())
+_EDGE = (None, None, None, (), None, None, (), (), (), (), ())
 
 
 @dataclass(slots=True)

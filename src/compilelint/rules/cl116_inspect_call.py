@@ -41,6 +41,14 @@ class M(torch.nn.Module):
             x = x * 2
         return self.fn(x)
 """,
+        """
+import torch
+class Solve(torch.nn.Module):
+    def forward(self, a, b):
+        if "cholesky_ex" in dir(torch.linalg):  # a module's names: traced
+            return torch.cholesky_solve(b, torch.linalg.cholesky_ex(a).L)
+        return torch.linalg.solve(a, b)
+""",
     ]
     INVALID = [
         """
@@ -66,5 +74,13 @@ class M(torch.nn.Module):
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.ctx.qualify(node.func) or ""
         module, _, fn = qualified.rpartition(".")
+        if qualified == "builtins.dir" and node.args and self._module(node.args[0].value):
+            return  # `dir(torch.linalg)`: a module's names, which Dynamo reads while tracing
         if (module == "inspect" and fn in BREAKING) or qualified in OTHER:
             self.report(node, self.message.format(name=qualified.removeprefix("builtins.")))
+
+    def _module(self, node: cst.BaseExpression) -> bool:
+        """A module an `import` binds (`np`, `torch`), or a lowercase path into one (`torch.linalg`)."""
+        while isinstance(node, cst.Attribute) and node.attr.value.islower():
+            node = node.value
+        return isinstance(node, cst.Name) and "." not in self.ctx.imports.get(node.value, ".")

@@ -18,7 +18,7 @@ from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, K
                                        property_accessor, scalar_annotation, strongest, tensor_container)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
-from compilelint.summary import KEEPS, SWAPS, CallEdge, CompileTarget, FunctionSummary
+from compilelint.summary import KEEPS, NEW, SWAPS, CallEdge, CompileTarget, FunctionSummary
 
 # `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
 TYPE_COMMENT = re.compile(r"#\s*type:\s*\((?P<args>.*)\)\s*->")
@@ -369,6 +369,8 @@ class Bindings:
                     var_class[target.value] = made  # (`torch.LongTensor([n])` builds a tensor: its kind says so)
                 elif table := self.table_classes(value.func):
                     var_class[target.value] = table  # solver = SOLVERS[method](...): one of them
+                elif mark := self.param_class_mark(value.func):
+                    var_class[target.value] = NEW + mark  # `m = subproblem(x)`: of a class a caller passes
                 elif isinstance(value.func, cst.Name) and not self.locally_bound(value.func.value) \
                         and (built := self.return_class(value.func.value)):
                     var_class[target.value] = built

@@ -11,7 +11,7 @@ from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pat
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.semantic.passed_functions import (NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, partial_target,
                                                    passed_values)
-from compilelint.summary import MADE, CallEdge, names_classes
+from compilelint.summary import ARG, MADE, NEW, CallEdge, names_classes
 
 
 # FunctionScope.typed: the name holds an element of `self.<attr>` (`for t in self.transforms`)
@@ -258,12 +258,12 @@ class CallGraph:
             call.forwards = self._forwards(node, scope)
             call.attrs = tuple((key, arg.value.attr.value) for key, arg in _keyed(node) if is_self_attribute(arg.value)) \
                 if scope.class_name else ()
+            call.classes = tuple((key, cls) for key, arg in _keyed(node) if (cls := self._passed_class(arg.value)))
             sparse = self.sparse_model.passes.get(id(node)) if self.sparse_model else None
             if sparse is not None:
                 call.sparse = sparse.keys
-            if call.forwards and info.params is None and (facts := facts_of(scope)) is not None:
-                # (the project maps this function's own call sites onto what it passes on)
-                info.params, info.bound = tuple(facts.positional), 1 if facts.bound else 0
+            if call.forwards:  # (the project maps this function's own call sites onto what it passes on)
+                self._keep_params(scope)
         index = scope.edges[id(node)] = self._append_edge(call, scope)
         return index
 
@@ -277,6 +277,9 @@ class CallGraph:
                 return CallEdge("instance", made)  # solver_fn(...), what a factory returned
             if not self.locally_bound(func.value):
                 return CallEdge("name", func.value)
+            if mark := self.param_class_mark(func):
+                self._keep_params(scope)
+                return CallEdge("instance", mark)
             alias = scope.aliases.get(func.value)
             if alias:
                 return CallEdge(alias[0], "|".join(alias[1]))  # spline_fn(x)
@@ -316,6 +319,9 @@ class CallGraph:
             return CallEdge("apply", cls)
         if isinstance(owner, cst.Call) and (cls := self._class_name(owner.func)):
             return CallEdge("ctorcall", f"{cls}.{func.attr.value}")  # Interpolation().interpolate(x)
+        if isinstance(owner, cst.Call) and (mark := self.param_class_mark(owner.func)):
+            self._keep_params(scope)
+            return CallEdge("ctorcall", f"{NEW}{mark}.{func.attr.value}")  # subproblem(x).solve(r)
         if isinstance(owner, cst.Call) and (made := self.factory_mark(owner.func)) and made.startswith(MADE):
             return CallEdge("ctorcall", f"{made}.{func.attr.value}")  # trace(fn).get_trace(x): what the factory builds
         if isinstance(owner, cst.Name) and (cls := self._object_class(owner.value, scope)):
@@ -340,6 +346,29 @@ class CallGraph:
             elif isinstance(target, cst.Attribute) and qualified:
                 edges.append(CallEdge("decorator", qualified))
         return edges
+
+    def _passed_class(self, value: cst.BaseExpression) -> str | None:
+        """A project class handed to a call as a value (`subproblem=CGSteihaugSubproblem`), not a
+        local holding one."""
+        if isinstance(value, cst.Name) and self.scopes and self.locally_bound(value.value):
+            return None
+        return self._class_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+
+    def param_class_mark(self, func: cst.BaseExpression) -> str | None:
+        """`subproblem(x)` calling a parameter of the current function: the mark of the classes its
+        call sites pass there (summary.ARG), which calling one builds."""
+        scope = self.scopes[-1] if self.scopes else None
+        if scope is None or not isinstance(func, cst.Name) or func.value not in scope.params \
+                or func.value in ("self", "cls"):
+            return None
+        return f"{ARG}{scope.qualname}|{func.value}"
+
+    def _keep_params(self, scope) -> None:
+        """Keep the function's positional parameters: the project maps its call sites' arguments
+        onto them (which classes a call passes as a parameter the function calls)."""
+        info = self.functions[scope.qualname]
+        if info.params is None and (facts := facts_of(scope)) is not None:
+            info.params, info.bound = tuple(facts.positional), 1 if facts.bound else 0
 
     def _class_name(self, node: cst.BaseExpression) -> str | None:
         """The qualified name of what looks like a class (`Name`, `pkg.Name`) outside builtins and torch."""

@@ -15,7 +15,7 @@ from compilelint.semantic.constructor_args import passes, set_by_base, set_throu
 from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
-from compilelint.summary import APPLY, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
+from compilelint.summary import APPLY, ARG, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
 from compilelint.traverse import iter_nodes
 from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
                                        literal_kind, not_required, torch_call_kind, torch_state)
@@ -415,7 +415,7 @@ class ClassTracking:
                 return Kind.UNKNOWN
             self.assuming.add(f"f|{scope.qualname}|{scope.var_made[name]}#{attr}")
             return Kind.LIKELY
-        if not ref:
+        if not ref or ARG in ref:  # (an object of a class a caller passes: which class, only the project knows)
             return Kind.UNKNOWN
         local = self.local_class(ref)
         if local:
