@@ -55,8 +55,9 @@ class Sampler(nn.Module):
     def forward(self, mean):
         noise = torch.randn_like(mean)
         noise.requires_grad_(False)  # a fresh tensor that needs no grad: a no-op Dynamo traces
+        keep = torch.zeros_like(mean).bernoulli_(0.5).requires_grad_(False)  # in place on a fresh one: the same
         fixed = mean.detach().requires_grad_(False)
-        return mean + noise + fixed
+        return mean + noise * keep + fixed
 """,
         """
 import torch
@@ -372,6 +373,9 @@ class Layer(nn.Module):
             return False
         if isinstance(value.func, cst.Attribute) and value.func.attr.value == "detach" and not value.args:
             return True
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value.endswith("_") \
+                and value.func.attr.value != "requires_grad_":  # `torch.zeros(n).bernoulli_(p)`: the receiver
+            return self._fresh(value.func.value)
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in NEW_TENSOR_METHODS \
                 and not (isinstance(value.func.value, cst.Name) and value.func.value.value == "self"):
             return True
