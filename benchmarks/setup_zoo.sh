@@ -290,3 +290,9 @@ python -m pip install --no-deps rwkv==0.8.32 torchgfn==2.4.1 chemprop==2.3.1 rdk
 python -m pip install --no-deps tntorch==1.1.2 pytorch-kinematics==0.10.0 lxml==6.2.1 arm-pytorch-utilities==0.5.0 \
     pytorch-seed==0.2.0 speechtokenizer==1.0.1 lion-pytorch==0.2.5 accelerate==1.15.0 torchattacks==3.5.1 \
     blitz-bayesian-pytorch==0.2.8
+# stop 89: geomloss (optimal-transport losses), torch-audiomentations (waveform augmentations; julius above, its
+# torchaudio imports stubbed by the adapter), torchdeq (deep-equilibrium layers), piq (image-quality metrics; its
+# torchvision imports stubbed by the adapter, never installed) and audio-diffusion-pytorch (a-unet above)
+python -m pip install --no-deps geomloss==0.3.1 torch-audiomentations==0.12.0 julius==0.2.8 torch-pitch-shift==1.2.5 \
+    primePy==1.3 torchdeq==0.1.0 piq==0.8.0 audio-diffusion-pytorch==0.1.3 audio-encoders-pytorch==0.0.22 \
+    einops-exts==0.0.4
