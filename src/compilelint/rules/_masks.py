@@ -191,3 +191,29 @@ def item_index(ctx, node: cst.Subscript) -> str | None:
             and isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value == index:
         return index
     return None
+
+
+def self_keys(node: cst.Assign) -> list[tuple[str, cst.BaseExpression]]:
+    """What `node` stores on `self`, keyed as `self_key` reads it: `self.keep = v` ("keep"),
+    `self.params["selector"] = v` and `self.params = {"selector": v}` ("params[selector]":
+    torch-audiomentations keeps its masks in a dict attribute, `transform_parameters`)."""
+    out = []
+    for target in node.targets:
+        key = self_key(target.target)
+        if key is None:
+            continue
+        out.append((key, node.value))
+        if isinstance(node.value, cst.Dict):
+            out.extend((f"{key}[{e.key.evaluated_value}]", e.value) for e in node.value.elements
+                       if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString))
+    return out
+
+
+def self_key(node: cst.BaseExpression) -> str | None:
+    """`self.keep` -> "keep"; `self.params["selector"]` -> "params[selector]"; else None."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+            and isinstance(key := node.slice[0].slice.value, cst.SimpleString) and (owner := self_key(node.value)):
+        return f"{owner}[{key.evaluated_value}]" if "[" not in owner else None
+    return None

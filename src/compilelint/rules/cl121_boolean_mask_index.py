@@ -8,7 +8,7 @@ from compilelint.rules._module_classes import project_object
 from compilelint.rules._masks import (
     BOOL_FUNCS, BOOL_METHODS, COMPARE, CREATION, KEEPS_DTYPE, MASK_NAME, NUMPY_BOOL_FUNCS, ORDERING, PREDICATE_NAME,
     bool_tensor_annotation, compared_names, compares_slice, documented_bool_tensors, dtype_argument, equality,
-    is_bool_dtype, item_index, mask_named, numeric, ordered_names, sliced_names, weakest,
+    is_bool_dtype, item_index, mask_named, numeric, ordered_names, self_key, self_keys, sliced_names, weakest,
 )
 from compilelint.rules.base import Rule
 
@@ -264,9 +264,8 @@ def clean(x: torch.Tensor, y: torch.Tensor):
             return weakest([self._boolish(node.body), self._boolish(node.orelse)])
         if isinstance(node, cst.Call):
             return self._bool_call(node)
-        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self" \
-                and self.ctx.function is not None:  # `self.nonzero_indices = self.w_sum > 1e-10` earlier
-            return self._attr_masks.get(self.ctx.function.class_name, {}).get(node.attr.value)
+        if (key := self_key(node)) is not None and self.ctx.function is not None:
+            return self._attr_masks.get(self.ctx.function.class_name, {}).get(key)  # `self.keep = w > 0` earlier
         if isinstance(node, cst.Name):
             table = self._scope_table()
             assumed = self._assumed.get(self._scope(), {}).get(node.value)
@@ -387,14 +386,11 @@ def clean(x: torch.Tensor, y: torch.Tensor):
                 self._ordered.setdefault(scope, {})[target.target.value] = self._ordered_names(node.value)
 
     def _self_attributes(self, node: cst.Assign) -> None:
-        """`self.keep = scores > t` in a method: `self.keep` is that mask in the class's methods
-        walked after it (the last assignment walked wins)."""
+        """`self.keep = scores > t` (or `self.params["keep"] = ...`) in a method: that mask in the
+        class's methods walked after it (the last assignment walked wins)."""
         owner = self.ctx.function.class_name if self.ctx.function is not None else None
-        for target in node.targets:
-            t = target.target
-            if owner is not None and isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) \
-                    and t.value.value == "self":
-                self._attr_masks.setdefault(owner, {})[t.attr.value] = self._boolish(node.value)
+        for key, value in self_keys(node) if owner is not None else ():
+            self._attr_masks.setdefault(owner, {})[key] = self._boolish(value)
 
     def _mark_stores(self, target: cst.BaseExpression) -> None:
         """`x[m] = v` and `a[m], b[m] = f()`: masked assignment, not a read."""
