@@ -104,7 +104,7 @@ class M(torch.nn.Module):
         info = self.ctx.class_table.get(scope.class_name)
         return bool(info) and any(b.startswith(EXTERNAL_MODULE_BASES) for b in info.bases)
 
-    def _what(self, arg: cst.BaseExpression) -> tuple[str, str] | None:
+    def _what(self, arg: cst.BaseExpression, fn: str = "deepcopy") -> tuple[str, str] | None:
         """(description, severity) of what is copied, None if it is not known to hold tensors."""
         if isinstance(arg, cst.Name) and arg.value == "self":
             return ("the module itself", "error") if self._module_self() else None
@@ -123,7 +123,7 @@ class M(torch.nn.Module):
                 return "a container of tensors", "warning"
         scope = self.ctx.function
         if kind == Kind.UNKNOWN and isinstance(arg, cst.Name) and scope is not None and arg.value in scope.params \
-                and arg.value not in self._singletons and _bare_param(scope.node, arg.value):
+                and arg.value not in self._singletons and (fn == "copy" or _bare_param(scope.node, arg.value)):
             return "an argument (a tensor or state holding tensors, most likely)", "warning"
         if isinstance(arg, cst.Dict):
             kinds = [self.ctx.kind(e.value) for e in arg.elements if isinstance(e, cst.DictElement)]
@@ -187,7 +187,7 @@ class M(torch.nn.Module):
                               "`dict.copy` / `list.copy`, which Dynamo skips (GB0007), and the graph breaks",
                         help="Copy with what Dynamo traces: `d.copy()`, `dict(d)`, `list(xs)`, `set(s)`.")
             return
-        what = self._what(node.args[0].value)
+        what = self._what(node.args[0].value, fn)
         # releases that reject copy.deepcopy() outright (GB0179): the knowledge table's entry
         rejected = knowledge.table(self.code, torch_version(self.ctx.settings)).get(qualified) is not None
         if what is None and rejected:
@@ -204,8 +204,10 @@ SINGLETONS = frozenset({"None", "NotImplemented", "Ellipsis"})
 
 def _bare_param(node, name: str) -> bool:
     """A parameter with neither a default nor an annotation other than a tensor's: the guess that
-    it holds tensors. (`marginals=None` copies None when left out; `batch: SolutionBatch` is an
-    object whose class decides how it copies, evotorch's through its own `__deepcopy__`.)"""
+    `copy.deepcopy` of it copies tensors. (`marginals=None` copies None when left out; `batch:
+    SolutionBatch` is an object whose class decides how it copies, evotorch's through its own
+    `__deepcopy__`. `copy.copy` of an annotated object breaks all the same: chemprop's
+    `copy.copy(bmg)` of a `BatchMolGraph`, demucs' of an `Optional[dict]`.)"""
     if not isinstance(node, cst.FunctionDef):
         return False
     params = node.params

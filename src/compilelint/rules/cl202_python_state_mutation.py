@@ -10,19 +10,6 @@ def _self_attr(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _computed_display(node: cst.BaseExpression) -> bool:
-    """A dict, list, tuple or set display holding values the call computes (torch-audiomentations'
-    `self.transform_parameters = {"should_apply": mask}` per call): measured on 2.13.0 and 2.14.1,
-    no recompile (corpus `xf_mask_dict_attribute_02`), unlike a flag overwritten with a constant."""
-    if isinstance(node, cst.Dict):
-        values = [e.value for e in node.elements if isinstance(e, cst.DictElement)]
-    elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-        values = [e.value for e in node.elements]
-    else:
-        return False
-    return any(not isinstance(v, (cst.Integer, cst.Float, cst.SimpleString, cst.Name)) for v in values)
-
-
 def _mentions(node: cst.CSTNode, attr: str) -> bool:
     found = False
 
@@ -97,6 +84,19 @@ class DataInit(nn.Module):
 """,
     ]
 
+    def _tensor_display(self, node: cst.BaseExpression) -> bool:
+        """A dict, list, tuple or set display holding tensors the call computes (torch-audiomentations'
+        `self.transform_parameters = {"should_apply": mask}` per call): measured on 2.13.0 and 2.14.1,
+        no recompile (corpus `xf_mask_dict_attribute_02`), unlike a flag overwritten with a constant
+        or a list of sizes (kornia's `self._pad = [pad_wd // 2, ...]`)."""
+        if isinstance(node, cst.Dict):
+            values = [e.value for e in node.elements if isinstance(e, cst.DictElement)]
+        elif isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            values = [e.value for e in node.elements]
+        else:
+            return False
+        return any(self.ctx.kind(v).tensorish for v in values)
+
     def _python(self, attr: str, value: cst.BaseExpression) -> bool:
         kind = self.ctx.self_attr_kind(attr)
         if kind in (Kind.TENSOR, Kind.LIKELY, Kind.MODULE):
@@ -118,6 +118,6 @@ class DataInit(nn.Module):
             if _mentions(node.value, attr) and self._python(attr, node.value):
                 self.report(node, self.message.format(attr=attr))
             elif self.ctx.self_attr_kind(attr) == Kind.VALUE and literal_kind(node.value) == Kind.VALUE \
-                    and attr != "training" and not _computed_display(node.value):
+                    and attr != "training" and not self._tensor_display(node.value):
                 # A flag __init__ set to a Python value and forward overwrites: one recompile.
                 self.report(node, self.ONCE.format(attr=attr), severity="note")
