@@ -203,10 +203,10 @@ SINGLETONS = frozenset({"None", "NotImplemented", "Ellipsis"})
 
 
 def _bare_param(node, name: str) -> bool:
-    """A parameter with neither a default nor an annotation other than a tensor's: the guess that
-    `copy.deepcopy` of it copies tensors. (`marginals=None` copies None when left out; `batch:
-    SolutionBatch` is an object whose class decides how it copies, evotorch's through its own
-    `__deepcopy__`. `copy.copy` of an annotated object breaks all the same: chemprop's
+    """A parameter with neither a default nor an annotation other than a tensor's (or `Any`):
+    the guess that `copy.deepcopy` of it copies tensors. (`marginals=None` copies None when left
+    out; `batch: SolutionBatch` is an object whose class decides how it copies, evotorch's through
+    its own `__deepcopy__`. `copy.copy` of an annotated object breaks all the same: chemprop's
     `copy.copy(bmg)` of a `BatchMolGraph`, demucs' of an `Optional[dict]`.)"""
     if not isinstance(node, cst.FunctionDef):
         return False
@@ -215,7 +215,7 @@ def _bare_param(node, name: str) -> bool:
         if param.name.value == name:
             annotation = param.annotation.annotation if param.annotation is not None else None
             return param.default is None and (
-                annotation is None or (dotted(annotation) or "").rsplit(".", 1)[-1] == "Tensor")
+                annotation is None or (dotted(annotation) or "").rsplit(".", 1)[-1] in ("Tensor", "Any", "object"))
     return False
 
 
