@@ -28,14 +28,14 @@ class DunderCalls:
         if method is None:
             return
         if _number(node.left):
-            self._dunder_edge(node, node.right, method.replace("__", "__r", 1), ((0, "value"),))
+            self._dunder_edge(node, node.right, method.replace("__", "__r", 1), lambda: ((0, "value"),))
         else:
-            self._dunder_edge(node, node.left, method, ((0, self._value_spec(node.right)),))
+            self._dunder_edge(node, node.left, method, lambda: ((0, self._value_spec(node.right)),))
 
     def enter_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         """`-t` with `t` an instance of a project class: its `__neg__`."""
         if isinstance(node.operator, cst.Minus):
-            self._dunder_edge(node, node.expression, "__neg__", ())
+            self._dunder_edge(node, node.expression, "__neg__", tuple)
 
     def enter_Subscript(self, node: cst.Subscript) -> None:
         """`obj[i]` (`obj[i] = v`) with `obj` an instance of a project class: Python runs the
@@ -43,19 +43,24 @@ class DunderCalls:
         if not self.scopes or self.header or self.escaped:
             return
         index = node.slice[0].slice if len(node.slice) == 1 else None
-        spec = "unknown" if not isinstance(index, cst.Index) else \
-            "mask" if mask_value(self, index.value) else self._value_spec(index.value)
-        method = "__setitem__" if id(node) in self.not_read else "__getitem__"
-        self._dunder_edge(node, node.value, method, ((0, spec),))
 
-    def _dunder_edge(self, node: cst.CSTNode, operand: cst.BaseExpression, method: str, args: tuple) -> None:
+        def args() -> tuple:
+            spec = "unknown" if not isinstance(index, cst.Index) else \
+                "mask" if mask_value(self, index.value) else self._value_spec(index.value)
+            return ((0, spec),)
+        method = "__setitem__" if id(node) in self.not_read else "__getitem__"
+        self._dunder_edge(node, node.value, method, args)
+
+    def _dunder_edge(self, node: cst.CSTNode, operand: cst.BaseExpression, method: str, args) -> None:
+        """The edge, if `operand` holds an object of a project class; `args()` (the arguments'
+        specs) is worked out only then: most subscripts and operators are on tensors."""
         if not self.scopes or self.header or self.escaped or id(node) in self.scopes[-1].edges:
             return
         scope = self.scopes[-1]
         scope.edges[id(node)] = None
         call = self._operand_edge(operand, method, scope)
         if call is not None:
-            call.args = args
+            call.args = args()
             scope.edges[id(node)] = self._append_edge(call, scope)
 
     def _operand_edge(self, operand: cst.BaseExpression, method: str, scope) -> CallEdge | None:
