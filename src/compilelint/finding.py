@@ -229,6 +229,8 @@ def _when_word(label: str) -> str:
                 attrs.append(f"the caller passes a sparse tensor as `{alt.removesuffix(SPARSE)}`")
             elif alt.endswith(TENSOR):
                 attrs.append(f"the caller passes `{alt.removesuffix(TENSOR)}` a tensor")
+            elif alt.endswith(MASK):
+                attrs.append(f"the caller passes `{alt.removesuffix(MASK)}` a boolean mask")
             elif alt.endswith(RNN_FIRST):
                 attrs.append(f"the caller passes a module whose first parameter is an RNN's as "
                              f"`{alt.removesuffix(RNN_FIRST)}`")
