@@ -5,6 +5,8 @@ import re
 import libcst as cst
 
 from compilelint.semantic.kinds import dotted
+# (what makes a boolean tensor, shared with the call sites' mask facts: semantic.mask_values)
+from compilelint.semantic.mask_values import BOOL_FUNCS, BOOL_METHODS, COMPARE, MASK_NAME, PREDICATE_NAME  # noqa: F401
 from compilelint.traverse import TRIVIA, iter_nodes
 
 
@@ -134,13 +136,6 @@ def compared_names(node: cst.BaseExpression, ctx=None) -> frozenset[str]:
     return frozenset()
 
 
-# torch functions and tensor methods that return a boolean tensor.
-BOOL_FUNCS = frozenset({
-    "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",
-    "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
-    "greater", "less", "greater_equal", "less_equal", "not_equal", "signbit",
-})
-BOOL_METHODS = BOOL_FUNCS | {"bool"}
 # NumPy's functions that give a boolean array of their arguments' shape (Dynamo traces NumPy
 # as tensor code). Only these four: the corpus measures them, not `np.isnan` and the like
 NUMPY_BOOL_FUNCS = frozenset({"logical_and", "logical_or", "logical_not", "logical_xor"})
@@ -148,10 +143,6 @@ CREATION = frozenset({
     "ones", "zeros", "empty", "full", "ones_like", "zeros_like", "empty_like", "full_like",
     "tensor", "as_tensor", "rand", "randint", "bernoulli",
 })
-MASK_NAME = re.compile(r"(^|_)masks?$", re.IGNORECASE)  # `mask`, `masks`, `pad_mask`
-# `is_terminating`, `has_parent`: a predicate's name (torchgfn's `~transitions.is_terminating`);
-# `~` of a Python bool is an int no one indexes with
-PREDICATE_NAME = re.compile(r"^(is|has)_[a-z]")
 
 
 def mask_named(node: cst.BaseExpression) -> bool:
@@ -159,7 +150,6 @@ def mask_named(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and bool(MASK_NAME.search(node.value))
 
 
-COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 ORDERING = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)
 
 

@@ -13,11 +13,18 @@ import libcst as cst
 from compilelint.semantic.infer import infer
 from compilelint.semantic.kinds import dotted
 
-PREDICATE = re.compile(r"^(is|has)_[a-z]|(^|_)mask$")  # `is_sink_state`, `step_mask`
-# calls whose result is a boolean tensor (a method or `torch.` function of that name)
-MASK_CALLS = frozenset({"isnan", "isinf", "isfinite", "isneginf", "isposinf", "logical_not", "logical_and",
-                        "logical_or", "logical_xor", "eq", "ne", "lt", "le", "gt", "ge", "isclose", "isin", "bool"})
-ORDER = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+# functions (and tensor methods) that give a boolean tensor of their arguments' shape
+BOOL_FUNCS = frozenset({
+    "isnan", "isinf", "isfinite", "isneginf", "isposinf", "isreal", "isclose", "isin",
+    "logical_and", "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
+    "greater", "less", "greater_equal", "less_equal", "not_equal", "signbit",
+})
+BOOL_METHODS = BOOL_FUNCS | {"bool"}
+MASK_NAME = re.compile(r"(^|_)masks?$", re.IGNORECASE)  # `mask`, `masks`, `pad_mask`
+# `is_terminating`, `has_parent`: a predicate's name (torchgfn's `~transitions.is_terminating`);
+# `~` of a Python bool is an int no one indexes with
+PREDICATE_NAME = re.compile(r"^(is|has)_[a-z]")
+COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
 
 
 def mask_value(walker, node: cst.BaseExpression, depth: int = 0) -> bool:
@@ -26,7 +33,7 @@ def mask_value(walker, node: cst.BaseExpression, depth: int = 0) -> bool:
     if isinstance(node, cst.Name) and walker.scopes and (bound := walker.local_flag(node.value)) is not None:
         return mask_value(walker, bound, depth + 1)  # `step_mask = ~step_states.is_sink_state`
     if isinstance(node, cst.Comparison):
-        return all(isinstance(c.operator, ORDER) for c in node.comparisons) and infer(node, walker).tensorish
+        return all(isinstance(c.operator, COMPARE) for c in node.comparisons) and infer(node, walker).tensorish
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
         inner = node.expression
         return infer(inner, walker).tensorish or _predicate(inner) or mask_value(walker, inner, depth + 1)
@@ -34,9 +41,10 @@ def mask_value(walker, node: cst.BaseExpression, depth: int = 0) -> bool:
         return mask_value(walker, node.left, depth + 1) or mask_value(walker, node.right, depth + 1)
     if isinstance(node, cst.Call):
         name = (dotted(node.func) or "").rsplit(".", 1)[-1]
-        return name in MASK_CALLS and infer(node, walker).tensorish
+        return name in BOOL_METHODS and infer(node, walker).tensorish
     return False
 
 
 def _predicate(node: cst.BaseExpression) -> bool:
-    return PREDICATE.search((dotted(node) or "").rsplit(".", 1)[-1]) is not None
+    name = (dotted(node) or "").rsplit(".", 1)[-1]
+    return PREDICATE_NAME.match(name) is not None or MASK_NAME.search(name) is not None
