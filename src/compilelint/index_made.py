@@ -4,7 +4,7 @@ function builds or picks, in any file, its subclasses' overrides included for `s
 
 from __future__ import annotations
 
-from compilelint.semantic.project import first_argument
+from compilelint.semantic.project import passed
 from compilelint.summary import ARG, MADE, NEW, CallEdge
 
 
@@ -56,13 +56,10 @@ class FactoryCallees:
                             self._class_args.setdefault(callee, []).append((caller, edge))
         found = []
         for caller, edge in self._class_args.get(key, ()):
-            position = info.params.index(param) - first_argument(edge, info) if info.params and param in info.params \
-                else None
-            for arg, cls_ref in edge.classes:
-                if arg == param or (position is not None and position >= 0 and arg == position):
-                    cls = self.resolve_class(caller.split(":", 1)[0], cls_ref)
-                    if cls and cls not in found:
-                        found.append(cls)
+            cls_ref = passed(edge, info, param, among=edge.classes)
+            cls = self.resolve_class(caller.split(":", 1)[0], cls_ref) if cls_ref else None
+            if cls and cls not in found:
+                found.append(cls)
         return tuple(found)
 
     def _factories(self, module: str, owner: str | None, ref: str) -> list[str]:

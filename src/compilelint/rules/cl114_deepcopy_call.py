@@ -158,9 +158,8 @@ class M(torch.nn.Module):
         scope = self.ctx.function
         if not (isinstance(arg, cst.Name) and scope is not None and isinstance(scope.node, cst.FunctionDef)):
             return False
-        params = scope.node.params
-        annotation = next((p.annotation.annotation for p in (*params.posonly_params, *params.params, *params.kwonly_params)
-                           if p.name.value == arg.value and p.annotation is not None), None)
+        param = _param(scope.node, arg.value)
+        annotation = param.annotation.annotation if param is not None and param.annotation is not None else None
         if isinstance(annotation, cst.Subscript):
             annotation = annotation.value
         return annotation is not None and (dotted(annotation) or "").rsplit(".", 1)[-1] in CONTAINERS
@@ -208,15 +207,21 @@ def _bare_param(node, name: str) -> bool:
     out; `batch: SolutionBatch` is an object whose class decides how it copies, evotorch's through
     its own `__deepcopy__`. `copy.copy` of an annotated object breaks all the same: chemprop's
     `copy.copy(bmg)` of a `BatchMolGraph`, demucs' of an `Optional[dict]`.)"""
-    if not isinstance(node, cst.FunctionDef):
+    param = _param(node, name)
+    if param is None:
         return False
+    annotation = param.annotation.annotation if param.annotation is not None else None
+    return param.default is None and (
+        annotation is None or (dotted(annotation) or "").rsplit(".", 1)[-1] in ("Tensor", "Any", "object"))
+
+
+def _param(node, name: str) -> cst.Param | None:
+    """The parameter `name` of function `node` (None: not a `def`, or no such parameter)."""
+    if not isinstance(node, cst.FunctionDef):
+        return None
     params = node.params
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if param.name.value == name:
-            annotation = param.annotation.annotation if param.annotation is not None else None
-            return param.default is None and (
-                annotation is None or (dotted(annotation) or "").rsplit(".", 1)[-1] in ("Tensor", "Any", "object"))
-    return False
+    return next((p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.name.value == name),
+                None)
 
 
 def _singleton_test(test: cst.BaseExpression) -> str | None:

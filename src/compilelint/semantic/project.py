@@ -33,12 +33,13 @@ def first_argument(call, info) -> int:
     return info.bound if call.kind in BOUND_EDGES or call.kind == "name" else 0
 
 
-def passed(call, info, name: str):
+def passed(call, info, name: str, among=None):
     """The spec a call site passes for parameter `name` of the callee `info`, by keyword or
-    by position (None: it passes none there)."""
-    position = info.params.index(name) - first_argument(call, info) if name in info.params else None
+    by position (None: it passes none there); `among`: other (position or keyword, value)
+    pairs of the call than its specs (`CallEdge.classes`)."""
+    position = info.params.index(name) - first_argument(call, info) if info.params and name in info.params else None
     spec = None
-    for key, arg_spec in call.args:
+    for key, arg_spec in call.args if among is None else among:
         if key == name or (position is not None and position >= 0 and key == position):
             spec = arg_spec
     return spec
