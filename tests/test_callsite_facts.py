@@ -444,3 +444,36 @@ def test_an_undecided_tensor_branch_says_when(tmp_path):
     (finding,) = found.values()
     assert finding.when == ("given:signed@tensor",)
     assert finding.message.endswith("(only when the caller passes `signed` a tensor)")
+
+
+ARRAY_TESTED = """
+    import numpy as np
+    import torch
+
+    def pick(rows, idx):
+        if isinstance(idx, np.ndarray) and np.isscalar(idx):
+            return rows[0]
+        return rows[idx]
+
+    def pick_on(rows, idx):
+        return pick(rows, idx)
+
+    class Rows(torch.nn.Module):
+        def forward(self, x):
+            return {call}
+"""
+
+
+def test_an_array_branch_no_call_site_takes_is_not_reported(tmp_path):
+    """`isinstance(idx, np.ndarray) and np.isscalar(idx)` with ints, tensors and None passed (and
+    passed on by a helper whose own caller passes a tensor): Dynamo stops at the type test
+    (corpus: clean_ndarray_guard_01)."""
+    for call in ("pick(x, 0)", "pick(x, torch.arange(2))", "pick(x, None)", "pick_on(x, x.argmax(0))"):
+        assert _check(tmp_path, {"m.py": ARRAY_TESTED.format(call=call)}) == {}, call
+
+
+def test_an_undecided_array_branch_says_when(tmp_path):
+    found = _check(tmp_path, {"m.py": ARRAY_TESTED.format(call="pick(x, self.keep)")})
+    (finding,) = found.values()
+    assert (finding.line, finding.code, finding.when) == (6, "CL119", ("given:idx@ndarray",))
+    assert finding.message.endswith("(only when the caller passes `idx` a NumPy array)")

@@ -417,3 +417,22 @@ def test_a_number_where_the_helper_takes_a_tensor_leaves_the_finding_unjudged(tm
 def test_a_tensor_passed_to_the_helper_confirms_it(tmp_path):
     found = clamped_finding(tmp_path, ["clamped_bool", "clamped_tensor"])
     assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def rows_finding(tmp_path: Path, targets: list[str]) -> dict:
+    found = labelled_finding(tmp_path, targets, "CL119", "pick_rows", ["given:idx@ndarray"])
+    assert "(only when the caller passes `idx` a NumPy array)" in found["message"]
+    return found
+
+
+def test_a_tensor_where_the_helper_tests_for_an_array_leaves_the_finding_unjudged(tmp_path):
+    """Every call passed `idx` a tensor: `isinstance(idx, np.ndarray) and np.isscalar(idx)`
+    stopped at the type test, and Dynamo never met `np.isscalar`."""
+    found = rows_finding(tmp_path, ["rows_by_tensor"])
+    assert found["evidence"]["status"] == "condition-not-met", found["evidence"]
+    assert found["evidence"]["unmet"] == ["given:idx@ndarray"]
+
+
+def test_an_array_passed_to_the_helper_confirms_it(tmp_path):
+    found = rows_finding(tmp_path, ["rows_by_tensor", "rows_by_array"])
+    assert found["evidence"]["status"] == "confirmed", found["evidence"]

@@ -97,6 +97,10 @@ MASK = "@mask"
 # the suffix of `given:signed@tensor`: the caller passes `signed` a tensor (the body of `if
 # isinstance(signed, Tensor):`, semantic.facts; call sites that pass a number rule it out)
 TENSOR = "@tensor"
+# the suffix of `given:idx@ndarray`: the caller passes `idx` a NumPy array (the body of `if
+# isinstance(idx, np.ndarray):`, semantic.facts; call sites that pass a tensor, a number, a
+# string or None rule it out: a compiled forward's NumPy branch is for eager callers)
+NDARRAY = "@ndarray"
 # the prefix of `nograd:x` / `nograd:data[positions]`: the caller's tensor does not already require
 # grad (`x.requires_grad_(True)` changes nothing on one that does: CL132; a probe run judges it)
 NO_GRAD = "nograd:"
@@ -229,6 +233,8 @@ def _when_word(label: str) -> str:
                 attrs.append(f"the caller passes a sparse tensor as `{alt.removesuffix(SPARSE)}`")
             elif alt.endswith(TENSOR):
                 attrs.append(f"the caller passes `{alt.removesuffix(TENSOR)}` a tensor")
+            elif alt.endswith(NDARRAY):
+                attrs.append(f"the caller passes `{alt.removesuffix(NDARRAY)}` a NumPy array")
             elif alt.endswith(MASK):
                 attrs.append(f"the caller passes `{alt.removesuffix(MASK)}` a boolean mask")
             elif alt.endswith(RNN_FIRST):

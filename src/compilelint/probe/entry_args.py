@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, RNN_FIRST, SPARSE, TENSOR, nograd_parts
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NDARRAY, RNN_FIRST, SPARSE, TENSOR, nograd_parts
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -72,7 +72,7 @@ def value_facts(value: Any) -> list[str]:
     ``"grad"`` or ``"nograd"`` (whether it requires grad), for a dict ``"[KEY]grad"`` /
     ``"[KEY]nograd"`` for each tensor it holds (`nograd:` labels, CL132), and ``"sparse"`` for
     a sparse one (`given:NAME@sparse` labels, CL153), ``"mask"`` for a boolean one
-    (`given:NAME@mask`, CL121); ``"rnn"`` for a module whose first parameter is an RNN's
+    (`given:NAME@mask`, CL121), ``"ndarray"`` for a NumPy array (`given:NAME@ndarray`); ``"rnn"`` for a module whose first parameter is an RNN's
     (`given:NAME@rnn`, CL119); for a list or tuple of tensors ``"[*]grad"`` when every one
     requires grad, else ``"[*]nograd"`` (`nograd:scores[*]`)."""
     facts = (["not_none"] if value is not None else []) + (["truthy"] if _truthy(value) else [])
@@ -84,6 +84,8 @@ def value_facts(value: Any) -> list[str]:
             facts.append("mask")  # (`given:index@mask`, CL121 in a `__getitem__`)
     elif _rnn_first(value):
         facts.append("rnn")  # (`given:module@rnn`, project_rules.cl119_rnn_helpers)
+    elif type(value).__name__ == "ndarray" and type(value).__module__ == "numpy":
+        facts.append("ndarray")  # (`given:idx@ndarray`: a helper's NumPy branch)
     elif isinstance(value, (list, tuple)):  # (`nograd:scores[*]`: the tensors it holds; one without grad will do)
         held = [v for v in value if _is_tensor(v)]
         if held:
@@ -179,7 +181,7 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.endswith(LEFT_NONE):
         name = alt.removesuffix(LEFT_NONE)
         return "not_none" not in params[name] if name in params else None
-    for suffix, fact in ((SPARSE, "sparse"), (RNN_FIRST, "rnn"), (MASK, "mask")):
+    for suffix, fact in ((SPARSE, "sparse"), (RNN_FIRST, "rnn"), (MASK, "mask"), (NDARRAY, "ndarray")):
         if alt.endswith(suffix):
             name = alt.removesuffix(suffix)
             return fact in params[name] if name in params else None

@@ -19,7 +19,7 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NO_GRAD, TENSOR, on_class, on_self
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NDARRAY, NO_GRAD, TENSOR, on_class, on_self
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -292,6 +292,8 @@ class CallSites:
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
         if alt.endswith(TENSOR):
             return self._tensor(info, call, alt.removesuffix(TENSOR), caller)
+        if alt.endswith(NDARRAY):
+            return self._ndarray(info, call, alt.removesuffix(NDARRAY), caller)
         if alt.endswith(MASK):
             return self._mask(info, call, alt.removesuffix(MASK), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
@@ -365,6 +367,20 @@ class CallSites:
         if spec in ("tensor", "likely", "mask"):
             return "yes"
         return "no" if spec == "none" or spec in PLAIN else "maybe"
+
+    def _ndarray(self, info, call, name: str, caller: str | None) -> str:
+        """Whether one site passes `name` a NumPy array: "no" for a tensor, a number, a string,
+        None, a module, or leaving it to its default; a parameter of its own passed on is
+        decided by its own callers. (A tensor's `.numpy()` reads as a tensor here: Dynamo
+        holds one as a tensor, and CL105 reports the call.)"""
+        spec = passed(call, info, name)
+        if spec is None:
+            keys = {key for key, _ in call.args}
+            return "maybe" if "**" in keys or "*" in keys else "no"
+        forwarded = _forwarded_param(call, info, name) if caller is not None else None
+        if forwarded is not None:
+            return self.decide(caller, f"{GIVEN}{forwarded[0]}{NDARRAY}")
+        return "no" if spec in ("tensor", "likely", "mask", "none") or spec in PLAIN else "maybe"
 
     def _mask(self, info, call, name: str, caller: str | None) -> str:
         """Whether one site passes `name` a boolean mask (semantic.mask_values): "yes" only for

@@ -21,6 +21,9 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:NAME@tensor     the caller passes NAME a tensor: the body of `isinstance(NAME,
                           Tensor)` / `torch.is_tensor(NAME)` (sites that pass a number,
                           a bool or None rule it out; a probe run judges the rest)
+    given:NAME@ndarray    the caller passes NAME a NumPy array: the body of `isinstance(NAME,
+                          np.ndarray)` (sites that pass a tensor, a number, a string or
+                          None rule it out)
     given:NAME!is:OTHER   the caller passes NAME another object than OTHER (both parameters):
                           the right side of `query is key or torch.equal(query, key)`; a site
                           that passes one of its own parameters as both rules it out, and a
@@ -41,13 +44,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.finding import DISTINCT, LEFT_NONE, TENSOR
+from compilelint.finding import DISTINCT, LEFT_NONE, NDARRAY, TENSOR
 from compilelint.semantic.kinds import dotted
 from compilelint.traverse import iter_nodes
 
 FALSY = ("None", "False")
 LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})  # `is not None`: the "labels" mode
 TENSOR_CLASSES = frozenset({"Tensor", "torch.Tensor"})  # (not Parameter: a caller's tensor is seldom one)
+ARRAY_CLASSES = frozenset({"np.ndarray", "numpy.ndarray"})
 
 
 def _falsy_default(default: cst.BaseExpression | None) -> str | None:
@@ -269,18 +273,22 @@ class CallerFacts:
     def _tensor(self, test: cst.BaseExpression) -> list[str]:
         """`isinstance(NAME, Tensor)` / `torch.is_tensor(NAME)` on a parameter the body never
         rebinds before the test (brevitas' `bool(signed.item()) if isinstance(signed, Tensor)
-        else signed`, called with Python bools)."""
+        else signed`, called with Python bools); `isinstance(NAME, np.ndarray)` (tsl's
+        `isinstance(idx, np.ndarray) and np.isscalar(idx)`, indexed with ints and tensors)."""
         if not (isinstance(test, cst.Call) and test.args and isinstance(test.args[0].value, cst.Name)):
             return []
-        name, called = test.args[0].value.value, dotted(test.func)
+        name, called, suffix = test.args[0].value.value, dotted(test.func), TENSOR
         if called == "isinstance" and len(test.args) == 2:
-            if (dotted(test.args[1].value) or "") not in TENSOR_CLASSES:
+            spec = dotted(test.args[1].value) or ""
+            if spec in ARRAY_CLASSES:
+                suffix = NDARRAY
+            elif spec not in TENSOR_CLASSES:
                 return []
         elif called not in ("torch.is_tensor", "is_tensor") or len(test.args) != 1:
             return []
         if name not in self.plain or self.rebound(name):
             return []
-        return [f"{name}{TENSOR}"]
+        return [f"{name}{suffix}"]
 
     def _equals_truthy(self, name: cst.BaseExpression, literal: cst.BaseExpression) -> list[str]:
         """`NAME == "warn"` / `NAME == 2` for a parameter defaulting to None, False, 0 or "":
