@@ -201,6 +201,17 @@ class RootFinding(ComputeModules):
                 if (info.shows or takes_self) and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
                 and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
 
+    def tensor_subclass_methods(self, name: str) -> list[str]:
+        """The project's own definitions of method `name` on classes deriving from torch.Tensor
+        (semantic.project reads what `x.name()` returns from them)."""
+        if (table := self.__dict__.get("_tensor_subclass_methods")) is None:
+            table = self.__dict__["_tensor_subclass_methods"] = {}
+            for class_key in self.classes:
+                if any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner)):
+                    for method, key, _ in self._own_methods(class_key):
+                        table.setdefault(method, []).append(key)
+        return table.get(name, [])
+
     def _pipeline_object(self, class_key: str) -> bool:
         """A class of the data pipeline, by its lineage: a dataset or sampler (`torch.utils.data`),
         a scikit-learn estimator, or a name that libraries give such objects and a step's hooks

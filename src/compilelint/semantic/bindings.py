@@ -5,7 +5,6 @@ function returned)."""
 from __future__ import annotations
 
 import contextlib
-import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -13,15 +12,12 @@ import libcst as cst
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns, tuple_fields
-from compilelint.semantic.kinds import (TENSOR_ANNOTATIONS, VALUE_ANNOTATIONS, Kind, annotated_class, annotation_kind,
-                                       call_sites_decide, constructed, dotted, known_class, literal_kind,
-                                       property_accessor, scalar_annotation, strongest, tensor_container)
+from compilelint.semantic.kinds import (TENSOR_BASES, Kind, annotated_class, annotation_kind, call_sites_decide, constructed, dotted,
+                                       known_class, literal_kind, property_accessor, scalar_annotation, strongest,
+                                       tensor_container, type_comment_kinds)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
 from compilelint.summary import KEEPS, NEW, SWAPS, CallEdge, CompileTarget, FunctionSummary
-
-# `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
-TYPE_COMMENT = re.compile(r"#\s*type:\s*\((?P<args>.*)\)\s*->")
 
 
 @dataclass
@@ -93,28 +89,6 @@ def target_names(target: cst.CSTNode) -> list[str]:
     return []
 
 
-def _type_comment_kinds(node: cst.FunctionDef) -> list[Kind] | None:
-    """Kinds from a `# type: (...) -> ...` comment on the line after the `def`."""
-    body = node.body
-    comments = []
-    if isinstance(body, cst.IndentedBlock):
-        if body.header.comment is not None:
-            comments.append(body.header.comment.value)
-        if body.body:
-            comments.extend(line.comment.value for line in getattr(body.body[0], "leading_lines", ())
-                            if line.comment is not None)
-    for text in comments:
-        match = TYPE_COMMENT.search(text)
-        if match:
-            out = []
-            for part in (p.strip() for p in match.group("args").split(",")):
-                last = part.split("[")[0].split(".")[-1].strip()
-                out.append(Kind.TENSOR if last in TENSOR_ANNOTATIONS else
-                           Kind.VALUE if last in VALUE_ANNOTATIONS else Kind.UNKNOWN)
-            return out
-    return None
-
-
 def spec(kind: Kind, leaves) -> object:
     """A kind as the summary stores it: its name, or the sorted leaves it depends on."""
     return tuple(sorted(leaves)) if leaves else kind.value
@@ -174,15 +148,19 @@ class Bindings:
         return Kind.UNKNOWN
 
     def open_call(self, node: cst.Call) -> Kind:
-        """A call that may land in a project function: unknown here; a likely tensor (and
-        a leaf) while assuming."""
+        """A call that may land in a project function (leaf "r")."""
         edge = self.edge_index(node)
-        if edge is None:
+        return Kind.UNKNOWN if edge is None else self.open_leaf("r", str(edge))
+
+    def open_leaf(self, tag: str, rest: str) -> Kind:
+        """What the project phase decides (semantic.project's leaves): unknown here; a likely
+        tensor (and the leaf) while assuming."""
+        if not self.scopes:
             return Kind.UNKNOWN
         if self.assuming is None:
             self.open_seen = True
             return Kind.UNKNOWN
-        self.assuming.add(f"r|{self.scopes[-1].qualname}|{edge}")
+        self.assuming.add(f"{tag}|{self.scopes[-1].qualname}|{rest}")
         return Kind.LIKELY
 
     def assumed(self, node: cst.BaseExpression) -> tuple[Kind, set[str]]:
@@ -265,7 +243,7 @@ class Bindings:
     def _bind_params(self, node: cst.FunctionDef, scope: FunctionScope, method: bool) -> dict[str, str]:
         positional = [*node.params.posonly_params, *node.params.params]
         first_input = 1 if method else 0
-        commented = _type_comment_kinds(node)
+        commented = type_comment_kinds(node)
         if commented is not None and method and len(commented) == len(positional) - 1:
             commented = [Kind.UNKNOWN] + commented  # the comment leaves out `self`
         defaults: dict[str, str] = {}
@@ -294,8 +272,8 @@ class Bindings:
             if param.default is not None:
                 defaults[name] = "none" if (isinstance(param.default, cst.Name)
                                             and param.default.value == "None") else "value"
-            if method and index == 0 and name in ("self", "cls"):
-                kind = Kind.UNKNOWN
+            if method and index == 0 and name in ("self", "cls"):  # (a tensor subclass's `self` is a tensor)
+                kind = Kind.TENSOR if name == "self" and set(self.classes[-1].bases) & TENSOR_BASES else Kind.UNKNOWN
             elif kind == Kind.UNKNOWN and (param.annotation is None or call_sites_decide(  # `Optional[Scalar]`
                     param.annotation.annotation)):
                 scope.open[name] = (f"p|{scope.qualname}|{name}",)

@@ -17,6 +17,7 @@ from compilelint.semantic.kinds import (
     VALUE_ATTRS, VALUE_BUILTINS, VALUE_METHODS, Kind, annotation_kind, computed_name, dotted, join, literal_kind,
     name_pattern, self_getattr, strongest, torch_call_kind,
 )
+from compilelint.semantic.tensor_api import TENSOR_API
 
 # measured: torch 2.11 breaks on `tensor == None` (GB0208), 2.13.0 and 2.14.1 give Python's False
 EQ_NONE_FOLDED_FROM = (2, 13)
@@ -182,6 +183,8 @@ def call_kind(node: cst.Call, env) -> Kind:
                 for arg in node.args:  # `y.dot(s)`, both parameters: a tensor passed for either will do
                     if arg.keyword is None:
                         infer(arg.value, env)
+            if method not in TENSOR_API and method[:1] != "_" and hasattr(env, "open_leaf"):
+                return env.open_leaf("v", method)  # a tensor subclass's own method (`x.from_forward()`)
             return Kind.UNKNOWN if method == "tolist" else receiver
         if receiver == Kind.MODULE:
             return Kind.LIKELY if method == "forward" else Kind.UNKNOWN

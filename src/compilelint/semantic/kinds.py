@@ -34,6 +34,7 @@ VALUE_ATTRS = frozenset({
     "requires_grad", "is_leaf", "layout", "training", "names", "itemsize", "nbytes",
     "is_nested", "is_mps", "is_cpu", "is_xpu",
 })
+TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})  # what a tensor subclass names as its base
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
 # Tensor methods whose result is a Python value.
 VALUE_METHODS = frozenset({
@@ -457,3 +458,29 @@ def not_required(annotation: cst.BaseExpression) -> bool:
         return False
     name = dotted(annotation.value) or ""
     return name.rsplit(".", 1)[-1] == "NotRequired"
+
+
+# `# type: (Tensor, Tensor, int, int) -> Tensor` (PEP 484 function type comments)
+TYPE_COMMENT = re.compile(r"#\s*type:\s*\((?P<args>.*)\)\s*->")
+
+
+def type_comment_kinds(node: cst.FunctionDef) -> list[Kind] | None:
+    """Kinds from a `# type: (...) -> ...` comment on the line after the `def`."""
+    body = node.body
+    comments = []
+    if isinstance(body, cst.IndentedBlock):
+        if body.header.comment is not None:
+            comments.append(body.header.comment.value)
+        if body.body:
+            comments.extend(line.comment.value for line in getattr(body.body[0], "leading_lines", ())
+                            if line.comment is not None)
+    for text in comments:
+        match = TYPE_COMMENT.search(text)
+        if match:
+            out = []
+            for part in (p.strip() for p in match.group("args").split(",")):
+                last = part.split("[")[0].split(".")[-1].strip()
+                out.append(Kind.TENSOR if last in TENSOR_ANNOTATIONS else
+                           Kind.VALUE if last in VALUE_ANNOTATIONS else Kind.UNKNOWN)
+            return out
+    return None

@@ -88,6 +88,8 @@ class KindSolver:
                     return f"`self.{rest}` is a tensor set by a base class of `{fn}`"
                 if tag == "o":
                     return f"`{rest}` of a `{fn.rsplit('.', 1)[-1]}` is a tensor"
+                if tag == "v":
+                    return f"`.{rest}()` of the project's tensor subclass returns a tensor"
                 callee = self._callee(f"{module}:{fn}", int(rest.partition("#")[0]))
                 name = callee.split(":", 1)[1] if callee else "the callee"
                 if tag == "f":
@@ -114,6 +116,8 @@ class KindSolver:
             elif tag == "o":  # `model.attr`, `model` a parameter annotated with a class (`fn` its name)
                 owner = self.index.resolve_class(module, fn)
                 found = self._inherited_attr(owner, rest) if owner else "unknown"
+            elif tag == "v":  # `x.from_forward()`: a method torch.Tensor lacks, on a tensor
+                found = self._tensor_method(rest)
             elif tag == "f":  # `made.attr`, `made` what the function's call edge built
                 edge, _, attr = rest.partition("#")
                 found = self._built_attr(f"{module}:{fn}", int(edge), attr)
@@ -126,6 +130,22 @@ class KindSolver:
             self._active.discard(key)
         self._memo[key] = found
         return found
+
+    def _tensor_method(self, method: str) -> str:
+        """What the project's tensor subclasses return from their own `method` (the best of
+        their definitions: pypose's `LieTensor.matrix()` a tensor, flowtorch's
+        `BijectiveTensor.from_forward() -> bool` none); "unknown" where none defines it (the
+        receiver was taken for a tensor, and is not one)."""
+        best = "unknown"
+        for key in self.index.tensor_subclass_methods(method):
+            info = self.index.functions[key]
+            module = key.split(":", 1)[0]
+            kind = self.spec_kind(module, info.ret) if info.ret is not None else (info.promised or "unknown")
+            if kind == "tensor":
+                return kind
+            if kind == "likely":
+                best = kind
+        return best
 
     def _built_attr(self, caller: str, edge: int, attr: str) -> str:
         """`attr` of what the call edge returns, when the callee builds its class in every
