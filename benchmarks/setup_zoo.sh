@@ -296,3 +296,8 @@ python -m pip install --no-deps tntorch==1.1.2 pytorch-kinematics==0.10.0 lxml==
 python -m pip install --no-deps geomloss==0.3.1 torch-audiomentations==0.12.0 julius==0.2.8 torch-pitch-shift==1.2.5 \
     primePy==1.3 torchdeq==0.1.0 piq==0.8.0 audio-diffusion-pytorch==0.1.3 audio-encoders-pytorch==0.0.22 \
     einops-exts==0.0.4
+# stop 90: flowtorch (bijectors and flows: sample, log_prob and their losses), torch-kmeans (k-means, constrained and
+# soft k-means, KNN on batches), neuralhydrology (its model zoo built from test configs, its losses; xarray, pandas,
+# numba and ruamel.yaml above) and neurodiffeq (networks, conditions, the solvers' residual losses)
+python -m pip install --no-deps flowtorch==0.8 torch-kmeans==0.2.0 neuralhydrology==1.13.0 neurodiffeq==0.7.0 \
+    seaborn==0.13.2

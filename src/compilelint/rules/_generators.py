@@ -13,6 +13,7 @@ import libcst.matchers as m
 
 from compilelint.rules._callsite import keyword_value
 from compilelint.semantic.compile_values import nested_scope
+from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import not_optional
 from compilelint.traverse import iter_nodes
 
@@ -47,7 +48,8 @@ class GeneratorScopes:
             fn = self._stack[-1] if self._stack and isinstance(self._stack[-1], cst.FunctionDef) else None
             return (fn is not None and owner.value in generator_params(fn, ctx.qualify)) \
                 or built_generator(ctx.local_flag(owner.value), ctx.qualify) \
-                or (fn is not None and owner.value in generator_locals(fn, ctx.qualify, ctx.escaped_nodes))
+                or (fn is not None and owner.value in generator_locals(fn, ctx.qualify, ctx.escaped_nodes)) \
+                or (fn is not None and owner.value in optional_generators(fn, ctx.qualify))  # (None has no methods)
         if not (isinstance(owner, cst.Attribute) and isinstance(owner.value, cst.Name) and owner.value.value == "self"):
             return False
         cls = next((node for node in reversed(self._stack) if isinstance(node, cst.ClassDef)), None)
@@ -80,11 +82,14 @@ def draw_given_generator(rule, node: cst.Call, qualified: str | None) -> bool:
         return False
     if not isinstance(value, (cst.Name, cst.Attribute)):
         return False  # `torch.Generator()` built here: reported where it is built (GB0363)
+    fn = ctx.function.node if ctx.function is not None and isinstance(ctx.function.node, cst.FunctionDef) else None
     if isinstance(value, cst.Name) and ctx.function is not None and (
             built_generator(ctx.local_flag(value.value), ctx.qualify)
-            or (isinstance(ctx.function.node, cst.FunctionDef)
-                and value.value in generator_locals(ctx.function.node, ctx.qualify, ctx.escaped_nodes))):
+            or (fn is not None and value.value in generator_locals(fn, ctx.qualify, ctx.escaped_nodes))):
         when = ()  # `generator = torch.Generator(device).manual_seed(seed)` in this function
+    elif isinstance(value, cst.Name) and fn is not None \
+            and (test := optional_generators(fn, ctx.qualify).get(value.value)) is not None:
+        when = conditions(test, flag=ctx.local_flag) + ctx.caller_conditions(test)  # (where it was built)
     else:
         # (a parameter without a default, `given:=g`, says nothing of what it holds)
         when = tuple(label for label in ctx.caller_conditions(value) if not label.startswith("given:="))
@@ -127,6 +132,28 @@ def generator_locals(fn: cst.FunctionDef, qualify, escaped: set[int]) -> frozens
     return frozenset(name for name, values in bindings.items()
                      if any(built_generator(v, qualify) for v in values)
                      and all(built_generator(v, qualify) or reseeded(v, name) for v in values))
+
+
+def optional_generators(fn: cst.FunctionDef, qualify) -> dict[str, cst.BaseExpression]:
+    """Locals an `if` builds a generator into and its `else` sets to None (torch-kmeans' `if
+    self.seed is not None: gen = torch.Generator(device=x.device)` / `else: gen = None`), each
+    with the test under which it holds the generator."""
+    found = {}
+    for node in iter_nodes(fn.body, prune=nested_scope):
+        if not (isinstance(node, cst.If) and isinstance(node.orelse, cst.Else)):
+            continue
+        built, nones = _assigned(node.body, lambda v: built_generator(v, qualify)), \
+            _assigned(node.orelse.body, lambda v: isinstance(v, cst.Name) and v.value == "None")
+        found.update((name, node.test) for name in built & nones)
+    return found
+
+
+def _assigned(block: cst.BaseSuite, holds) -> set[str]:
+    """The names a block's own statements assign a value `holds` accepts."""
+    return {stmt.body[0].targets[0].target.value for stmt in getattr(block, "body", ())
+            if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Assign)
+            and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name)
+            and holds(stmt.body[0].value)}
 
 
 def generator_params(fn: cst.FunctionDef, qualify) -> frozenset[str]:

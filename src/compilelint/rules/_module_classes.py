@@ -95,6 +95,21 @@ def makes_script_module(ctx, call: cst.Call) -> bool:
         and isinstance(call.args[0].value, (cst.Call, cst.Attribute))
 
 
+def scripted_targets(ctx, node: cst.Assign) -> set[tuple[str | None, str]]:
+    """(class or None, name) of each target an assignment binds a script module to: `net =
+    torch.jit.script(Net())`, `self.net = torch.jit.script(...)` in a method."""
+    if not (isinstance(node.value, cst.Call) and makes_script_module(ctx, node.value)):
+        return set()
+    scope, out = ctx.function, set()
+    for t in node.targets:
+        if isinstance(t.target, cst.Name):
+            out.add((None, t.target.value))
+        elif isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
+                and t.target.value.value == "self" and scope is not None and scope.class_name:
+            out.add((scope.class_name, t.target.attr.value))
+    return out
+
+
 def type_pinned(ctx, node: cst.If) -> tuple[str, tuple[str, ...]] | None:
     """(attr, classes) when the `if` heads an `if isinstance(self.rnn, nn.LSTM): ... elif
     isinstance(self.rnn, nn.GRU): ... else: raise ...` chain: every other object raises, so

@@ -11,7 +11,7 @@ from compilelint.rules._sklearn import WRAPPED_WHY, file_classes, wrapped_call
 from compilelint.rules._known_calls import (applied_call, draws_scalar, held_state, object_array, passes_mask,
                                              why_text)
 from compilelint.rules._module_classes import (calls_script_module, callee_class, either_class, library_base,
-                                                makes_script_module, type_pinned)
+                                                scripted_targets, type_pinned)
 from compilelint.rules._random_draws import RandomDraws
 from compilelint.rules._rnn_reads import WRAP_REFUSED, RnnReads
 from compilelint.rules._rnn_walks import RnnHolders, walk
@@ -235,6 +235,18 @@ def f(x):
 """,
         """
 import torch
+class Centers(torch.nn.Module):
+    seed = 7
+    def forward(self, x):
+        if self.seed is not None:
+            gen = torch.Generator(device=x.device)  # expect
+            gen.manual_seed(self.seed)  # expect
+        else:
+            gen = None
+        return x[torch.multinomial(x.new_ones(x.shape[0]), 2, generator=gen)]  # expect
+""",
+        """
+import torch
 GENERATOR = torch.Generator().manual_seed(0)
 def noise(shape, generator=None):
     return torch.randn(shape, generator=generator)  # expect
@@ -327,14 +339,7 @@ class Policy(nn.Module):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         self._stored.update(id(t.target) for t in node.targets)
-        if isinstance(node.value, cst.Call) and makes_script_module(self.ctx, node.value):
-            scope = self.ctx.function
-            for t in node.targets:
-                if isinstance(t.target, cst.Name):
-                    self._scripted.add((None, t.target.value))
-                elif isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) \
-                        and t.target.value.value == "self" and scope is not None and scope.class_name:
-                    self._scripted.add((scope.class_name, t.target.attr.value))
+        self._scripted.update(scripted_targets(self.ctx, node))
         names = [t.target.value for t in node.targets if isinstance(t.target, cst.Name)]
         self._draws.assign(names, node.value)
         numpy_rng = isinstance(node.value, cst.Call) and self.ctx.qualify(node.value.func) in NUMPY_RNG_MAKERS
