@@ -204,3 +204,40 @@ def test_a_deep_copy_of_an_rnn_reached_through_an_annotated_model_is_reported(tm
     with imported(tmp_path, "exports.models") as models:
         run = capture(models.Exported(models.Policy()), (torch.randn(1, 4),), backend="eager")
     assert ("models.py", _breaks(EXPORTS)[0]) in {(r.file.rsplit("/", 1)[-1], r.line) for r in run.breaks}
+
+
+SCALES = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class MultiScale(nn.Module):
+        def __init__(self, freqs=("1D", "1h")):
+            super().__init__()
+            self.freqs = freqs
+            self.lstms = nn.ModuleDict({f: nn.LSTM(4, 8, batch_first=True) for f in freqs})
+            self.grus = nn.ModuleDict({"1D": nn.GRU(4, 8, batch_first=True), "1h": nn.GRU(4, 8, batch_first=True)})
+            self.cells = nn.ModuleDict({f: nn.LSTMCell(4, 8) for f in freqs})
+
+        def forward(self, x):
+            total = x.new_zeros(())
+            for f in self.freqs:
+                h, _ = self.lstms[f](x)  # BREAK
+                g, _ = self.grus[f](x)  # BREAK
+                c, _ = self.cells[f](x[:, 0])
+                total = total + h.sum() + g.sum() + c.sum()
+            return total
+""")
+
+
+def test_rnns_in_a_module_dict_are_reported_where_they_are_called(tmp_path):
+    # (neuralhydrology's MTS-LSTM: `self.lstms = nn.ModuleDict({freq: nn.LSTM(...) for freq in ...})`)
+    write_package(tmp_path, "scales", {"model.py": SCALES})
+    findings = check([str(tmp_path / "scales")], config_mod.load(start=str(tmp_path))).findings
+    assert sorted(f.line for f in findings if f.code == "CL119") == _breaks(SCALES)
+    torch = pytest.importorskip("torch")
+    from compilelint.probe.capture import capture
+
+    with imported(tmp_path, "scales.model") as model:
+        run = capture(model.MultiScale(), (torch.randn(2, 5, 4),), backend="eager")
+    assert _breaks(SCALES)[0] in {r.line for r in run.breaks if r.file.endswith("model.py")}

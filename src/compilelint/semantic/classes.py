@@ -325,6 +325,9 @@ class ClassTracking:
             elements = [arg.elt]
         elif isinstance(arg, (cst.List, cst.Tuple)):
             elements = [e.value for e in arg.elements]
+        elif isinstance(arg, (cst.DictComp, cst.Dict)):  # `nn.ModuleDict({f: nn.LSTM(...) for f in freqs})`
+            elements = [arg.value] if isinstance(arg, cst.DictComp) else [e.value for e in arg.elements
+                                                                          if isinstance(e, cst.DictElement)]
         elif name.split(".")[-1] == "Sequential":
             elements = [a.value for a in value.args]
         refs = {self.qualify(e.func) or dotted(e.func) for e in elements if isinstance(e, cst.Call)}
