@@ -107,7 +107,7 @@ class RootFinding(ComputeModules):
         re-exports or its public submodules define, the `__call__` (and the methods that
         return a tensor) of the plain objects it re-exports or a submodule it imports by name
         defines: the library's API, which user code calls compiled."""
-        found = self._reexported()
+        found, classes = self._reexported(), set()
         for module, summary in self.modules.items():
             if module not in self._api_packages():
                 continue
@@ -115,6 +115,8 @@ class RootFinding(ComputeModules):
             # star-import their image processors for type checkers)
             published = () if "." in module else (*self._star_classes(module), *self._module_classes(module, summary))
             for key in (*(self._export_key(module, summary, local) for local in summary.exports), *published):
+                if key in self.classes:
+                    classes.add(key)
                 if key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
                     found.update(self._entry_methods(key))
@@ -136,6 +138,7 @@ class RootFinding(ComputeModules):
             module, _, name = class_key.partition(":")
             if not ("." in module and _public(module) and _public(name)):
                 continue
+            classes.add(class_key)
             if self.is_module_class(class_key):
                 found.update(self._inference_methods(class_key))
                 found.update(self._entry_methods(class_key))
@@ -148,6 +151,8 @@ class RootFinding(ComputeModules):
                 found.add(forward)  # user code calls `Fn.apply(x)` in the forward it compiles
             else:
                 found.update(self._object_methods(class_key))
+        for class_key in classes:  # (and the closures their methods store on them: `model.train_step`)
+            found.update(self._stored_closures(class_key))
         found.update(key for key, info in self.functions.items() if self._submodule_function(key, info))
         # what a public factory hands out (snntorch's `surrogate.triangular()` returns `inner`,
         # which user code calls in its forward): the nested function, not the factory, when it
@@ -158,6 +163,15 @@ class RootFinding(ComputeModules):
                 found.update(closure for q in info.closures.split("|")
                              if (closure := f"{module}:{q}") in self.functions and self._computes(closure))
         return found
+
+    def _stored_closures(self, class_key: str) -> list[str]:
+        """The nested functions a method stores on a public attribute of the object (deepxde's
+        `self.outputs_losses_train = outputs_losses_train` in `Model.compile`): user code calls
+        them on the object (`model.outputs_losses_train(x, y, aux)`) in the step it compiles."""
+        module, info = class_key.split(":", 1)[0], self.classes.get(class_key)
+        return [key for attr, refs in (info.attr_functions.items() if info else ()) if attr[0] != "_"
+                for ref in refs.split("|") if ".<locals>." in ref
+                and (key := f"{module}:{ref}") in self.functions and self._compute_function(key)]
 
     def _object_api(self, class_key: str) -> bool:
         """A public class that is no module, exported or in a public submodule of a library,
