@@ -171,7 +171,11 @@ def element_list(value: cst.BaseExpression, ctx) -> bool:
 
 
 def _walks_tensor(iterable: cst.BaseExpression, ctx) -> bool:
-    """A name or attribute certainly holding a tensor (the only iterables whose elements count)."""
+    """A name or attribute certainly holding a tensor (the only iterables whose elements count),
+    also as its author casts it (`cast(torch.LongTensor, permutation)`: flowtorch's inverse)."""
+    if isinstance(iterable, cst.Call) and ctx.qualify(iterable.func) == "typing.cast" and len(iterable.args) == 2 \
+            and isinstance(iterable.args[1].value, (cst.Name, cst.Attribute)):
+        return ctx.kind(iterable) == Kind.TENSOR  # (what the cast names: a tensor)
     return isinstance(iterable, (cst.Name, cst.Attribute)) and ctx.kind(iterable) == Kind.TENSOR
 
 
