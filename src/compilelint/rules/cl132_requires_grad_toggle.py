@@ -10,6 +10,7 @@ from compilelint.rules.base import Rule
 MODULE_WALKS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "named_modules"})
 GRAD_ON = frozenset({"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+AUTOGRAD_GRAD = frozenset({"torch.autograd.grad", "torch.autograd.grad_mode.grad"})
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
@@ -130,6 +131,8 @@ class Layer(nn.Module):
                 return  # requires_grad_(False) on a tensor made here without grad: nothing changes
             if _turns_on(node) and self._grad_owner(receiver) and not self._file_turns_off():
                 return  # parameters require grad from construction, and nothing here turns it off
+            if _turns_on(node) and isinstance(receiver, cst.Name) and receiver.value in self._graph_grads:
+                return  # what `autograd.grad(..., create_graph=True)` gave (after its break): it requires grad
             when: tuple[str, ...] = ()
             if node.args and not _turns_on(node) and not _turns_off(node) and self.ctx.function is not None:
                 # `requires_grad_(force_grad and ...)`: on only when the caller passes the flag
@@ -194,6 +197,7 @@ class Layer(nn.Module):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._fresh_names: set[str] = set()  # names bound in this function to a fresh no-grad tensor
+        self._graph_grads: set[str] = set()  # loop names bound to gradients taken with create_graph=True
         self._module: cst.Module | None = None
         self._parts: set[str] | None = None  # classes another class of the file builds, once asked
         self._turns_off_seen: bool | None = None  # the file turns a requires_grad off, once asked
@@ -202,7 +206,13 @@ class Layer(nn.Module):
         self._forcing: set[int] = set()  # id() of the `with torch.enable_grad():` blocks the walk is inside
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._fresh_names = set()
+        self._fresh_names, self._graph_grads = set(), set()
+
+    def visit_For(self, node: cst.For) -> None:
+        # `for x, g in zip(xs, autograd.grad(u, xs, create_graph=True)):` (neurodiffeq's `diff`)
+        if any(isinstance(n, cst.Call) and self.ctx.qualify(n.func) in AUTOGRAD_GRAD and _keyword_true(n, "create_graph")
+               for n in iter_nodes(node.iter)):
+            self._graph_grads.update(n.value for n in iter_nodes(node.target) if isinstance(n, cst.Name))
 
     def _given_tensor(self, receiver: cst.BaseExpression, call: cst.Call) -> str | None:
         """`nograd:x` / `nograd:data[positions]` when the receiver is a parameter of the function, or a
@@ -473,3 +483,8 @@ def _turns_on(call: cst.Call) -> bool:
     """`requires_grad_()` / `requires_grad_(True)` / `requires_grad_(requires_grad=True)`."""
     return not call.args or (len(call.args) == 1 and _is_true(call.args[0].value)
                              and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad"))
+
+
+def _keyword_true(call: cst.Call, name: str) -> bool:
+    return any(arg.keyword is not None and arg.keyword.value == name and isinstance(arg.value, cst.Name)
+               and arg.value.value == "True" for arg in call.args)
