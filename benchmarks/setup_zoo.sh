@@ -298,6 +298,8 @@ python -m pip install --no-deps geomloss==0.3.1 torch-audiomentations==0.12.0 ju
     einops-exts==0.0.4
 # stop 90: flowtorch (bijectors and flows: sample, log_prob and their losses), torch-kmeans (k-means, constrained and
 # soft k-means, KNN on batches), neuralhydrology (its model zoo built from test configs, its losses; xarray, pandas,
-# numba and ruamel.yaml above) and neurodiffeq (networks, conditions, the solvers' residual losses)
+# numba and ruamel.yaml above), neurodiffeq (networks, conditions, the solvers' residual losses) and zennit
+# (attributors, composites, rules and canonizers on small user models; its torchvision imports stubbed by the
+# adapter, never installed)
 python -m pip install --no-deps flowtorch==0.8 torch-kmeans==0.2.0 neuralhydrology==1.13.0 neurodiffeq==0.7.0 \
-    seaborn==0.13.2
+    seaborn==0.13.2 zennit==0.5.1
