@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+pip install --no-deps flowtorch==0.8
