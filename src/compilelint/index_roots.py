@@ -6,10 +6,10 @@ fall back to, and code only the package's API reaches. A mixin of `index.Project
 from __future__ import annotations
 
 from compilelint.index_compute import DATASETS, ComputeModules
+from compilelint.semantic.kinds import TENSOR_BASES
 from compilelint.summary import STAR
 
 DISTRIBUTION_BASES = ("torch.distributions.",)
-TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
 CONSTRAINTS = "torch.distributions.constraints."
 DISTRIBUTION_HOOKS = frozenset({"__call__", "_call", "_inverse"})  # what torch.distributions calls
 OPTIMIZER_BASES, SCHEDULERS = ("torch.optim.",), ("torch.optim.lr_scheduler.", "torch.optim.swa_utils.")
@@ -210,10 +210,13 @@ class RootFinding(ComputeModules):
                 or any(info.trains for owner in (*self._lineage(class_key), *self.subclasses(class_key))
                        for _, _, info in self._own_methods(owner)):
             return []  # (a mixin: what the module's own API reaches; a trainer, no learner, loops over a loader)
-        takes_self = any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner))
+        takes_self = self._tensor_subclass(class_key)
         return [key for method, key, info in self._own_methods(class_key)
                 if (info.shows or takes_self) and (method[0] != "_" or method == "__call__") and method not in CONVERSIONS
                 and not method.startswith(SETUP_PREFIXES) and not info.accessor and self._compute_function(key)]
+
+    def _tensor_subclass(self, class_key: str) -> bool:
+        return any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner))
 
     def tensor_subclass_methods(self, name: str) -> list[str]:
         """The project's own definitions of method `name` on classes deriving from torch.Tensor
@@ -221,7 +224,7 @@ class RootFinding(ComputeModules):
         if (table := self.__dict__.get("_tensor_subclass_methods")) is None:
             table = self.__dict__["_tensor_subclass_methods"] = {}
             for class_key in self.classes:
-                if any(base in TENSOR_BASES for owner in self._lineage(class_key) for base in self._bases(owner)):
+                if self._tensor_subclass(class_key):
                     for method, key, _ in self._own_methods(class_key):
                         table.setdefault(method, []).append(key)
         return table.get(name, [])

@@ -290,10 +290,9 @@ class CallSites:
             return self._distinct(info, call, alt, caller)
         if alt.endswith(DEFAULTED):
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
-        if alt.endswith(TENSOR):
-            return self._tensor(info, call, alt.removesuffix(TENSOR), caller)
-        if alt.endswith(NDARRAY):
-            return self._ndarray(info, call, alt.removesuffix(NDARRAY), caller)
+        for suffix in (TENSOR, NDARRAY):
+            if alt.endswith(suffix):
+                return self._typed(info, call, alt.removesuffix(suffix), caller, suffix)
         if alt.endswith(MASK):
             return self._mask(info, call, alt.removesuffix(MASK), caller)
         if alt.endswith(LEFT_NONE):  # the site leaves NAME at None: the opposite of NAME!=None
@@ -353,34 +352,23 @@ class CallSites:
             return "yes"
         return "no" if spec in PLAIN else "maybe"
 
-    def _tensor(self, info, call, name: str, caller: str | None) -> str:
-        """Whether one site passes `name` a tensor: "no" for a number, a bool, None, a module,
-        or leaving it to its default (a literal: semantic.facts); a parameter of its own
-        passed on is decided by its own callers."""
+    def _typed(self, info, call, name: str, caller: str | None, suffix: str) -> str:
+        """Whether one site passes `name` what an `isinstance` test lets into the branch: a
+        tensor (`TENSOR`) or a NumPy array (`NDARRAY`). "no" for a number, a bool, None, a
+        module, or leaving it to its default (a literal: semantic.facts), and for an array test
+        also for a tensor (a tensor's `.numpy()` reads as one here: Dynamo holds it as a tensor,
+        and CL105 reports the call); a parameter of its own passed on is decided by its own
+        callers."""
         spec = passed(call, info, name)
         if spec is None:
             keys = {key for key, _ in call.args}
             return "maybe" if "**" in keys or "*" in keys else "no"
         forwarded = _forwarded_param(call, info, name) if caller is not None else None
         if forwarded is not None:
-            return self.decide(caller, f"{GIVEN}{forwarded[0]}{TENSOR}")
+            return self.decide(caller, f"{GIVEN}{forwarded[0]}{suffix}")
         if spec in ("tensor", "likely", "mask"):
-            return "yes"
+            return "yes" if suffix == TENSOR else "no"
         return "no" if spec == "none" or spec in PLAIN else "maybe"
-
-    def _ndarray(self, info, call, name: str, caller: str | None) -> str:
-        """Whether one site passes `name` a NumPy array: "no" for a tensor, a number, a string,
-        None, a module, or leaving it to its default; a parameter of its own passed on is
-        decided by its own callers. (A tensor's `.numpy()` reads as a tensor here: Dynamo
-        holds one as a tensor, and CL105 reports the call.)"""
-        spec = passed(call, info, name)
-        if spec is None:
-            keys = {key for key, _ in call.args}
-            return "maybe" if "**" in keys or "*" in keys else "no"
-        forwarded = _forwarded_param(call, info, name) if caller is not None else None
-        if forwarded is not None:
-            return self.decide(caller, f"{GIVEN}{forwarded[0]}{NDARRAY}")
-        return "no" if spec in ("tensor", "likely", "mask", "none") or spec in PLAIN else "maybe"
 
     def _mask(self, info, call, name: str, caller: str | None) -> str:
         """Whether one site passes `name` a boolean mask (semantic.mask_values): "yes" only for

@@ -1,6 +1,7 @@
 import libcst as cst
 
 from compilelint.finding import nograd_label
+from compilelint.rules._callsite import keyword_value
 from compilelint.semantic.facts import facts_of
 from compilelint.semantic.guards import conditions
 from compilelint.semantic.kinds import AUTOGRAD_FUNCTIONS, NEW_TENSOR_METHODS, Kind, is_self_attribute
@@ -10,7 +11,6 @@ from compilelint.rules.base import Rule
 MODULE_WALKS = frozenset({"parameters", "named_parameters", "children", "named_children", "modules", "named_modules"})
 GRAD_ON = frozenset({"torch.enable_grad", "torch.autograd.enable_grad", "torch.autograd.grad_mode.enable_grad"})
 PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
-AUTOGRAD_GRAD = frozenset({"torch.autograd.grad", "torch.autograd.grad_mode.grad"})
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "arange", "linspace",
     "logspace", "eye", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
@@ -210,8 +210,8 @@ class Layer(nn.Module):
 
     def visit_For(self, node: cst.For) -> None:
         # `for x, g in zip(xs, autograd.grad(u, xs, create_graph=True)):` (neurodiffeq's `diff`)
-        if any(isinstance(n, cst.Call) and self.ctx.qualify(n.func) in AUTOGRAD_GRAD and _keyword_true(n, "create_graph")
-               for n in iter_nodes(node.iter)):
+        if any(isinstance(n, cst.Call) and self.ctx.qualify(n.func) == "torch.autograd.grad"
+               and _is_true(keyword_value(n, "create_graph")) for n in iter_nodes(node.iter)):
             self._graph_grads.update(n.value for n in iter_nodes(node.target) if isinstance(n, cst.Name))
 
     def _given_tensor(self, receiver: cst.BaseExpression, call: cst.Call) -> str | None:
@@ -475,7 +475,7 @@ def _string_key(node: cst.CSTNode) -> str | None:
     return None
 
 
-def _is_true(value: cst.BaseExpression) -> bool:
+def _is_true(value: cst.BaseExpression | None) -> bool:
     return isinstance(value, cst.Name) and value.value == "True"
 
 
@@ -483,8 +483,3 @@ def _turns_on(call: cst.Call) -> bool:
     """`requires_grad_()` / `requires_grad_(True)` / `requires_grad_(requires_grad=True)`."""
     return not call.args or (len(call.args) == 1 and _is_true(call.args[0].value)
                              and (call.args[0].keyword is None or call.args[0].keyword.value == "requires_grad"))
-
-
-def _keyword_true(call: cst.Call, name: str) -> bool:
-    return any(arg.keyword is not None and arg.keyword.value == name and isinstance(arg.value, cst.Name)
-               and arg.value.value == "True" for arg in call.args)
