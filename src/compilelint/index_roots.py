@@ -6,8 +6,7 @@ fall back to, and code only the package's API reaches. A mixin of `index.Project
 from __future__ import annotations
 
 from compilelint.index_compute import DATASETS, ComputeModules
-from compilelint.semantic.kinds import TENSOR_BASES
-from compilelint.summary import STAR
+from compilelint.summary import STAR, TENSOR_BASES
 
 DISTRIBUTION_BASES = ("torch.distributions.",)
 CONSTRAINTS = "torch.distributions.constraints."

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# what a tensor subclass names as its base (index_roots, semantic.bindings, rules._built_classes;
+# here, not in semantic.kinds: the engine's warm path must not import libcst)
+TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
+
 # A kind as a summary stores it: its name ("tensor", "likely", "value", "none", ...), or
 # the sorted leaves it depends on ("p|fn|param", "r|fn|edge", "i|fn|edge#n" for the n-th
 # element of what the call returned; semantic.project decides).

@@ -15,7 +15,7 @@ breaks; the project's class table decides, wherever the class is defined:
 
 from __future__ import annotations
 
-from compilelint.semantic.kinds import TENSOR_BASES
+from compilelint.summary import TENSOR_BASES
 
 # bases whose `__init__` is `object`'s: a subclass built in the region runs only its own (measured on
 # 2.13 and 2.14: torchkge's `SmallKG(Dataset)` is traced; `TensorDataset(...)` breaks, GB0008)

@@ -12,12 +12,12 @@ import libcst as cst
 from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns, tuple_fields
-from compilelint.semantic.kinds import (TENSOR_BASES, Kind, annotated_class, annotation_kind, call_sites_decide, constructed, dotted,
+from compilelint.semantic.kinds import (Kind, annotated_class, annotation_kind, call_sites_decide, constructed, dotted,
                                        known_class, literal_kind, property_accessor, scalar_annotation, strongest,
                                        tensor_container, type_comment_kinds)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
-from compilelint.summary import KEEPS, NEW, SWAPS, CallEdge, CompileTarget, FunctionSummary
+from compilelint.summary import KEEPS, NEW, SWAPS, TENSOR_BASES, CallEdge, CompileTarget, FunctionSummary
 
 
 @dataclass

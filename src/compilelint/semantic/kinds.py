@@ -34,7 +34,6 @@ VALUE_ATTRS = frozenset({
     "requires_grad", "is_leaf", "layout", "training", "names", "itemsize", "nbytes",
     "is_nested", "is_mps", "is_cpu", "is_xpu",
 })
-TENSOR_BASES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})  # what a tensor subclass names as its base
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "data", "grad", "real", "imag"})
 # Tensor methods whose result is a Python value.
 VALUE_METHODS = frozenset({
