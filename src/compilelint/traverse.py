@@ -161,6 +161,63 @@ def iter_nodes(node: cst.CSTNode, prune=None, skip: frozenset[type] = _NOTHING):
         push(children)
 
 
+# ---- one flat list per subtree, for the scans many parts make of the same function body ----
+
+# id(node) -> (node, nodes, ends). A hit is checked by identity, so a stale entry is never
+# used; `forget_scans` (at each file's walk) keeps the cache to one file's trees.
+_SCANS: dict[int, tuple[cst.CSTNode, list[cst.CSTNode], list[int]]] = {}
+_PRUNED: dict[tuple, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+
+
+def forget_scans() -> None:
+    _SCANS.clear()
+    _PRUNED.clear()
+
+
+def scan_spans(node: cst.CSTNode) -> tuple[list[cst.CSTNode], list[int]]:
+    """`node`'s subtree in libcst's order, layout (TRIVIA) left out, and for each node the
+    index just past its own subtree."""
+    hit = _SCANS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1], hit[2]
+    nodes: list[cst.CSTNode] = []
+    ends: list[int] = []
+    stack: list = [node]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        current = pop()
+        if type(current) is int:  # the end of the subtree whose root is at that index
+            ends[current] = len(nodes)
+            continue
+        index = len(nodes)
+        nodes.append(current)
+        ends.append(0)
+        below = children(current, TRIVIA)
+        below.reverse()
+        push((index, *below))
+    _SCANS[id(node)] = (node, nodes, ends)
+    return nodes, ends
+
+
+def scan(node: cst.CSTNode, prune=None) -> list[cst.CSTNode]:
+    """What ``iter_nodes(node, prune, skip=TRIVIA)`` yields, as a list made once per `node`
+    and `prune` (a function body several parts of the walk scan)."""
+    nodes, ends = scan_spans(node)
+    if prune is None:
+        return nodes
+    hit = _PRUNED.get((id(node), prune))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    out = []
+    index, total = 0, len(nodes)
+    while index < total:
+        current = nodes[index]
+        out.append(current)
+        index = ends[index] if index and prune(current) else index + 1
+    _PRUNED[(id(node), prune)] = (node, out)
+    return out
+
+
 # ---- rules' own scans: node.visit(SomeVisitor()) ---------------------------------------
 
 _ORIGINAL_VISIT = cst.CSTNode.__dict__["visit"]

@@ -16,7 +16,7 @@ from compilelint.semantic.dispatch import bound_methods
 from compilelint.semantic.method_scan import method_scan, tensor_param_value
 from compilelint.semantic.param_uses import CONTAINERS, given_items, requires_arguments
 from compilelint.summary import APPLY, ARG, BOUND, MADE, OPTIONAL_KEYS, TYPED_DICT
-from compilelint.traverse import iter_nodes
+from compilelint.traverse import scan
 from compilelint.semantic.kinds import (TENSOR_ONLY_METHODS, Kind, annotation_kind, builds_list, dotted,
                                        literal_kind, not_required, torch_call_kind, torch_state)
 
@@ -166,7 +166,7 @@ class ClassTracking:
             # (looked up only when a stored value is a name: the walk costs 2 % of a cold run)
             nested = functools.cache(lambda method=stmt: {
                 sub.name.value: f"{info.qualname}.{method.name.value}.<locals>.{sub.name.value}"
-                for sub in iter_nodes(method.body, prune=nested_scope) if isinstance(sub, cst.FunctionDef)})
+                for sub in scan(method.body, prune=nested_scope) if isinstance(sub, cst.FunctionDef)})
             for assign_target, value in assignments:
                 _record(info, assign_target, value)
                 if not in_init:
@@ -459,7 +459,7 @@ class ClassTracking:
         if name not in self.return_classes:
             fn = self.module_functions.get(name)
             built = {dotted(n.value.func) if isinstance(n.value, cst.Call) else None
-                     for n in iter_nodes(fn.body, prune=nested_scope) if type(n) is cst.Return} if fn else set()
+                     for n in scan(fn.body, prune=nested_scope) if type(n) is cst.Return} if fn else set()
             cls = built.pop() if len(built) == 1 else None
             self.return_classes[name] = cls if cls in self.class_table else None
         return self.return_classes[name]

@@ -20,7 +20,7 @@ import libcst as cst
 
 from compilelint.semantic.iteration import element_names
 from compilelint.semantic.kinds import Kind
-from compilelint.traverse import TRIVIA, iter_nodes
+from compilelint.traverse import iter_nodes, scan
 
 NOT_ENTRIES = frozenset({"builtins.classmethod", "builtins.staticmethod"})
 # a method that calls one of these (or `.backward()`) runs a training step (`FunctionSummary.trains`)
@@ -38,6 +38,7 @@ MODULE_METHODS = frozenset({
     "state_dict", "zero_grad", "buffers", "named_buffers",
 })
 MODULE_ATTRS = frozenset({"_modules", "_parameters", "_buffers"})
+_ONLY_ATTRS, _ONLY_METHODS = TENSOR_ATTRS | MODULE_ATTRS, TENSOR_METHODS | MODULE_METHODS
 
 
 class EntryTracking:
@@ -67,7 +68,7 @@ class EntryTracking:
             info.shows = self._shows(node, declared[1:])
             info.trains = any(isinstance(sub, cst.Call) and (
                 (isinstance(sub.func, cst.Attribute) and sub.func.attr.value == "backward")
-                or self.qualify(sub.func) in TRAINING_CALLS) for sub in iter_nodes(node.body, skip=TRIVIA))
+                or self.qualify(sub.func) in TRAINING_CALLS) for sub in scan(node.body))
         else:
             info.entry = any(scope.env.get(name) == Kind.TENSOR for name in params) or self._shows(node, declared)
 
@@ -95,22 +96,22 @@ class EntryTracking:
         def given(value: cst.BaseExpression) -> bool:
             return isinstance(value, cst.Name) and value.value in params
 
-        loops = (sub for sub in iter_nodes(node.body, skip=TRIVIA) if isinstance(sub, (cst.For, cst.CompFor)))
+        loops = (sub for sub in scan(node.body) if isinstance(sub, (cst.For, cst.CompFor)))
         elements = frozenset(name for loop in loops
                              for name in element_names(loop.target, loop.iter, self.qualify, given))
         return bool(elements) and self._uses_as_tensor(node, elements)
 
     def _uses_as_tensor(self, node: cst.FunctionDef, params: frozenset[str]) -> bool:
         """The body uses one of `params` as only a tensor or a module is used."""
-        for sub in iter_nodes(node.body, skip=TRIVIA):
+        for sub in scan(node.body):
             if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.value.value in params \
-                    and sub.attr.value in (TENSOR_ATTRS | MODULE_ATTRS):
+                    and sub.attr.value in _ONLY_ATTRS:
                 return True
             if not isinstance(sub, cst.Call):
                 continue
             func = sub.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in params \
-                    and func.attr.value in (TENSOR_METHODS | MODULE_METHODS):
+                    and func.attr.value in _ONLY_METHODS:
                 return True
             if sub.args and isinstance(sub.args[0].value, cst.Name) and sub.args[0].value.value in params \
                     and (self.qualify(func) or "").startswith("torch."):

@@ -46,7 +46,7 @@ import libcst as cst
 
 from compilelint.finding import DISTINCT, LEFT_NONE, NDARRAY, TENSOR
 from compilelint.semantic.kinds import dotted
-from compilelint.traverse import iter_nodes
+from compilelint.traverse import scan, scan_spans
 
 FALSY = ("None", "False")
 LABEL_NAMES = frozenset({"labels", "label", "targets", "target"})  # `is not None`: the "labels" mode
@@ -71,8 +71,15 @@ def _empty(default: cst.BaseExpression | None) -> bool:
     return isinstance(default, (cst.Tuple, cst.List, cst.Dict)) and not default.elements
 
 
-class _Rebinds(cst.CSTVisitor):
+class _Rebinds:
     """Names a function body binds (assignments, loop targets, `as`, walrus, del)."""
+
+    def read(self, body: cst.CSTNode) -> None:
+        handlers = _REBIND_HANDLERS
+        for node in scan(body):
+            handler = handlers.get(type(node))
+            if handler is not None:
+                handler(self, node)
 
     def __init__(self) -> None:
         self.names: set[str] = set()
@@ -116,6 +123,10 @@ class _Rebinds(cst.CSTVisitor):
                 "update", "setdefault", "append", "extend", "insert", "__setitem__"):
             self.names.add(func.value.value)
             self.at.setdefault(func.value.value, []).append(node)
+
+
+_REBIND_HANDLERS = {getattr(cst, name[6:]): method for name, method in vars(_Rebinds).items()
+                    if name.startswith("visit_")}
 
 
 class CallerFacts:
@@ -166,19 +177,17 @@ class CallerFacts:
         store into it: `kwargs["scale"] = ...`), in order; walked once."""
         if self._rebound is None:
             self._rebound = _Rebinds()
-            self._node.body.visit(self._rebound)
+            self._rebound.read(self._node.body)
         return self._rebound.at.get(name, [])
 
     def all_after(self, nodes: list[cst.CSTNode], anchor: cst.CSTNode) -> bool:
         """Every one of `nodes` comes after `anchor` (a node of the body), which is in no loop:
         what they bind is not what `anchor` reads."""
         if self._order is None:
-            self._order, loops = {}, []
-            for place, node in enumerate(iter_nodes(self._node.body)):
-                self._order[id(node)] = place
-                if isinstance(node, (cst.For, cst.While)):
-                    loops.append(node)
-            self._loops = [(self._order[id(loop)], max(self._order[id(n)] for n in iter_nodes(loop))) for loop in loops]
+            body, ends = scan_spans(self._node.body)
+            self._order = {id(node): place for place, node in enumerate(body)}
+            self._loops = [(place, ends[place] - 1) for place, node in enumerate(body)
+                           if isinstance(node, (cst.For, cst.While))]
         place = self._order.get(id(anchor))
         if place is None or any(start < place <= end for start, end in self._loops):
             return False

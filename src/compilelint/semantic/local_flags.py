@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.compile_values import nested_scope
-from compilelint.traverse import iter_nodes
+from compilelint.traverse import scan
 
 
 def local_flags(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
@@ -29,7 +29,7 @@ def local_flags(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:
         elif isinstance(target, cst.StarredElement):
             bind(target.value, None)
 
-    for node in iter_nodes(fn.body, prune=nested_scope):
+    for node in scan(fn.body, prune=nested_scope):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 bind(target.target, node.value if len(node.targets) == 1 else None)
@@ -66,7 +66,7 @@ def optional_locals(fn: cst.FunctionDef) -> frozenset[str]:
     """The names the function binds, somewhere, to a value that may be None (nested
     functions and classes left out)."""
     names = set()
-    for node in iter_nodes(fn.body, prune=nested_scope):
+    for node in scan(fn.body, prune=nested_scope):
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None and may_be_none(node.value):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             names.update(t.value for t in targets if isinstance(t, cst.Name))
@@ -75,7 +75,7 @@ def optional_locals(fn: cst.FunctionDef) -> frozenset[str]:
 
 def self_stores(fn: cst.FunctionDef) -> frozenset[str]:
     """The attributes `X` the function assigns as `self.X` (a value it computes, not one it was handed)."""
-    return frozenset(target.attr.value for node in iter_nodes(fn)
+    return frozenset(target.attr.value for node in scan(fn.body)
                      if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign))
                      for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target])
                      if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)

@@ -28,10 +28,10 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
     self_calls: list = []
     Assign, AnnAssign, Call, Attribute, Name = cst.Assign, cst.AnnAssign, cst.Call, cst.Attribute, cst.Name
     scopes = (cst.FunctionDef, cst.ClassDef)
-    children, skip = traverse.children, traverse.TRIVIA
-    stack: list = [(func, False)]
-    while stack:  # pre-order, as libcst visits
-        node, nested = stack.pop()
+    nodes, ends = traverse.scan_spans(func.body)  # pre-order, as libcst visits
+    nested_until = 0  # nodes before this index are inside a nested function or class
+    for index, node in enumerate(nodes):
+        nested = index < nested_until
         kind = type(node)
         if kind is Assign:
             if not nested:
@@ -78,11 +78,8 @@ def method_scan(func: cst.FunctionDef) -> tuple[list, list[str], dict, list, lis
                     registered.append(value)
             elif type(f) is Attribute and type(f.value) is Name and f.value.value == "self" and not nested:
                 self_calls.append((f.attr.value, node))
-        elif kind in scopes and node is not func:
-            nested = True  # below: only register_* calls count
-        below = children(node, skip)
-        below.reverse()
-        stack.extend([(child, nested) for child in below])
+        elif kind in scopes:
+            nested_until = max(nested_until, ends[index])  # below: only register_* calls count
     return assignments, registered, local_calls, annotated, appended, self_calls, structural
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from compilelint.semantic.kinds import NON_TENSOR_METHODS, dotted
-from compilelint.traverse import TRIVIA, iter_nodes
+from compilelint.traverse import scan
 
 CONTAINERS = frozenset({"ModuleList", "Sequential", "ModuleDict"})
 
@@ -21,7 +21,7 @@ def non_tensor_params(func: cst.FunctionDef) -> frozenset[str]:
                                      *func.params.kwonly_params)}
     used: set[str] = set()
     bound: set[str] = set()
-    for node in iter_nodes(func.body, skip=TRIVIA):  # (whitespace and comments hold no use)
+    for node in scan(func.body):  # (whitespace and comments hold no use)
         if isinstance(node, (cst.Arg, cst.StarredDictElement)):
             star = node.star if isinstance(node, cst.Arg) else "**"
             if star == "**" and isinstance(node.value, cst.Name):
