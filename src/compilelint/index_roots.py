@@ -119,6 +119,7 @@ class RootFinding(ComputeModules):
                 if key in self.classes and self.is_module_class(key):
                     found.update(self._inference_methods(key))
                     found.update(self._entry_methods(key))
+                    found.update(self._state_results(key))
                 elif key in self.classes and (call := self.method(key, "__call__")) and self.functions[call].entry:
                     found.add(call)  # a loss or metric object user code calls (neuraloperator's `LpLoss`)
                     found.update(self._result_methods(key))
@@ -141,6 +142,7 @@ class RootFinding(ComputeModules):
             if self.is_module_class(class_key):
                 found.update(self._inference_methods(class_key))
                 found.update(self._entry_methods(class_key))
+                found.update(self._state_results(class_key))
             elif self._object_api(class_key):
                 found.update(self._learner_methods(class_key))
             elif self._optimizer_class(class_key):
@@ -383,6 +385,13 @@ class RootFinding(ComputeModules):
                 found += [m for m in self._public_methods(base) if m[0] not in seen and self._compute_function(m[1])]
             seen.update(name for name, _, _ in self._own_methods(base))
         return [key for name, key, info in found if name not in MODULE_API and info.entry]
+
+    def _state_results(self, class_key: str) -> list[str]:
+        """A module class's public properties that compute what they return from its state
+        (pypose's `system.A`, a linearised system's Jacobian): user code reads them in the
+        step it compiles, as it calls forward. (Setters are no methods of the class.)"""
+        return [key for name, key, info in self._own_methods(class_key)
+                if info.accessor and name[0] != "_" and info.ret is not None and self._compute_function(key)]
 
     def _framework_hooks(self, class_key: str) -> bool:
         """A class deriving from another framework's base (not torch's, the package's own, `abc`'s
