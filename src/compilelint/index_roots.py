@@ -149,7 +149,9 @@ class RootFinding(ComputeModules):
                 found.update(self._step_methods(class_key))
             elif self._autograd_function(class_key) and self._library(module.split(".", 1)[0]) \
                     and (forward := self.method(class_key, "forward")):
-                found.add(forward)  # user code calls `Fn.apply(x)` in the forward it compiles
+                # user code calls `Fn.apply(x)` in the forward it compiles; Dynamo traces the
+                # backward too, when an input needs gradients
+                found.update(key for key in (forward, self.function_backward(forward)) if key)
             else:
                 found.update(self._object_methods(class_key))
         for class_key in classes:  # (and the closures their methods store on them: `model.train_step`)
