@@ -90,3 +90,16 @@ def break_marks(files: dict) -> set[tuple[str, int]]:
     """(file name, line) of each line of `files` marked `# BREAK`."""
     return {(name, i) for name, text in files.items() for i, line in enumerate(text.splitlines(), 1)
             if "# BREAK" in line}
+
+
+def library_findings(root, name: str, files: dict, init: str) -> list:
+    """The findings of an in-process `check` of package `name` (a library: its `__init__.py`
+    holds `init`, which re-exports), written under `root` from `files`."""
+    pkg = write_package(root, name, files)
+    (pkg / "__init__.py").write_text(init)
+    return check([str(pkg)], config_mod.load(start=str(root))).findings
+
+
+def break_line(source: str) -> int:
+    """The line of `source` marked `# BREAK` (dedented as `write_package` writes it)."""
+    return next(i for i, text in enumerate(source.splitlines(), 1) if "# BREAK" in text)

@@ -6,9 +6,7 @@ in the backward, where the finding is."""
 
 import pytest
 
-from compilelint import config as config_mod
-from compilelint.engine import check
-from helpers import imported, write_package
+from helpers import break_line, imported, library_findings
 
 OPS = """
     import torch
@@ -41,19 +39,13 @@ OPS = """
 """
 
 
-def _break_line() -> int:
-    return next(i for i, text in enumerate(OPS.splitlines(), 1) if "# BREAK" in text)
-
-
 def _findings(tmp_path):
-    pkg = write_package(tmp_path, "gradlib", {"ops.py": OPS})
-    (pkg / "__init__.py").write_text("from .ops import Clip\n")
-    return check([str(pkg)], config_mod.load(start=str(tmp_path))).findings
+    return library_findings(tmp_path, "gradlib", {"ops.py": OPS}, "from .ops import Clip\n")
 
 
 def test_the_backward_of_a_public_function_is_api(tmp_path):
     found = {(f.line, f.code): f for f in _findings(tmp_path)}
-    line = _break_line()
+    line = break_line(OPS)
     assert set(found) == {(line, "CL102")}  # (not the private `_Scale`'s)
     assert found[line, "CL102"].when[-1:] == ("api",)
 
@@ -63,7 +55,7 @@ def test_dynamo_breaks_in_the_backward(tmp_path):
     from compilelint.probe.capture import capture
 
     _findings(tmp_path)
-    line = _break_line()
+    line = break_line(OPS)
     with imported(tmp_path, "gradlib.ops") as module:
         def step(x):
             return module.Clip.apply(x * 3).sum()

@@ -6,9 +6,7 @@ reading the property in a compiled function breaks where the finding is."""
 
 import pytest
 
-from compilelint import config as config_mod
-from compilelint.engine import check
-from helpers import imported, write_package
+from helpers import break_line, imported, library_findings
 
 SYSTEM = """
     import torch
@@ -44,19 +42,13 @@ SYSTEM = """
 """
 
 
-def _break_line() -> int:
-    return next(i for i, text in enumerate(SYSTEM.splitlines(), 1) if "# BREAK" in text)
-
-
 def _findings(tmp_path):
-    pkg = write_package(tmp_path, "dynlib", {"system.py": SYSTEM})
-    (pkg / "__init__.py").write_text("from .system import Record, System\n")
-    return check([str(pkg)], config_mod.load(start=str(tmp_path))).findings
+    return library_findings(tmp_path, "dynlib", {"system.py": SYSTEM}, "from .system import Record, System\n")
 
 
 def test_a_public_property_of_a_module_class_is_api(tmp_path):
     found = {(f.line, f.code): f for f in _findings(tmp_path)}
-    line = _break_line()
+    line = break_line(SYSTEM)
     assert set(found) == {(line, "CL102")}  # (not `_gain`'s, nor the plain object's `.item()`)
     assert found[line, "CL102"].when[-1:] == ("api",)
 
@@ -66,7 +58,7 @@ def test_dynamo_breaks_in_the_property(tmp_path):
     from compilelint.probe.capture import capture
 
     _findings(tmp_path)
-    line = _break_line()
+    line = break_line(SYSTEM)
     with imported(tmp_path, "dynlib.system") as module:
         system = module.System()
 

@@ -6,9 +6,7 @@ business. Against Dynamo: compiling the stored closure breaks where the findings
 
 import pytest
 
-from compilelint import config as config_mod
-from compilelint.engine import check
-from helpers import imported, write_package
+from helpers import break_line, imported, library_findings
 
 MODEL = """
     import torch
@@ -35,19 +33,13 @@ MODEL = """
 """
 
 
-def _break_line() -> int:
-    return next(i for i, text in enumerate(MODEL.splitlines(), 1) if "# BREAK" in text)
-
-
 def _findings(tmp_path):
-    pkg = write_package(tmp_path, "solverlib", {"model.py": MODEL})
-    (pkg / "__init__.py").write_text("from .model import Model\n")
-    return check([str(pkg)], config_mod.load(start=str(tmp_path))).findings
+    return library_findings(tmp_path, "solverlib", {"model.py": MODEL}, "from .model import Model\n")
 
 
 def test_a_closure_stored_on_a_public_attribute_is_api(tmp_path):
     found = {(f.line, f.code): f for f in _findings(tmp_path)}
-    line = _break_line()
+    line = break_line(MODEL)
     assert set(found) == {(line, "CL132")}  # (not the private `_scaled`'s print)
     assert found[line, "CL132"].when[-1:] == ("api",)
 
@@ -57,7 +49,7 @@ def test_dynamo_breaks_in_the_stored_closure(tmp_path):
     from compilelint.probe.capture import capture
 
     _findings(tmp_path)
-    line = _break_line()
+    line = break_line(MODEL)
     with imported(tmp_path, "solverlib.model") as module:
         model = module.Model(torch.nn.Linear(3, 1))
         model.compile()
