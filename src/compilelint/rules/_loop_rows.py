@@ -5,7 +5,8 @@ so only a name or attribute certainly holding a tensor counts, or a call that al
 1-d one (`torch.arange(n)`), not one bound to a matrix of indices (`.nonzero()`: its rows index,
 a gather), nor a loop whose body indexes into the element (`expert_idx[0]`: it has a
 dimension), and the loop's name must be bound nowhere else. The rows of a matrix whose rank
-its maker fixes (`torch.cartesian_prod(a, b)`) are 1-d: their elements, `index[0]`, are 0-d.
+its maker fixes (`torch.cartesian_prod(a, b)`, `x.nonzero()`) are 1-d: their elements,
+`index[0]`, are 0-d.
 A list a comprehension builds of a tensor's elements (`[h * w for h, w in image_sizes]`) holds
 tensors, which given as sizes are read one by one whatever their rank (`element_list`).
 """
@@ -148,9 +149,21 @@ def _made_by(value: cst.BaseExpression, ctx, makers: frozenset[str]) -> cst.Call
 
 def _static_matrix(value: cst.BaseExpression, ctx) -> bool:
     """`torch.cartesian_prod(a, b)`, of two tensors or more: a (k, n) matrix of indices whose
-    shape the inputs' shapes fix (its rows are 1-d: used whole, they index as tensors)."""
+    shape the inputs' shapes fix (its rows are 1-d: used whole, they index as tensors); and
+    `x.nonzero()` / `torch.argwhere(x)`, an (n, x.dim()) matrix whatever `x` is (pykt's SKVMN
+    walks `(values >= 0).nonzero()` and indexes with `row[0], row[1]`)."""
     call = _made_by(value, ctx, MATRIX_MAKERS)
-    return call is not None and len(call.args) >= 2 and not any(a.star for a in call.args)
+    if call is not None:
+        return len(call.args) >= 2 and not any(a.star for a in call.args)
+    if isinstance(value, cst.Name) and ctx.function is not None:
+        value = ctx.local_flag(value.value)
+    if not isinstance(value, cst.Call) or any(a.keyword is not None and a.keyword.value == "as_tuple"
+                                              for a in value.args):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value in ROW_MAKERS \
+            and not (isinstance(value.func.value, cst.Name) and ctx.is_import(value.func.value.value)):
+        return True  # (a method: `np.nonzero(x)` is no tensor's)
+    return ctx.qualify(value.func) in ("torch.nonzero", "torch.argwhere")
 
 
 def _subscripted(body: cst.CSTNode, name: str) -> bool:
