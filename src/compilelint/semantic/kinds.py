@@ -92,6 +92,8 @@ TORCH_VALUE_FUNCS = frozenset({
     "enable_grad", "inference_mode", "set_grad_enabled", "autocast", "compile",
     "is_deterministic_algorithms_warn_only_enabled", "are_deterministic_algorithms_enabled",
     "get_rng_state", "typename", "is_compiling", "cond", "Generator", "Stream", "Event", "broadcast_shapes",
+    # torch.nn.init's helpers: a gain (float) and fans (ints), from shapes
+    "calculate_gain", "_calculate_correct_fan", "_calculate_fan_in_and_fan_out",
 })
 # Name prefixes of torch callables that answer a question or get/set state, never a tensor.
 VALUE_PREFIXES = ("is_", "are_", "has_", "get_", "set_", "use_")

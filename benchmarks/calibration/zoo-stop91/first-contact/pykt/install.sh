@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+pip install --no-deps pykt-toolkit==0.0.38

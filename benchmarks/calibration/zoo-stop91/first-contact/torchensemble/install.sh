@@ -1,0 +1,1 @@
+pip install --no-deps torchensemble==0.2.0
