@@ -303,3 +303,10 @@ python -m pip install --no-deps geomloss==0.3.1 torch-audiomentations==0.12.0 ju
 # adapter, never installed)
 python -m pip install --no-deps flowtorch==0.8 torch-kmeans==0.2.0 neuralhydrology==1.13.0 neurodiffeq==0.7.0 \
     seaborn==0.13.2 zennit==0.5.1
+# stop 91: pykt-toolkit (knowledge-tracing models: its own model_forward and evaluate calls), torchcvnn
+# (complex-valued layers, transformers and its examples' models; its datasets, which import torchvision,
+# never imported), torch-geometric-signed-directed (signed and directed GNNs and their losses on the
+# library's own synthetic graphs; torch_geometric above), torchensemble (the ensembles' forward and one
+# batch of their own fit loops on small base estimators) and equiformer-pytorch (its model and blocks)
+python -m pip install --no-deps pykt-toolkit==0.0.38 torchcvnn==0.10.0 torch-geometric-signed-directed==1.2.0 \
+    torchensemble==0.2.0 equiformer-pytorch==0.5.4 taylor-series-linear-attention==0.2.0
