@@ -19,7 +19,7 @@ from compilelint import config as config_mod
 from compilelint import limits, registry
 from compilelint.config import Settings
 from compilelint.discovery import discover
-from compilelint.finding import API, CERTAIN, FALLBACK, PROJECT_DECIDES, FileAnalysis, Finding, when_text
+from compilelint.finding import API, CERTAIN, FALLBACK, GUESSED, PROJECT_DECIDES, FileAnalysis, Finding, when_text
 from compilelint.index import ProjectIndex
 from compilelint.published import published_packages
 from compilelint.source import SourceError, decode, read
@@ -291,7 +291,7 @@ def _decide_call_sites(in_region, project: Project):
             if key in project.region:
                 decided = sites.resolve(key, when)
             elif key in project.api:  # the user's call to the package's API decides: a condition
-                decided = when
+                decided = tuple(label for label in when if not label.endswith(GUESSED))
             else:  # a rule about eager code (CL3xx): no compiled caller to ask
                 decided = tuple(label for label in when if not label.startswith("given:"))
             if decided is None:

@@ -19,7 +19,9 @@ its own function's call sites, as far as the chain of such parameters goes.
 
 from __future__ import annotations
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NDARRAY, NO_GRAD, TENSOR, on_class, on_self
+from compilelint.finding import (
+    DEFAULTED, DISTINCT, GUESSED, LEFT_NONE, MASK, NDARRAY, NO_GRAD, TENSOR, on_class, on_self,
+)
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
@@ -127,7 +129,7 @@ class CallSites:
                 if verdict == "no":
                     return None
                 if verdict == "yes" or (verdict == "maybe" and (
-                        _any_required(label) or label.endswith((LEFT_NONE, DEFAULTED)))):
+                        _any_required(label) or label.endswith((LEFT_NONE, DEFAULTED, GUESSED)))):
                     continue  # (a parameter every call passes: too common to report)
                 # an attribute set somewhere but also left None (`self.rng = rng`, `rng=None`): kept,
                 # the object decides (a probe run judges it on the instances it built); said once
@@ -216,7 +218,7 @@ class CallSites:
             pair = _forwarded_pair(call, info, alt)
             return f"{GIVEN}{pair[0]}{DISTINCT}{pair[1]}" if pair and pair[0] != pair[1] else None
         name, suffix = alt.removeprefix("="), ""
-        for end in (LEFT_NONE, DEFAULTED, "!=None", TENSOR):
+        for end in (LEFT_NONE, DEFAULTED, "!=None", TENSOR, GUESSED):
             if name.endswith(end):
                 name, suffix = name.removesuffix(end), end
         forwarded = _forwarded_param(call, info, name)
@@ -290,7 +292,7 @@ class CallSites:
             return self._distinct(info, call, alt, caller)
         if alt.endswith(DEFAULTED):
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
-        for suffix in (TENSOR, NDARRAY):
+        for suffix in (TENSOR, NDARRAY, GUESSED):
             if alt.endswith(suffix):
                 return self._typed(info, call, alt.removesuffix(suffix), caller, suffix)
         if alt.endswith(MASK):
@@ -367,7 +369,7 @@ class CallSites:
         if forwarded is not None:
             return self.decide(caller, f"{GIVEN}{forwarded[0]}{suffix}")
         if spec in ("tensor", "likely", "mask"):
-            return "yes" if suffix == TENSOR else "no"
+            return "no" if suffix == NDARRAY else "yes"
         return "no" if spec == "none" or spec in PLAIN else "maybe"
 
     def _mask(self, info, call, name: str, caller: str | None) -> str:

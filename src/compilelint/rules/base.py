@@ -79,6 +79,10 @@ class Rule:
     # ... and what it reports that way holds only if the project finds a certain tensor
     # (every compiled call site passes one), not a likely one (a forward input may be an int)
     needs_certain_tensor: ClassVar[bool] = False
+    # What it reports as a warning (a value only guessed a tensor) rests on one parameter of
+    # the function (`if mask == 0:` in a forward): compiled call sites that all pass it a number
+    # rule the finding out (`given:mask@guess`, semantic.guards)
+    guessed_parameters: ClassVar[bool] = False
     # It reports on the compiled object's own state (`self.x = ...`): not in the `__init__` of
     # a module built in the compiled region, whose object is new (engine.select_findings)
     own_state: ClassVar[bool] = False

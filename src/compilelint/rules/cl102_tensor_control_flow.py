@@ -34,11 +34,11 @@ class TensorControlFlow(Rule):
     summary = "`if`/`while`/`assert`/`and`/`or`/`not`/ternary/`bool()`/`int()`/`float()` on a tensor"
     message = "{what} on a tensor value: Dynamo cannot know which way to go and breaks the graph"
     severity = "error"
+    guessed_parameters = True
     gb_id = "GB0170"
     help = ("Keep it in the graph: `torch.where(cond, a, b)` for values, `torch.cond(pred, true_fn, false_fn, "
            "(x,))` for branches, or branch on shapes and flags (Python values) instead.")
-    breaks_graph = True
-    infers_across_functions = True
+    breaks_graph = infers_across_functions = True
 
     VALID = [
         """

@@ -21,6 +21,9 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:NAME@tensor     the caller passes NAME a tensor: the body of `isinstance(NAME,
                           Tensor)` / `torch.is_tensor(NAME)` (sites that pass a number,
                           a bool or None rule it out; a probe run judges the rest)
+    given:NAME@guess      the caller passes NAME a tensor: a CL102 test on a parameter the walk
+                          only guesses is one (semantic.guards.guessed_parameter); sites that all
+                          pass a number, a bool or None rule it out, otherwise it is dropped
     given:NAME@ndarray    the caller passes NAME a NumPy array: the body of `isinstance(NAME,
                           np.ndarray)` (sites that pass a tensor, a number, a string or
                           None rule it out)

@@ -7,11 +7,12 @@ from typing import Callable
 
 import libcst as cst
 
-from compilelint.finding import ON_ERROR
+from compilelint.finding import GUESSED, ON_ERROR
 from compilelint.semantic.compile_values import compile_constant, empty_names, membership_in_empty
 from compilelint.semantic.facts import LABEL_NAMES, facts_of
-from compilelint.semantic.kinds import dotted
+from compilelint.semantic.kinds import Kind, dotted
 from compilelint.semantic.local_flags import local_flags, optional_locals, self_stores
+from compilelint.traverse import iter_nodes
 
 # Guards that are true while Dynamo traces: the other branch never runs compiled.
 COMPILING_GUARDS = frozenset({
@@ -392,11 +393,22 @@ class GuardTracking:
             return ()
         labels = facts.labels(test, negated)
         if labels:
-            info = self.functions[scope.qualname]
-            if info.params is None:
-                info.params = tuple(facts.positional)
-                info.bound = 1 if facts.bound else 0
+            self._keep_params(scope)  # (semantic.calls: the project maps call sites onto them)
         return labels
+
+    def guessed_parameter(self, node: cst.CSTNode) -> tuple[str, ...]:
+        """`given:NAME@guess` when the only names in `node` the walk takes for tensors are one
+        parameter it only guesses is one (a forward's input, no annotation) and the body never
+        rebinds: `if mask == 0:` with `block(mask=1, ...)` at every call (pykt's AKT)."""
+        scope = self.scopes[-1]
+        names = {n.value for n in iter_nodes(node) if type(n) is cst.Name}
+        tensors = [name for name in names if scope.env.get(name) in (Kind.TENSOR, Kind.LIKELY)]
+        facts = facts_of(scope)
+        if len(tensors) != 1 or tensors[0] not in scope.params or scope.env[tensors[0]] != Kind.LIKELY \
+                or tensors[0] in scope.declared or facts is None or facts.rebound(tensors[0]):
+            return ()
+        self._keep_params(scope)
+        return (f"given:{tensors[0]}{GUESSED}",)
 
     def enter_IfExp(self, node: cst.IfExp) -> None:
         guard = self.compiling_guard(node.test)

@@ -176,6 +176,8 @@ class Walker(*PARTS, cst.CSTVisitor):
         when_extra, when = when, (self.when if self.scopes else ())
         if self.defaulted_seen and (label := self.defaulted_label(node)):
             when_extra += (label,)
+        if rule.guessed_parameters and severity == "warning" and self.scopes:
+            when_extra += self.guessed_parameter(node)
         for label in (*self.branch_when.get(id(node), ()), *when_extra):  # (branch: reported from `a and b`)
             if label not in when:
                 when += (label,)
