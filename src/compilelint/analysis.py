@@ -51,11 +51,8 @@ def walk_tree(tree: cst.Module, path: str, module: str, rule_classes: list[type]
     walker.text = text
     # libcst's order, without rebuilding the tree; layout nodes only when something acts on them
     handled = {*walker._visit, *walker._leave, *Walker.handled_types()}
-    try:
-        with traverse.fast_visits():  # and the rules' own subtree scans (node.visit(Finder()))
-            traverse.walk(tree, walker, traverse.skippable(handled))
-    finally:
-        traverse.forget_scans()  # (the trees of this file only)
+    with traverse.fast_visits():  # and the rules' own subtree scans (node.visit(Finder()))
+        traverse.walk(tree, walker, traverse.skippable(handled))
     return walker
 
 

@@ -164,14 +164,10 @@ def iter_nodes(node: cst.CSTNode, prune=None, skip: frozenset[type] = _NOTHING):
 # ---- one flat list per subtree, for the scans many parts make of the same function body ----
 
 # id(node) -> (node, nodes, ends). A hit is checked by identity, so a stale entry is never
-# used; `forget_scans` (at each file's walk) keeps the cache to one file's trees.
+# used; leaving the outermost `fast_visits` (a file's walk, or the server's walk of an edit)
+# empties the cache, which would otherwise hold every tree walked.
 _SCANS: dict[int, tuple[cst.CSTNode, list[cst.CSTNode], list[int]]] = {}
 _PRUNED: dict[tuple, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
-
-
-def forget_scans() -> None:
-    _SCANS.clear()
-    _PRUNED.clear()
 
 
 def scan_spans(node: cst.CSTNode) -> tuple[list[cst.CSTNode], list[int]]:
@@ -262,7 +258,8 @@ def _fast_visit(self, visitor):
 def fast_visits():
     """While active, `node.visit(visitor)` with a plain CSTVisitor (the way rules scan a
     subtree) runs through :func:`walk`: same calls, same order, same result, without
-    rebuilding the subtree. Transformers and visitors with attribute hooks go to libcst."""
+    rebuilding the subtree. Transformers and visitors with attribute hooks go to libcst.
+    Leaving the outermost drops the flat scans (:func:`scan`) made meanwhile."""
     global _patched
     if _patched == 0:
         cst.CSTNode.visit = _fast_visit
@@ -273,6 +270,8 @@ def fast_visits():
         _patched -= 1
         if _patched == 0:
             cst.CSTNode.visit = _ORIGINAL_VISIT
+            _SCANS.clear()
+            _PRUNED.clear()
 
 
 # ---- positions -----------------------------------------------------------------------

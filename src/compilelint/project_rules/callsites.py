@@ -355,10 +355,10 @@ class CallSites:
         return "no" if spec in PLAIN else "maybe"
 
     def _typed(self, info, call, name: str, caller: str | None, suffix: str) -> str:
-        """Whether one site passes `name` what an `isinstance` test lets into the branch: a
-        tensor (`TENSOR`) or a NumPy array (`NDARRAY`). "no" for a number, a bool, None, a
-        module, or leaving it to its default (a literal: semantic.facts), and for an array test
-        also for a tensor (a tensor's `.numpy()` reads as one here: Dynamo holds it as a tensor,
+        """Whether one site passes `name` what the label's test needs: a tensor (`TENSOR`: an
+        `isinstance` test; `GUESSED`: a parameter the walk guesses is one) or a NumPy array
+        (`NDARRAY`). "no" for a number, a bool, None, a module, or leaving it to its default (a
+        literal: semantic.facts), and for an array also for a tensor (a tensor's `.numpy()` reads as one here: Dynamo holds it as a tensor,
         and CL105 reports the call); a parameter of its own passed on is decided by its own
         callers."""
         spec = passed(call, info, name)

@@ -140,11 +140,17 @@ def _rows_of(value: cst.BaseExpression, ctx) -> bool:
     return isinstance(value, cst.Call) and ctx.qualify(value.func) in ROW_ITERATORS
 
 
-def _made_by(value: cst.BaseExpression, ctx, makers: frozenset[str]) -> cst.Call | None:
-    """The call of one of `makers` that `value` is, or that the name `value` is bound to."""
+def _bound_call(value: cst.BaseExpression, ctx) -> cst.Call | None:
+    """The call `value` is, or that the name `value` is bound to (once)."""
     if isinstance(value, cst.Name) and ctx.function is not None:
         value = ctx.local_flag(value.value)
-    return value if isinstance(value, cst.Call) and ctx.qualify(value.func) in makers else None
+    return value if isinstance(value, cst.Call) else None
+
+
+def _made_by(value: cst.BaseExpression, ctx, makers: frozenset[str]) -> cst.Call | None:
+    """The call of one of `makers` that `value` is, or that the name `value` is bound to."""
+    call = _bound_call(value, ctx)
+    return call if call is not None and ctx.qualify(call.func) in makers else None
 
 
 def _static_matrix(value: cst.BaseExpression, ctx) -> bool:
@@ -152,18 +158,17 @@ def _static_matrix(value: cst.BaseExpression, ctx) -> bool:
     shape the inputs' shapes fix (its rows are 1-d: used whole, they index as tensors); and
     `x.nonzero()` / `torch.argwhere(x)`, an (n, x.dim()) matrix whatever `x` is (pykt's SKVMN
     walks `(values >= 0).nonzero()` and indexes with `row[0], row[1]`)."""
-    call = _made_by(value, ctx, MATRIX_MAKERS)
-    if call is not None:
-        return len(call.args) >= 2 and not any(a.star for a in call.args)
-    if isinstance(value, cst.Name) and ctx.function is not None:
-        value = ctx.local_flag(value.value)
-    if not isinstance(value, cst.Call) or any(a.keyword is not None and a.keyword.value == "as_tuple"
-                                              for a in value.args):
+    call = _bound_call(value, ctx)
+    if call is None:
         return False
-    if isinstance(value.func, cst.Attribute) and value.func.attr.value in ROW_MAKERS \
-            and not (isinstance(value.func.value, cst.Name) and ctx.is_import(value.func.value.value)):
+    if ctx.qualify(call.func) in MATRIX_MAKERS:
+        return len(call.args) >= 2 and not any(a.star for a in call.args)
+    if any(a.keyword is not None and a.keyword.value == "as_tuple" for a in call.args):
+        return False
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in ROW_MAKERS \
+            and not (isinstance(call.func.value, cst.Name) and ctx.is_import(call.func.value.value)):
         return True  # (a method: `np.nonzero(x)` is no tensor's)
-    return ctx.qualify(value.func) in ("torch.nonzero", "torch.argwhere")
+    return ctx.qualify(call.func) in ("torch.nonzero", "torch.argwhere")
 
 
 def _subscripted(body: cst.CSTNode, name: str) -> bool:

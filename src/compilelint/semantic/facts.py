@@ -77,16 +77,17 @@ def _empty(default: cst.BaseExpression | None) -> bool:
 class _Rebinds:
     """Names a function body binds (assignments, loop targets, `as`, walrus, del)."""
 
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.at: dict[str, list[cst.CSTNode]] = {}  # name -> the nodes that bind it
+
     def read(self, body: cst.CSTNode) -> None:
+        """Every binding in `body`, in order (its `visit_*` methods, over the shared scan)."""
         handlers = _REBIND_HANDLERS
         for node in scan(body):
             handler = handlers.get(type(node))
             if handler is not None:
                 handler(self, node)
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-        self.at: dict[str, list[cst.CSTNode]] = {}  # name -> the nodes that bind it
 
     def _target(self, node) -> None:
         if isinstance(node, cst.Name):
