@@ -446,6 +446,49 @@ def test_an_undecided_tensor_branch_says_when(tmp_path):
     assert finding.message.endswith("(only when the caller passes `signed` a tensor)")
 
 
+LEAF_MADE = """
+    import torch
+    from torch import Tensor
+
+    def as_leaf(data, scale=None):
+        if not torch.is_tensor(scale):
+            scale = torch.tensor(scale or 1.0, requires_grad=True)
+        return (data if isinstance(data, Tensor) else torch.tensor(data, requires_grad=True)) * scale
+
+    def leaf_of(data):
+        return as_leaf(data, 2.0)
+
+    class Net(torch.nn.Module):
+        def gain(self, x):
+            return torch.sigmoid(x.mean(0))
+
+        def forward(self, x):
+            return x * {call}
+"""
+
+
+def test_a_branch_for_what_is_no_tensor_is_decided_by_the_call_sites(tmp_path):
+    """The other branch of `isinstance(data, Tensor)` / `torch.is_tensor(scale)`
+    (`given:NAME@plain`): out where every compiled call passes a tensor (a torch call's result,
+    a method's result read by the project's kind solver), in where one passes a list, a number
+    or leaves the default (corpus: xf_callsite_plain_01 and its clean twin)."""
+    tensors = "as_leaf(torch.ones(2), x.sum()) + as_leaf(self.gain(x), self.gain(x))"
+    assert _check(tmp_path, {"m.py": LEAF_MADE.format(call=tensors)}) == {}
+    found = _check(tmp_path, {"m.py": LEAF_MADE.format(call="as_leaf([0.5, 2.0], x.sum())")})
+    assert set(found) == {("m.py", 8, "CL132")} and found[("m.py", 8, "CL132")].when == ()
+    found = _check(tmp_path, {"m.py": LEAF_MADE.format(call="as_leaf(x)")})
+    assert set(found) == {("m.py", 7, "CL132")}  # (`scale` left to its default None)
+    found = _check(tmp_path, {"m.py": LEAF_MADE.format(call="leaf_of(x.mean(0))")})
+    assert set(found) == {("m.py", 7, "CL132")}  # (`leaf_of` passes a tensor on, and 2.0)
+
+
+def test_an_undecided_branch_for_what_is_no_tensor_says_when(tmp_path):
+    found = _check(tmp_path, {"m.py": LEAF_MADE.format(call="as_leaf(self.table, x.sum())")})
+    (finding,) = found.values()
+    assert finding.when == ("given:data@plain",)
+    assert finding.message.endswith("(only when the caller passes `data` no tensor)")
+
+
 ARRAY_TESTED = """
     import numpy as np
     import torch

@@ -97,6 +97,10 @@ MASK = "@mask"
 # the suffix of `given:signed@tensor`: the caller passes `signed` a tensor (the body of `if
 # isinstance(signed, Tensor):`, semantic.facts; call sites that pass a number rule it out)
 TENSOR = "@tensor"
+# the suffix of `given:data@plain`: the caller passes `data` no tensor (the other branch of `if
+# isinstance(data, Tensor):`, `data if torch.is_tensor(data) else torch.tensor(data, ...)`:
+# semantic.facts; call sites that pass a tensor rule it out, a number or a list meets it)
+PLAIN = "@plain"
 # the suffix of `given:mask@guess`: a test on a parameter the walk only guesses is a tensor (a
 # forward's input): call sites that pass a number, a bool or None rule the finding out; undecided,
 # the label is dropped, not kept (the guess stands, as before call sites were read)
@@ -237,6 +241,8 @@ def _when_word(label: str) -> str:
                 attrs.append(f"the caller passes a sparse tensor as `{alt.removesuffix(SPARSE)}`")
             elif alt.endswith(TENSOR):
                 attrs.append(f"the caller passes `{alt.removesuffix(TENSOR)}` a tensor")
+            elif alt.endswith(PLAIN):
+                attrs.append(f"the caller passes `{alt.removesuffix(PLAIN)}` no tensor")
             elif alt.endswith(GUESSED):
                 attrs.append(f"the caller passes `{alt.removesuffix(GUESSED)}` a tensor")
             elif alt.endswith(NDARRAY):

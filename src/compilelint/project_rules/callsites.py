@@ -20,13 +20,13 @@ its own function's call sites, as far as the chain of such parameters goes.
 from __future__ import annotations
 
 from compilelint.finding import (
-    DEFAULTED, DISTINCT, GUESSED, LEFT_NONE, MASK, NDARRAY, NO_GRAD, TENSOR, on_class, on_self,
+    DEFAULTED, DISTINCT, GUESSED, LEFT_NONE, MASK, NDARRAY, NO_GRAD, PLAIN, TENSOR, on_class, on_self,
 )
 from compilelint.semantic.project import first_argument, passed
 
 GIVEN = "given:"
 SURE = frozenset({"tensor", "likely", "mask", "module", "true"})  # a value that is certainly not None / False
-PLAIN = frozenset({"set", "false", "true", "value", "module"})  # a value passed that is surely no tensor
+PLAIN_SPECS = frozenset({"set", "false", "true", "value", "module"})  # a value passed that is surely no tensor
 
 
 def is_given(label: str) -> bool:
@@ -49,6 +49,7 @@ class CallSites:
         # id(finding) -> the `given:` labels engine._decide_call_sites took off it because some
         # compiled call meets them: still decided per call where a break reaches a caller
         self.settled: dict[int, tuple[str, ...]] = {}
+        self._kinds = None  # the project's kind solver, once the region is final (use_kinds)
         guarded = []
         for key in region:
             for call in index.functions[key].calls:  # ("local": a nested function's definition)
@@ -66,13 +67,20 @@ class CallSites:
         # id() of the call edges behind a branch none of their function's callers takes
         self.dead_edges = {id(call) for key, call in guarded if self.resolve(key, tuple(call.when)) is None}
 
+    def use_kinds(self, solver) -> None:
+        """Read a site's open argument specs (a call's result, an attribute) with the
+        project's kind solver from now on: findings are decided once the region is final."""
+        if self._kinds is None:
+            self._kinds = solver
+            self._memo.clear()  # (verdicts the dead-edge pass reached without it)
+
     def within(self, region: set[str]) -> "CallSites":
         """The call sites of a smaller region (the region once dead edges are left out):
         the same as building them again, without walking every edge again."""
         sites = object.__new__(CallSites)
         sites.index, sites.region_roots, sites.compiled, sites._modes = \
             self.index, self.region_roots, self.compiled, None
-        sites.callers, sites.settled = {}, {}
+        sites.callers, sites.settled, sites._kinds = {}, {}, None
         for callee, callers in self.callers.items():
             if callee in region:
                 kept = [(key, call) for key, call in callers if key in region]
@@ -218,7 +226,7 @@ class CallSites:
             pair = _forwarded_pair(call, info, alt)
             return f"{GIVEN}{pair[0]}{DISTINCT}{pair[1]}" if pair and pair[0] != pair[1] else None
         name, suffix = alt.removeprefix("="), ""
-        for end in (LEFT_NONE, DEFAULTED, "!=None", TENSOR, GUESSED):
+        for end in (LEFT_NONE, DEFAULTED, "!=None", TENSOR, PLAIN, GUESSED):
             if name.endswith(end):
                 name, suffix = name.removesuffix(end), end
         forwarded = _forwarded_param(call, info, name)
@@ -292,7 +300,7 @@ class CallSites:
             return self._distinct(info, call, alt, caller)
         if alt.endswith(DEFAULTED):
             return self._defaulted(info, call, alt.removesuffix(DEFAULTED), caller)
-        for suffix in (TENSOR, NDARRAY, GUESSED):
+        for suffix in (TENSOR, PLAIN, NDARRAY, GUESSED):
             if alt.endswith(suffix):
                 return self._typed(info, call, alt.removesuffix(suffix), caller, suffix)
         if alt.endswith(MASK):
@@ -352,7 +360,7 @@ class CallSites:
             return self.decide(caller, f"{GIVEN}{param}{DEFAULTED}") if default == "none" else "maybe"
         if spec in ("none", "tensor", "likely", "mask"):
             return "yes"
-        return "no" if spec in PLAIN else "maybe"
+        return "no" if spec in PLAIN_SPECS else "maybe"
 
     def _typed(self, info, call, name: str, caller: str | None, suffix: str) -> str:
         """Whether one site passes `name` what the label's test needs: a tensor (`TENSOR`: an
@@ -360,17 +368,24 @@ class CallSites:
         (`NDARRAY`). "no" for a number, a bool, None, a module, or leaving it to its default (a
         literal: semantic.facts), and for an array also for a tensor (a tensor's `.numpy()` reads as one here: Dynamo holds it as a tensor,
         and CL105 reports the call); a parameter of its own passed on is decided by its own
-        callers."""
+        callers. `PLAIN` (no tensor) is the other way round."""
         spec = passed(call, info, name)
         if spec is None:
             keys = {key for key, _ in call.args}
-            return "maybe" if "**" in keys or "*" in keys else "no"
+            return "maybe" if "**" in keys or "*" in keys else "yes" if suffix == PLAIN else "no"
+        if suffix == PLAIN and isinstance(spec, tuple) and self._kinds is not None and caller is not None \
+                and self._kinds.spec_kind(caller.split(":", 1)[0], spec) in ("tensor", "likely"):
+            return "no"  # (`ManifoldTensor(data=manifold.expmap(v), ...)`, a forward's input passed on)
         forwarded = _forwarded_param(call, info, name) if caller is not None else None
         if forwarded is not None:
-            return self.decide(caller, f"{GIVEN}{forwarded[0]}{suffix}")
+            verdict = self.decide(caller, f"{GIVEN}{forwarded[0]}{suffix}")
+            if not (verdict == "maybe" and suffix == PLAIN and spec in ("tensor", "likely", "mask")):
+                return verdict  # (else a compiled forward's input, passed on: taken for a tensor)
         if spec in ("tensor", "likely", "mask"):
-            return "no" if suffix == NDARRAY else "yes"
-        return "no" if spec == "none" or spec in PLAIN else "maybe"
+            return "no" if suffix in (NDARRAY, PLAIN) else "yes"
+        if spec == "none" or spec in PLAIN_SPECS:
+            return "yes" if suffix == PLAIN else "no"
+        return "maybe"
 
     def _mask(self, info, call, name: str, caller: str | None) -> str:
         """Whether one site passes `name` a boolean mask (semantic.mask_values): "yes" only for

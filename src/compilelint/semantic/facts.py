@@ -21,6 +21,10 @@ only on such calls. The walk states the condition as a `when` label; the project
     given:NAME@tensor     the caller passes NAME a tensor: the body of `isinstance(NAME,
                           Tensor)` / `torch.is_tensor(NAME)` (sites that pass a number,
                           a bool or None rule it out; a probe run judges the rest)
+    given:NAME@plain      the caller passes NAME no tensor: the other branch of such a test
+                          (`data if isinstance(data, Tensor) else torch.tensor(data, ...)`;
+                          sites that pass a tensor rule it out, a number, a list or None
+                          meets it, as does leaving NAME to its default)
     given:NAME@guess      the caller passes NAME a tensor: a CL102 test on a parameter the walk
                           only guesses is one (semantic.guards.guessed_parameter); sites that all
                           pass a number, a bool or None rule it out, otherwise it is dropped
@@ -47,7 +51,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from compilelint.finding import DISTINCT, LEFT_NONE, NDARRAY, TENSOR
+from compilelint.finding import DISTINCT, LEFT_NONE, NDARRAY, PLAIN, TENSOR
 from compilelint.semantic.kinds import dotted
 from compilelint.traverse import scan, scan_spans
 
@@ -234,7 +238,9 @@ class CallerFacts:
                         or self._distinct(test.left, test.comparisons[0].comparator)
                 if isinstance(op, cst.IsNot):
                     return self._left_none(test.left, test.comparisons[0].comparator)  # not (x is not None)
-            return []
+            # (`data if isinstance(data, Tensor) else torch.tensor(data, requires_grad=True)`)
+            return [found[0].removesuffix(TENSOR) + PLAIN] if (found := self._tensor(test)) \
+                and found[0].endswith(TENSOR) else []
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             op, right = test.comparisons[0].operator, test.comparisons[0].comparator
             if isinstance(op, cst.Is):  # `if dim_size is None: dim_size = int(index.max()) + 1`
