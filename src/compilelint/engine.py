@@ -34,20 +34,47 @@ class CheckResult:
     crashed: bool = False  # a rule crashed somewhere: exit 2
 
 
+NAMESPACE_DEPTH = 3  # folders without __init__.py between a file and the package holding them
+
+
 @lru_cache(maxsize=4096)
 def _package_parts(folder: str) -> tuple[str, ...]:
     parts = []  # innermost first; a loop, not recursion: packages may nest 1,000s deep
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        parts.append(os.path.basename(folder))
-        parent = os.path.dirname(folder)
+    while True:
+        chain, parent = _namespace_chain(folder)
+        if not chain:
+            break
+        parts.extend(chain)
         if parent == folder:
             break
         folder = parent
     return tuple(reversed(parts))
 
 
+def _namespace_chain(folder: str) -> tuple[list[str], str]:
+    """The folder's name if it is a package (it has an `__init__.py`), or the names of the
+    folders without one up to the package that holds them, innermost first, and the folder
+    above: inside a package they are namespace packages (PEP 420), imported as
+    `pkg.utils.ops` (torchphysics' `utils/differentialoperators/`, which `utils/__init__.py`
+    re-exports). ([], folder) for a folder in no package."""
+    chain, start = [], folder
+    for _ in range(NAMESPACE_DEPTH + 1):
+        name = os.path.basename(folder)
+        if not name.isidentifier():
+            break
+        chain.append(name)
+        parent = os.path.dirname(folder)
+        if os.path.isfile(os.path.join(folder, "__init__.py")):
+            return chain, parent
+        if parent == folder:
+            break
+        folder = parent
+    return [], start
+
+
 def module_name(path: str) -> str:
-    """Dotted module name from the file's place among packages (folders with __init__.py)."""
+    """Dotted module name from the file's place among packages (folders with __init__.py, and
+    folders without one inside such a package: PEP 420 namespace portions)."""
     absolute = os.path.abspath(path)
     folder, filename = os.path.split(absolute)
     stem = filename.rsplit(".", 1)[0]

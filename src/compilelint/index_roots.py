@@ -298,8 +298,7 @@ class RootFinding(ComputeModules):
 
     def _api_packages(self) -> frozenset[str]:
         """The packages whose `__init__` publishes names: each top-level one, and each public
-        subpackage (captum's `captum.attr` re-exports `IntegratedGradients` from the private
-        `captum.attr._core.integrated_gradients`, and users import it from there)."""
+        subpackage (captum's `captum.attr` re-exports `IntegratedGradients` from a private module)."""
         if self._packages is None:
             parents = self._package_modules()
             self._packages = frozenset(module for module in self.modules if "." not in module or _public(module) and (
@@ -319,13 +318,22 @@ class RootFinding(ComputeModules):
         for module, summary in self.modules.items():
             if module not in self._api_packages():
                 continue
-            for local in summary.exports:
-                key = self._export_key(module, summary, local)
+            star = self._star_names(module) if "." not in module else ()
+            for source, local in (*((module, local) for local in summary.exports), *star):
+                key = self._export_key(source, self.modules[source], local)
                 info = self.functions.get(key) if key else None
                 if info is not None and info.class_name is None and info.params \
                         and not key.rsplit(":", 1)[-1].startswith("_"):
                     found.add(key)
         return found
+
+    def _star_names(self, package: str):
+        """(subpackage, name) for each name a subpackage imports that the top-level package
+        star-imports (torchphysics' `from .utils import *`: `utils/__init__.py` imports `grad`)."""
+        for source in self._star_sources(package):
+            if source.startswith(package + ".") and source in self._package_modules() and source in self.modules:
+                yield from ((source, local) for local in self.modules[source].imports
+                            if not local.startswith((STAR, "_")))
 
     def _submodule_function(self, key: str, info, any_params: bool = False) -> bool:
         """A public module-level function of a public submodule of a library that computes:
