@@ -436,3 +436,16 @@ def test_a_tensor_where_the_helper_tests_for_an_array_leaves_the_finding_unjudge
 def test_an_array_passed_to_the_helper_confirms_it(tmp_path):
     found = rows_finding(tmp_path, ["rows_by_tensor", "rows_by_array"])
     assert found["evidence"]["status"] == "confirmed", found["evidence"]
+
+
+def test_the_branch_for_what_is_no_tensor_is_met_by_calls_that_pass_none():
+    """`given:data@plain` against the facts of real values: a list passed meets it; a tensor
+    among what the calls passed leaves it unjudged (the facts are the calls' union)."""
+    import torch
+
+    from compilelint.probe.entry_args import value_facts
+
+    assert given_met("given:data@plain", {"data": value_facts([0.5, 2.0])}) is True
+    assert given_met("given:data@plain", {"data": value_facts(None)}) is True
+    assert given_met("given:data@plain", {"data": value_facts(torch.ones(2))}) is None
+    assert given_met("given:data@plain", {"other": value_facts(1.0)}) is None  # (not seen)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Sequence
 
-from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NDARRAY, RNN_FIRST, SPARSE, TENSOR, nograd_parts
+from compilelint.finding import DEFAULTED, DISTINCT, LEFT_NONE, MASK, NDARRAY, PLAIN, RNN_FIRST, SPARSE, TENSOR, nograd_parts
 
 
 def entry_arguments(fn: Callable, calls: Sequence[tuple[tuple, dict]]) -> dict[str, Any] | None:
@@ -188,6 +188,9 @@ def _alternative_met(alt: str, params: dict[str, list[str]]) -> bool | None:
     if alt.endswith(TENSOR):  # (value_facts: a tensor is "grad" or "nograd")
         name = alt.removesuffix(TENSOR)
         return bool({"grad", "nograd"} & set(params[name])) if name in params else None
+    if alt.endswith(PLAIN):  # met when no call passed a tensor; a tensor among its facts: unseen which call
+        name = alt.removesuffix(PLAIN)
+        return (None if {"grad", "nograd"} & set(params[name]) else True) if name in params else None
     if alt.endswith(DEFAULTED):  # left None: met; passed a value: a tensor or not, unseen
         name = alt.removesuffix(DEFAULTED)
         return True if name in params and "not_none" not in params[name] else None
