@@ -310,3 +310,10 @@ python -m pip install --no-deps flowtorch==0.8 torch-kmeans==0.2.0 neuralhydrolo
 # batch of their own fit loops on small base estimators) and equiformer-pytorch (its model and blocks)
 python -m pip install --no-deps pykt-toolkit==0.0.38 torchcvnn==0.10.0 torch-geometric-signed-directed==1.2.0 \
     torchensemble==0.2.0 equiformer-pytorch==0.5.4 taylor-series-linear-attention==0.2.0
+# stop 92: elegantrl (RL networks and agents: action selection, one update's losses), hypll (hyperbolic
+# manifolds, layers and its tutorials' networks), torchphysics (PINN, DeepRitz, DeepONet and FNO problems:
+# the model forward and one training step of its conditions), tabicl (the TabICL model and its blocks; its
+# transformers and xgboost imports stubbed by the adapter) and graph-pes (interatomic potentials:
+# predict and one training step of its losses; lmdb stubbed)
+python -m pip install --no-deps elegantrl==0.3.6 hypll==0.1.1 torchphysics==1.1.2 tabicl==2.2.0 graph-pes==1.0.2 \
+    vesin==0.6.2 load-atoms==0.3.10 locache==4.0.2 data2objects==0.1.0 dacite==1.9.2 huggingface-hub==0.36.0

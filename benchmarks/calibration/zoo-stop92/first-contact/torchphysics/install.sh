@@ -1,0 +1,1 @@
+pip install --no-deps torchphysics==1.1.2
