@@ -94,6 +94,9 @@ TORCH_VALUE_FUNCS = frozenset({
     "get_rng_state", "typename", "is_compiling", "cond", "Generator", "Stream", "Event", "broadcast_shapes",
     # torch.nn.init's helpers: a gain (float) and fans (ints), from shapes
     "calculate_gain", "_calculate_correct_fan", "_calculate_fan_in_and_fan_out",
+    # F's attention checks, which libraries that vendor `multi_head_attention_forward` call: whether
+    # the input is batched (a bool, from shapes), a mask's dtype
+    "_mha_shape_check", "_none_or_dtype",
 })
 # Name prefixes of torch callables that answer a question or get/set state, never a tensor.
 VALUE_PREFIXES = ("is_", "are_", "has_", "get_", "set_", "use_")
