@@ -317,3 +317,10 @@ python -m pip install --no-deps pykt-toolkit==0.0.38 torchcvnn==0.10.0 torch-geo
 # predict and one training step of its losses; lmdb stubbed)
 python -m pip install --no-deps elegantrl==0.3.6 hypll==0.1.1 torchphysics==1.1.2 tabicl==2.2.0 graph-pes==1.0.2 \
     vesin==0.6.2 load-atoms==0.3.10 locache==4.0.2 data2objects==0.1.0 dacite==1.9.2 huggingface-hub==0.36.0
+# stop 92, second round: ctgan (CTGAN and TVAE: sampling and one step's losses), imitation (reward nets,
+# BC, adversarial discriminators, preference models on stable-baselines3), orb-models (Orb potentials:
+# predict and the training loss; cached_path stubbed), torch-uncertainty (uncertainty layers, models,
+# wrappers, post-processors and routines' training steps; its torchvision and timm imports stubbed by
+# the adapter, never installed) and sevenn (SevenNet on e3nn and torch_geometric: prediction and losses)
+python -m pip install --no-deps ctgan==0.12.1 rdt==1.18.2 Faker==37.12.0 imitation==1.0.1 orb-models==0.5.5 \
+    dm-tree==0.1.8 torch-uncertainty==0.13.0 sevenn==0.13.0 braceexpand==0.1.7
