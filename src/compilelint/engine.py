@@ -310,7 +310,7 @@ def _decide_call_sites(in_region, project: Project):
     that mode too."""
     kept = []
     sites = project.sites
-    sites.use_kinds(project.solver)
+    sites.use_kinds(lambda: project.solver)  # (a warm run seldom needs the solver: built when asked)
     for analysis, finding in in_region:
         when = finding.when
         key = f"{analysis.module}:{finding.scope}" if finding.scope else None

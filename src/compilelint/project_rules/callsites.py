@@ -49,7 +49,7 @@ class CallSites:
         # id(finding) -> the `given:` labels engine._decide_call_sites took off it because some
         # compiled call meets them: still decided per call where a break reaches a caller
         self.settled: dict[int, tuple[str, ...]] = {}
-        self._kinds = None  # the project's kind solver, once the region is final (use_kinds)
+        self._kinds = None  # what makes the project's kind solver, once the region is final (use_kinds)
         guarded = []
         for key in region:
             for call in index.functions[key].calls:  # ("local": a nested function's definition)
@@ -67,11 +67,12 @@ class CallSites:
         # id() of the call edges behind a branch none of their function's callers takes
         self.dead_edges = {id(call) for key, call in guarded if self.resolve(key, tuple(call.when)) is None}
 
-    def use_kinds(self, solver) -> None:
+    def use_kinds(self, make_solver) -> None:
         """Read a site's open argument specs (a call's result, an attribute) with the
-        project's kind solver from now on: findings are decided once the region is final."""
+        project's kind solver from now on (`make_solver()` builds it when first needed):
+        findings are decided once the region is final."""
         if self._kinds is None:
-            self._kinds = solver
+            self._kinds = make_solver
             self._memo.clear()  # (verdicts the dead-edge pass reached without it)
 
     def within(self, region: set[str]) -> "CallSites":
@@ -374,7 +375,7 @@ class CallSites:
             keys = {key for key, _ in call.args}
             return "maybe" if "**" in keys or "*" in keys else "yes" if suffix == PLAIN else "no"
         if suffix == PLAIN and isinstance(spec, tuple) and self._kinds is not None and caller is not None \
-                and self._kinds.spec_kind(caller.split(":", 1)[0], spec) in ("tensor", "likely"):
+                and self._kinds().spec_kind(caller.split(":", 1)[0], spec) in ("tensor", "likely"):
             return "no"  # (`ManifoldTensor(data=manifold.expmap(v), ...)`, a forward's input passed on)
         forwarded = _forwarded_param(call, info, name) if caller is not None else None
         if forwarded is not None:
