@@ -2,22 +2,18 @@ import re
 
 import libcst as cst
 
+from compilelint.knowledge_classes import TQDM_CLASSES
 from compilelint.rules.base import Rule
 
 # what a data loader is called: `dataloader`, `data_loader`, `train_loader`, `self.val_dataloader`
 LOADER_NAME = re.compile(r"(?:^|_)(?:data_?)?loader$")
-WRAPPERS = frozenset({"enumerate", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "zip"})  # (its first argument walked)
+WRAPPERS = frozenset({"builtins.enumerate", "builtins.zip", *TQDM_CLASSES})  # (its first argument walked)
 
 
 def _named_loader(expr: cst.BaseExpression) -> str | None:
     """`dataloader` for a name or attribute (`self.dataloader`) so called."""
     name = expr.value if isinstance(expr, cst.Name) else expr.attr.value if isinstance(expr, cst.Attribute) else None
     return name if name is not None and LOADER_NAME.search(name.lower()) else None
-
-
-def _called(ctx, func: cst.BaseExpression) -> str:
-    """The qualified name of what a call calls; a builtin's own name (`iter`, `enumerate`)."""
-    return (ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else "")).removeprefix("builtins.")
 
 
 class DataLoaderIteration(Rule):
@@ -88,7 +84,7 @@ def scores(model, triples):
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.function is None:
             return
-        if _called(self.ctx, node.func) == "iter" and len(node.args) == 1 \
+        if self.ctx.qualify(node.func) == "builtins.iter" and len(node.args) == 1 \
                 and (name := _named_loader(node.args[0].value)):
             self.report(node, self.message.format(what=f"`iter({name})` over a data loader"))
 
@@ -101,7 +97,7 @@ def scores(model, triples):
     def _walked(self, walked: cst.BaseExpression) -> None:
         if self.ctx.function is None:
             return
-        if isinstance(walked, cst.Call) and walked.args and _called(self.ctx, walked.func) in WRAPPERS:
+        if isinstance(walked, cst.Call) and walked.args and self.ctx.qualify(walked.func) in WRAPPERS:
             walked = walked.args[0].value  # (`enumerate(loader)`, `tqdm(loader, desc=...)`)
         if name := _named_loader(walked):
             self.report(walked, self.message.format(what=f"walking `{name}`, a data loader,"))

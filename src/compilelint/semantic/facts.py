@@ -238,9 +238,8 @@ class CallerFacts:
                         or self._distinct(test.left, test.comparisons[0].comparator)
                 if isinstance(op, cst.IsNot):
                     return self._left_none(test.left, test.comparisons[0].comparator)  # not (x is not None)
-            # (`data if isinstance(data, Tensor) else torch.tensor(data, requires_grad=True)`)
-            return [found[0].removesuffix(TENSOR) + PLAIN] if (found := self._tensor(test)) \
-                and found[0].endswith(TENSOR) else []
+            found = self._tensor(test)  # (`data if isinstance(data, Tensor) else torch.tensor(data, ...)`)
+            return [found[0].removesuffix(TENSOR) + PLAIN] if found and found[0].endswith(TENSOR) else []
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             op, right = test.comparisons[0].operator, test.comparisons[0].comparator
             if isinstance(op, cst.Is):  # `if dim_size is None: dim_size = int(index.max()) + 1`
