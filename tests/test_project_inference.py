@@ -1041,3 +1041,38 @@ def test_dynamo_breaks_in_the_function_an_attribute_holds_by_default(tmp_path):
     assert result.error is None
     line = _marked(tmp_path / "pkg" / "kernels.py", "# BREAKS")
     assert {r.line for r in result.breaks if r.kind == "graph_break" and r.file.endswith("kernels.py")} == {line}
+
+
+def test_a_method_called_on_an_untyped_local_runs_the_one_family_that_defines_it(tmp_path):
+    # torchphysics: the forward is handed the sampler's `Points` and calls
+    # `x.track_coord_gradients()`; nothing types `x`, but one family of project classes
+    # defines the name, so its breaks are the forward's. A name a library object answers
+    # (`dist.sample()`, `parts.append(x)`) and one two unrelated classes define (`scaled`)
+    # are not followed.
+    findings = _package(tmp_path, {
+        "points.py": """
+            import torch
+            class Points:
+                def __init__(self, data):
+                    self.data = data
+                def track_coord_gradients(self):
+                    return self.data.nonzero()
+                def sample(self):
+                    return self.data.tolist()
+                def scaled(self):
+                    return self.data[self.data > 0]
+            class Grid:
+                def scaled(self):
+                    print(self)
+                    return self
+        """,
+        "model.py": """
+            import torch
+            class Field(torch.nn.Module):
+                def forward(self, x, dist):
+                    parts = []
+                    parts.append(x.track_coord_gradients())
+                    return parts, dist.sample(), x.scaled()
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("points.py", 7, "CL120")]

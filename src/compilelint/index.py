@@ -277,8 +277,8 @@ class ProjectIndex(RootFinding, DecoratorWrappers, ManyCallees, FactoryCallees, 
             return self.made_callees(key, call)  # solver.integrate(...), solver_fn = select(method)
         if call.kind == "property" and call.target.startswith((MADE, NEW)):
             return self.made_getters(key, call)  # tok.sot, tok = get_tokenizer(...)
-        if call.kind == "elemcall":
-            return self._element_members(key, call)  # self.flows[i].inverse(x)
+        if call.kind in ("elemcall", "untyped"):  # self.flows[i].inverse(x); x.track_coord_gradients(), one family's
+            return self._element_members(key, call) if call.kind == "elemcall" else self._family(call.target, key)
         if call.kind in ("selfattr", "attrcall", "self") and (made := self.attr_made(key, call)):
             return made  # self.criterion(x), `self.criterion = self.init_criterion()`
         if call.kind in ("selfattr", "attrcall", "self") and (either := self._either_attr(key, call)):

@@ -77,6 +77,8 @@ class CallEdge:
     attrprop  reading `self.target.method` (`self.tokenizer.sot`): only a project phase reads
               it (CL147's `cached_property`); no part of the region
     apply     `MyFunction.apply(...)`: an autograd Function's `forward` (`target`: the class)
+    untyped   `x.target(...)`, `x` a local or parameter nothing types: `target` of the one
+              family of project classes defining it (semantic.untyped_calls)
     local     a nested function `target` (qualified): it runs when its parent does
     decorator the function is wrapped by decorator `target` (a name or qualified): calling
               it runs the wrappers nested in the decorator"""

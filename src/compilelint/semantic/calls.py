@@ -11,6 +11,7 @@ from compilelint.semantic.kinds import Kind, dotted, is_self_attribute, name_pat
 from compilelint.semantic.local_flags import may_be_none
 from compilelint.semantic.passed_functions import (NOT_CALLED, UNKNOWN_ARGS, function_like, keeps_for_later, partial_target,
                                                    passed_values)
+from compilelint.semantic.untyped_calls import project_method_name
 from compilelint.summary import ARG, MADE, NEW, CallEdge, names_classes
 
 
@@ -329,6 +330,9 @@ class CallGraph:
         qualified_name = self.qualify(func)
         if qualified_name and not qualified_name.startswith(("builtins.", "torch.")):
             return CallEdge("dotted", qualified_name)
+        if isinstance(owner, cst.Name) and owner.value not in ("self", "cls") and self.locally_bound(owner.value) \
+                and project_method_name(func.attr.value):
+            return CallEdge("untyped", func.attr.value)  # x.track_coord_gradients(), `x` a sampler's Points
         return None
 
     def decorator_edges(self, node: cst.FunctionDef) -> list[CallEdge]:
