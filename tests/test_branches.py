@@ -76,3 +76,4 @@ def test_an_isinstance_and_a_condition_does_not_narrow_the_skipping_path(tmp_pat
                 return x * count(x)
     """)
     assert _lines(findings) == [5]
+

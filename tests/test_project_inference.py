@@ -1076,3 +1076,30 @@ def test_a_method_called_on_an_untyped_local_runs_the_one_family_that_defines_it
         """,
     })
     assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("points.py", 7, "CL120")]
+
+
+def test_skipping_an_isinstance_check_of_either_argument_means_no_tensor_in_both(tmp_path):
+    # torchdr's `check_neighbor_param`, part of the package's API: `if isinstance(k, Tensor) or
+    # isinstance(n, Tensor): return ...`; past it neither is a tensor (corpus
+    # clean_isinstance_or_return_01). With `and` nothing is proved (cf_isinstance_and_return_01).
+    findings = _package(tmp_path, {
+        "__init__.py": """
+            from pkg.checks import check, check_both
+        """,
+        "checks.py": """
+            import torch
+            def check(k, n):
+                if isinstance(k, torch.Tensor) or isinstance(n, torch.Tensor):
+                    return torch.clamp(torch.as_tensor(k), 2, 5)
+                if n <= 1 or k >= n:
+                    raise ValueError("bad")
+                return k
+            def check_both(k, n):
+                if isinstance(k, torch.Tensor) and isinstance(n, torch.Tensor):
+                    return torch.clamp(k, 2, 5)
+                if k <= 1:
+                    k = k + 2
+                return k
+        """,
+    })
+    assert [(f.path.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [("checks.py", 12, "CL102")]

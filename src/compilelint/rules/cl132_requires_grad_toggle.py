@@ -58,7 +58,8 @@ class Sampler(nn.Module):
         noise.requires_grad_(False)  # a fresh tensor that needs no grad: a no-op Dynamo traces
         keep = torch.zeros_like(mean).bernoulli_(0.5).requires_grad_(False)  # in place on a fresh one: the same
         fixed = mean.detach().requires_grad_(False)
-        return mean + noise * keep + fixed
+        rows = mean.detach()[:2].requires_grad_(False)  # a view of a tensor: the same
+        return mean + noise * keep + fixed + rows.sum()
 """,
         """
 import torch
@@ -379,6 +380,8 @@ class Layer(nn.Module):
         refuse to turn it off, so the call is a no-op wherever the code runs."""
         if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
             return True
+        if isinstance(value, cst.Subscript) and self.ctx.kind(value.value) == Kind.TENSOR:
+            return True  # a view of a tensor (`self.pe[:n]`, a buffer's rows): no leaf, or no grad to turn off
         if not isinstance(value, cst.Call):
             return False
         if isinstance(value.func, cst.Attribute) and value.func.attr.value == "detach" and not value.args:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from compilelint.semantic.guards import not_tensors
 from compilelint.semantic.kinds import Kind
 
 _ENDS = (cst.Return, cst.Raise, cst.Break, cst.Continue)
@@ -92,9 +93,12 @@ class BranchMerging:
         elif node.orelse is None:
             env, open_ = dict(frame.before[0]), dict(frame.before[1])
             checked = _isinstance_tensor(self, node.test)
-            if checked is not None and checked in env:
-                env[checked] = Kind.VALUE  # the path that skipped `if isinstance(x, Tensor):`
-                open_.pop(checked, None)
+            # the path that skipped `if isinstance(x, Tensor):` (or `isinstance(k, Tensor) or
+            # isinstance(n, Tensor)`, torchdr's `check_neighbor_param`): no tensor in them
+            for name in {checked} | not_tensors(node.test, False, self.local_flag):
+                if name in env:
+                    env[name] = Kind.VALUE
+                    open_.pop(name, None)
             frame.outs.append((env, open_))
         if not frame.outs:
             return  # no branch falls through: what follows runs on no path from here
