@@ -168,8 +168,11 @@ NAMED_RECEIVER = "n|"
 GENERIC_ALIAS = "g|"
 # the builtin classes whose subscript (`dict[str, Tensor]`) is a `types.GenericAlias` (CL160)
 GENERIC_BUILTINS = frozenset({"list", "tuple", "dict", "set", "frozenset", "type"})
+# a CL140 candidate's `needs`: "x|<function qualname>|<edge index>", kept when that call runs a
+# function of another file under torch.compiler.disable (project_rules.cl140_disabled decides)
+DISABLED_CALL = "x|"
 PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED,
-                   NAMED_RECEIVER, GENERIC_ALIAS)  # the candidates the engine hands to the project phases
+                   NAMED_RECEIVER, GENERIC_ALIAS, DISABLED_CALL)  # the candidates the engine hands to the project phases
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

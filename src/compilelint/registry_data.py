@@ -117,6 +117,7 @@ RULES = {
         'summary': '`torch._dynamo.graph_break()` and calls of `torch.compiler.disable` functions',
         'message': '`torch._dynamo.graph_break()` splits the compiled graph here on purpose',
         'help': 'Remove it once it is not needed (it is a debugging aid); to keep a part eager, put that part in a function under `torch.compiler.disable` outside loops.',
+        'project_phase': 'compilelint.project_rules.cl140_disabled',
     },
     'CL141': {'severity': 'error', 'gb_id': 'GB0142', 'breaks_graph': True,
         'name': 'unsupported-generator-or-context',

@@ -1,5 +1,6 @@
 import libcst as cst
 
+from compilelint.finding import DISABLED_CALL
 from compilelint.rules.base import Rule
 
 GRAPH_BREAK = frozenset({"torch._dynamo.graph_break"})
@@ -22,6 +23,7 @@ class ExplicitGraphBreak(Rule):
     help = ("Remove it once it is not needed (it is a debugging aid); to keep a part eager, put that "
            "part in a function under `torch.compiler.disable` outside loops.")
     breaks_graph = True
+    project_phase = "compilelint.project_rules.cl140_disabled"
 
     VALID = [
         """
@@ -113,7 +115,20 @@ class M(torch.nn.Module):
                 cls = scope.class_name.split(".")[-1]
                 if self._disabled(self._methods.get((cls, func.attr.value), [])):
                     disabled = f"`self.{func.attr.value}`, which is under torch.compiler.disable"
+        needs: tuple[str, ...] = ()
+        if disabled is None and self._elsewhere(func, qualified) and (edge := self.ctx.edge_index(node)) is not None:
+            # a function another file of the project defines: whether it is disabled, the project says
+            disabled, needs = "{callee}, which is under torch.compiler.disable", \
+                (f"{DISABLED_CALL}{self.ctx.function.qualname}|{edge}",)
         if disabled:
             self.report(node, f"calls {disabled}: Dynamo ends the graph before the call and starts a new one after it",
                         severity="note", help="Intended when the function cannot be traced; keep such calls out of "
-                        "loops and hot paths, and prefer making the function traceable.")
+                        "loops and hot paths, and prefer making the function traceable.", needs=needs)
+
+    def _elsewhere(self, func: cst.BaseExpression, qualified: str) -> bool:
+        """`binary_search(...)` / `utils.binary_search(...)`, a name imported from the file's own
+        top-level package (torchdr's affinities call `torchdr.utils.binary_search`)."""
+        module = self.ctx.module or ""
+        top = module.split(".", 1)[0]
+        return bool(top) and self.ctx.function is not None and isinstance(func, (cst.Name, cst.Attribute)) \
+            and qualified.startswith(top + ".") and not qualified.startswith(module + ".")  # (this file's: above)
