@@ -324,3 +324,17 @@ python -m pip install --no-deps elegantrl==0.3.6 hypll==0.1.1 torchphysics==1.1.
 # the adapter, never installed) and sevenn (SevenNet on e3nn and torch_geometric: prediction and losses)
 python -m pip install --no-deps ctgan==0.12.1 rdt==1.18.2 Faker==37.12.0 imitation==1.0.1 orb-models==0.5.5 \
     dm-tree==0.1.8 torch-uncertainty==0.13.0 sevenn==0.13.0 braceexpand==0.1.7
+# stop 93: labml-nn (its paper implementations' models and training losses; torchvision, torchtext and
+# fairscale stubbed by the adapter, never installed; labml pinned to the release its attention calls),
+# torchdr (affinities, neighbour embeddings and spectral estimators: fit_transform and one training step
+# of an encoder), torch-ecg (ECG models, backbones, losses and augmenters from its default configs),
+# neuromancer (blocks, nodes, systems and problems: the rollout and its penalty losses; wandb stubbed) and
+# torchjd (aggregators, Jacobian-descent training steps, autogram and scalarizers)
+python -m pip install --no-deps labml-nn==0.5.1 labml==0.4.168 gitpython==3.1.45 gitdb==4.0.12 smmap==5.0.2 \
+    torchdr==0.5 neuromancer==1.5.6 plum-dispatch==1.7.3 pydot==1.4.2 pyts==0.13.0 torchjd==0.18.0 \
+    quadprog==0.1.13 qpsolvers==4.8.1 cvxpy-base==1.9.3 qdldl==0.1.9.post1 sparsediffpy==0.6.1 clarabel==0.11.1 \
+    ecos==2.0.14
+python -m pip install --no-deps torch-ecg==0.0.33 biosppy==2.2.4 peakutils==1.3.5 bib-lookup==0.1.4 \
+    feedparser==6.0.14 feedparser-sgmllib==2.1.0 beautifulsoup4==4.15.0 soupsieve==4.1.4 pybtex==0.26.1 \
+    latexcodec==3.0.1 deprecated==1.3.1 deprecate-kwargs==0.1.1 easydict==1.14 wfdb==4.3.1 tensorboardX==2.6.5 \
+    edfio==0.4.18

@@ -29,7 +29,8 @@ _MODULE_METHODS = frozenset({
 _OTHER_APIS = frozenset({
     "cdf", "entropy", "enumerate_support", "expand", "icdf", "log_prob", "mean", "mode", "perplexity", "rsample",
     "sample", "sample_n", "stddev", "variance", "add_param_group", "step", "debug", "info", "warning", "warn",
-    "error", "exception", "critical", "log", "write", "read", "readline", "readlines", "flush", "close", "open",
+    "error", "exception", "critical", "log", "isEnabledFor", "setLevel", "addHandler", "removeHandler", "write",
+    "read", "readline", "readlines", "flush", "close", "open",
     "seek", "tell", "reset", "render", "fit", "predict", "predict_proba", "transform", "fit_transform",
     "inverse_transform", "score", "groupby", "iterrows", "merge", "to_numpy", "to_dict", "to_list", "run",
     "start", "stop", "wait", "result", "submit", "send", "recv", "acquire", "release", "update", "get", "set",
@@ -39,4 +40,4 @@ _LEFT_ALONE = TENSOR_API | _BUILTIN_METHODS | _NDARRAY_METHODS | _MODULE_METHODS
 
 def project_method_name(name: str) -> bool:
     """`name`, called on an untyped local, may be the project's own method."""
-    return not name.startswith("__") and name not in _LEFT_ALONE
+    return not name.startswith(("__", "register_")) and name not in _LEFT_ALONE  # (a module's hooks)
