@@ -57,6 +57,10 @@ class M(torch.nn.Module):
         if log is not None:
             log.info("a parameter: its type is unknown")
         return x.log().exp()
+class Child(M):
+    def forward(self, x, log=None):
+        self.logger.info("a base of this file set it: not a logging.Logger")
+        return x
 """,
     ]
     INVALID = [
@@ -85,6 +89,14 @@ class M(torch.nn.Module):
         logger.warning_once("from another module")  # expect
         return x
 """,
+        """
+import torch
+from .base import Estimator  # (sets `self.logger = set_logger(...)` in its file)
+class Affinity(Estimator, torch.nn.Module):
+    def forward(self, x):
+        self.logger.info("symmetrizing")  # expect
+        return x + x.T
+""",
     ]
 
     def __init__(self, walker) -> None:
@@ -94,6 +106,7 @@ class M(torch.nn.Module):
         self._local_loggers: dict[str, set[str]] = {}
         self._class_nodes: list[cst.ClassDef] = []
         self._class_attrs: dict[int, dict[str, bool]] = {}
+        self._module: cst.Module | None = None
 
     def _is_factory(self, value: cst.BaseExpression) -> bool:
         if not isinstance(value, cst.Call):
@@ -102,6 +115,9 @@ class M(torch.nn.Module):
         return name.rsplit(".", 1)[-1] in FACTORIES and ("log" in name.lower())
 
     # ---- bindings ----------------------------------------------------------------------
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._class_nodes.append(node)
@@ -121,11 +137,11 @@ class M(torch.nn.Module):
                 self._local_loggers.setdefault(self.ctx.function.qualname, set()).add(name)
 
     def _self_attrs(self) -> dict[str, bool]:
-        """attr -> True if some method assigns `self.attr = <logger factory>(...)`, False if
-        it assigns something else."""
-        if not self._class_nodes:
-            return {}
-        cls = self._class_nodes[-1]
+        """attr -> True if some method of the class being walked assigns `self.attr = <logger
+        factory>(...)`, False if it assigns something else."""
+        return self._attrs_of(self._class_nodes[-1]) if self._class_nodes else {}
+
+    def _attrs_of(self, cls: cst.ClassDef) -> dict[str, bool]:
         cached = self._class_attrs.get(id(cls))
         if cached is not None:
             return cached
@@ -168,8 +184,30 @@ class M(torch.nn.Module):
             return None
         if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) \
                 and receiver.value.value == "self":
-            return "error" if self._self_attrs().get(receiver.attr.value) else None
+            own, attr = self._self_attrs(), receiver.attr.value
+            if attr in own:
+                return "error" if own[attr] else None
+            inherited = self._base_attrs(self._class_nodes[-1]) if self._class_nodes else {}
+            if attr in inherited:  # a base of this file sets it: what it holds is known
+                return "error" if inherited[attr] else None
+            # set by a base class in another file (torchdr's `self.logger = set_logger(name)`)
+            return "warning" if attr in LOGGER_NAMES else None
         return None
+
+    def _base_attrs(self, cls: cst.ClassDef, depth: int = 0) -> dict[str, bool]:
+        """What the class's bases defined in this file assign to `self.` attributes (the nearest
+        base's first), as `_self_attrs` reads a class."""
+        if depth > 8 or self._module is None:
+            return {}
+        classes = {s.name.value: s for s in self._module.body if isinstance(s, cst.ClassDef)}
+        out: dict[str, bool] = {}
+        for arg in cls.bases:
+            base = classes.get(arg.value.value) if isinstance(arg.value, cst.Name) else None
+            if base is None or base is cls:
+                continue
+            for attr, factory in {**self._base_attrs(base, depth + 1), **self._attrs_of(base)}.items():
+                out.setdefault(attr, factory)
+        return out
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func

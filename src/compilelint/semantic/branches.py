@@ -8,7 +8,8 @@ tensor; otherwise the branch written last wins, as a straight-line reading has i
 set to a tensor under `if self.training:` is one after it: LayerDrop's
 `skip = False; if self.training: skip = torch.rand([]) < p` breaks in training). A branch ending in `return`,
 `raise`, `break` or `continue` leaves nothing behind; a path that skipped
-`if isinstance(x, Tensor):` holds no tensor in `x`.
+`if isinstance(x, Tensor):` holds no tensor in `x` (nor in `k` and `n` after
+`if isinstance(k, Tensor) or isinstance(n, Tensor):`).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class BranchMerging:
             checked = _isinstance_tensor(self, node.test)
             # the path that skipped `if isinstance(x, Tensor):` (or `isinstance(k, Tensor) or
             # isinstance(n, Tensor)`, torchdr's `check_neighbor_param`): no tensor in them
-            for name in {checked} | not_tensors(node.test, False, self.local_flag):
+            for name in not_tensors(node.test, False, self.local_flag) | ({checked} if checked else set()):
                 if name in env:
                     env[name] = Kind.VALUE
                     open_.pop(name, None)
