@@ -171,8 +171,9 @@ GENERIC_BUILTINS = frozenset({"list", "tuple", "dict", "set", "frozenset", "type
 # a CL140 candidate's `needs`: "x|<function qualname>|<edge index>", kept when that call runs a
 # function of another file under torch.compiler.disable (project_rules.cl140_disabled decides)
 DISABLED_CALL = "x|"
+# the candidates the engine hands to the project phases
 PROJECT_DECIDES = (BREAKS, CLASS, ENTERS, MODULE_CLASS, OBJECT_DEFAULT, BUILT_CLASS, PENDING_STATE, INHERITED,
-                   NAMED_RECEIVER, GENERIC_ALIAS, DISABLED_CALL)  # the candidates the engine hands to the project phases
+                   NAMED_RECEIVER, GENERIC_ALIAS, DISABLED_CALL)
 # `when` labels on the attributes of the function's own object (semantic.guards makes them,
 # a probe run's attribute facts judge them): `set:self.dropout`, `isinstance:self.ratio`.
 SELF_LABELS = ("set:self.", "unset:self.", "isinstance:self.")

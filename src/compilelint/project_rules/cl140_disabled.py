@@ -23,8 +23,8 @@ def run(context) -> list:
         disabled = [callee for callee in index.callees(key, call)
                     if index.functions[callee].disabled and _disables(callee, paths, context.sources)]
         if disabled:
-            named = disabled[0].split(":", 1)[1]
-            out.append((analysis, replace(finding, needs=(), message=finding.message.replace("{callee}", f"`{named}`"))))
+            named = f"`{disabled[0].split(':', 1)[1]}`"
+            out.append((analysis, replace(finding, needs=(), message=finding.message.replace("{callee}", named))))
     return out
 
 

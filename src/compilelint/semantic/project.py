@@ -20,7 +20,8 @@ from __future__ import annotations
 
 TENSORISH = ("tensor", "likely")
 # call edges that pass the instance as the first parameter
-BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall", "pathcall", "ctorcall", "elemcall", "untyped"})
+BOUND_EDGES = frozenset({"self", "super", "instance", "selfattr", "attrcall", "pathcall", "ctorcall", "elemcall",
+                         "untyped"})
 CTX_NAMES = frozenset({"ctx", "_ctx", "context", "self"})
 
 
