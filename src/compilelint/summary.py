@@ -127,7 +127,7 @@ class FunctionSummary:
     class_name: str | None = None  # for a method (not a function nested in one: `parent`)
     parent: str | None = None  # the enclosing function's qualname, for a nested function
     compiled: bool = False  # decorated with torch.compile
-    disabled: bool = False  # decorated with torch.compiler.disable / dynamo's
+    disabled: int = 0  # not traced: OPAQUE (allow_in_graph, a constant, a custom op) or SKIPPED (disable)
     ret: Spec | None = None  # what its returns hold (None: it returns nothing)
     params: tuple[str, ...] | None = None  # the positional parameters
     bound: int = 0  # 1 when a call through an instance or class fills the first of `params`
@@ -182,9 +182,10 @@ class FunctionSummary:
         return info
 
 
-_FUNCTION = ((), None, None, False, False, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
+_FUNCTION = ((), None, None, False, 0, None, None, 0, {}, 0, False, False, None, False, "", "", False, "", False, (),
              "", (), False, False, False, False)
 SWAPS, KEEPS = 1, 2  # FunctionSummary.swaps_forward's bits
+OPAQUE, SKIPPED = 1, 2  # FunctionSummary.disabled: one node in the graph; skipped, a break at each call
 
 
 @dataclass(slots=True)

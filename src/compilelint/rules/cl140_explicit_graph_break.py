@@ -2,11 +2,12 @@ import libcst as cst
 
 from compilelint.finding import DISABLED_CALL
 from compilelint.rules.base import Rule
+from compilelint.semantic.compiled import SKIP_NAMES
 
 GRAPH_BREAK = frozenset({"torch._dynamo.graph_break"})
 # Wrappers that make Dynamo skip a function: calling one from compiled code breaks the graph
 # (GB0098). allow_in_graph / assume_constant_result do not.
-DISABLE = frozenset({"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"})
+DISABLE = SKIP_NAMES
 
 
 def _decorator_targets(node: cst.FunctionDef) -> list[cst.BaseExpression]:

@@ -1,11 +1,11 @@
 import libcst as cst
 
-from compilelint.finding import GENERIC_BUILTINS
 from compilelint.rules.base import Rule
+from compilelint.rules.cl160_generic_alias_subscript import BUILTIN_GENERICS
 
 # the classes whose subscript (`list[Tensor]`, `OrderedDict[str, None]`) is a `types.GenericAlias`
-GENERIC_CLASSES = frozenset({
-    *(f"builtins.{name}" for name in GENERIC_BUILTINS - {"type"}),
+# that builds a container when called (`type[int]()` does not)
+GENERIC_CLASSES = BUILTIN_GENERICS - {"builtins.type"} | frozenset({
     "collections.OrderedDict", "collections.defaultdict", "collections.deque", "collections.Counter",
     "collections.ChainMap",
 })

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from compilelint.semantic.compiled import COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, compile_kwargs, is_validator, marks_constant
+from compilelint.semantic.compiled import (COMPILE_NAMES, DISABLE_NAMES, INFERENCE_DECORATORS, SKIP_NAMES, compile_kwargs,
+                                           is_validator, marks_constant)
 from compilelint.semantic.infer import infer, is_sizes
 from compilelint.semantic.returns import BOOL, annotated_items, displayed_items, join_items, join_returns, tuple_fields
 from compilelint.semantic.kinds import (Kind, annotated_class, annotation_kind, call_sites_decide, constructed, dotted,
@@ -17,7 +18,7 @@ from compilelint.semantic.kinds import (Kind, annotated_class, annotation_kind, 
                                        tensor_container, type_comment_kinds)
 from compilelint.semantic.object_defaults import object_defaults
 from compilelint.semantic.param_uses import non_tensor_params
-from compilelint.summary import KEEPS, NEW, SWAPS, TENSOR_BASES, CallEdge, CompileTarget, FunctionSummary
+from compilelint.summary import KEEPS, NEW, OPAQUE, SKIPPED, SWAPS, TENSOR_BASES, CallEdge, CompileTarget, FunctionSummary
 
 
 @dataclass
@@ -192,7 +193,7 @@ class Bindings:
         in_class = self._in_class()
         class_name = self.classes[-1].qualname if in_class else (self.scopes[-1].class_name if self.scopes else None)
         parent = self.scopes[-1].qualname if self.scopes and not in_class else None
-        compiled, disabled, static, accessor, inference, cached = False, False, False, False, False, False
+        compiled, disabled, static, accessor, inference, cached = False, 0, False, False, False, False
         self.header_nodes.update(id(d) for d in node.decorators)
         every = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
         for param in every:
@@ -206,7 +207,7 @@ class Bindings:
                 self.compile_options[("def", qualname)] = (
                     compile_kwargs(deco.decorator) if isinstance(deco.decorator, cst.Call) else {})
             elif qualified in DISABLE_NAMES or (isinstance(target, cst.Name) and target.value in self.constant_markers):
-                disabled = True
+                disabled = SKIPPED if qualified in SKIP_NAMES else OPAQUE
             elif qualified in INFERENCE_DECORATORS:
                 inference = True
             elif qualified == "builtins.staticmethod":

@@ -10,10 +10,12 @@ from compilelint.semantic.kinds import dotted
 from compilelint.summary import CompileTarget
 
 COMPILE_NAMES = frozenset({"torch.compile"})
-DISABLE_NAMES = frozenset({
-    "torch.compiler.disable", "torch._dynamo.disable", "torch.compiler.allow_in_graph",
-    "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
-    "torch.compiler.assume_constant_result", "torch._disable_dynamo",
+# Dynamo skips the function: calling it from compiled code breaks the graph (GB0098, CL140)
+SKIP_NAMES = frozenset({"torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo"})
+# ... or does not trace its body, one node in the graph
+DISABLE_NAMES = SKIP_NAMES | frozenset({
+    "torch.compiler.allow_in_graph", "torch._dynamo.allow_in_graph", "torch._dynamo.assume_constant_result",
+    "torch.compiler.assume_constant_result",
     # a custom operator is one opaque op in the graph: Dynamo calls its fake kernel, never its body
     "torch.library.custom_op", "torch._library.custom_ops.custom_op",
 })

@@ -18,12 +18,12 @@ _NDARRAY_METHODS = frozenset({
     "dumps", "fill", "flags", "flat", "getfield", "partition", "searchsorted", "setfield", "setflags", "strides",
     "to_device", "tobytes", "tofile",
 })
-_MODULE_METHODS = frozenset({
+_MODULE_METHODS = frozenset({  # (and its `register_*` hooks: `project_method_name`)
     "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
     "extra_repr", "float", "forward", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half",
     "load_state_dict", "modules", "named_buffers", "named_children", "named_modules", "named_parameters",
-    "parameters", "register_buffer", "register_module", "register_parameter", "requires_grad_", "set_extra_state",
-    "set_submodule", "share_memory", "state_dict", "to", "to_empty", "train", "type", "zero_grad",
+    "parameters", "requires_grad_", "set_extra_state", "set_submodule", "share_memory", "state_dict", "to",
+    "to_empty", "train", "type", "zero_grad",
 })
 # torch.distributions, torch.optim, logging, files, gym environments, scikit-learn and pandas objects
 _OTHER_APIS = frozenset({
@@ -40,4 +40,4 @@ _LEFT_ALONE = TENSOR_API | _BUILTIN_METHODS | _NDARRAY_METHODS | _MODULE_METHODS
 
 def project_method_name(name: str) -> bool:
     """`name`, called on an untyped local, may be the project's own method."""
-    return not name.startswith(("__", "register_")) and name not in _LEFT_ALONE  # (a module's hooks)
+    return not name.startswith(("__", "register_")) and name not in _LEFT_ALONE
