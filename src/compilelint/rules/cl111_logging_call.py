@@ -106,7 +106,7 @@ class Affinity(Estimator, torch.nn.Module):
         self._local_loggers: dict[str, set[str]] = {}
         self._class_nodes: list[cst.ClassDef] = []
         self._class_attrs: dict[int, dict[str, bool]] = {}
-        self._module_classes: dict[str, cst.ClassDef] = {}  # the file's top-level classes, by name
+        self._module: cst.Module | None = None
 
     def _is_factory(self, value: cst.BaseExpression) -> bool:
         if not isinstance(value, cst.Call):
@@ -117,7 +117,7 @@ class Affinity(Estimator, torch.nn.Module):
     # ---- bindings ----------------------------------------------------------------------
 
     def visit_Module(self, node: cst.Module) -> None:
-        self._module_classes = {s.name.value: s for s in node.body if isinstance(s, cst.ClassDef)}
+        self._module = node  # (read when asked: an incremental walk splices the module's statements)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._class_nodes.append(node)
@@ -197,11 +197,12 @@ class Affinity(Estimator, torch.nn.Module):
     def _base_attrs(self, cls: cst.ClassDef, depth: int = 0) -> dict[str, bool]:
         """What the class's bases defined in this file assign to `self.` attributes (the nearest
         base's first), as `_self_attrs` reads a class."""
-        if depth > 8:
+        if depth > 8 or self._module is None:
             return {}
+        classes = {s.name.value: s for s in self._module.body if isinstance(s, cst.ClassDef)}
         out: dict[str, bool] = {}
         for arg in cls.bases:
-            base = self._module_classes.get(arg.value.value) if isinstance(arg.value, cst.Name) else None
+            base = classes.get(arg.value.value) if isinstance(arg.value, cst.Name) else None
             if base is None or base is cls:
                 continue
             for attr, factory in {**self._base_attrs(base, depth + 1), **self._attrs_of(base)}.items():
